@@ -1,0 +1,1 @@
+//! ctg — see docs/formats/ctg.md.

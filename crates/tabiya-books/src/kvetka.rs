@@ -1,0 +1,1 @@
+//! kvetka — see docs/formats/kvetka.md.

@@ -1,0 +1,1 @@
+//! polyglot — see docs/formats/polyglot.md.

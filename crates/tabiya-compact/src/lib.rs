@@ -1,0 +1,1 @@
+//! Compact chess position codecs: B32 (32 bytes) and CDB's 24-byte form.

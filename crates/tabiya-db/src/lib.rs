@@ -1,0 +1,1 @@
+//! The positional database: game kinds, the position index, import and queries.

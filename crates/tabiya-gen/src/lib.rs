@@ -1,0 +1,1 @@
+//! Deterministic generator of realistic PGN collections from real games, for scale benchmarks.

@@ -1,0 +1,1 @@
+//! Othello rules on bitboards, board symmetries, opening names, and the WTHOR database format.

@@ -1,0 +1,1 @@
+//! Tabiya's storage interface and its embedded implementation on redb.
