@@ -244,7 +244,7 @@ fn check_file(path: &Path, options: &CheckOptions, cache: &mut NameCache) -> Fil
     for (i, g) in file.games.iter().enumerate() {
         let offset = file.record_offset(i);
         let mut unknown = false;
-        let mut push = |fr: &mut FileReport, problem: Problem| fr.problems.push(GameProblem { game: i, offset, problem });
+        let push = |fr: &mut FileReport, problem: Problem| fr.problems.push(GameProblem { game: i, offset, problem });
         if let Some(n) = tournaments
             && g.tournament as usize >= n
         {

@@ -3,7 +3,8 @@
 //! The table is `data/openings.txt` in this crate (compiled in): one named line per row, with
 //! its source. Each line is replayed from the start position; the position it reaches is
 //! stored under its canonical [`PositionKey`], so the name is found whatever the move order
-//! (transpositions) and whatever the orientation of the board.
+//! (transpositions) and whatever the orientation of the board. A position named by two lines
+//! (two sources) keeps the first name; the later names become aliases.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -68,13 +69,10 @@ fn parse_table(text: &'static str) -> Table {
         let name = names.next().unwrap_or_default();
         let opening = Opening { name, aliases: names.collect(), moves, source: fields[2], key };
         if let Some(&first) = by_key.get(&key) {
-            let first: &Opening = &openings[first];
-            errors.push(format!(
-                "openings.txt line {}: {} reaches the same position as {}; the first is kept",
-                n + 1,
-                opening.name,
-                first.name
-            ));
+            // The same position under another name (another source): an alias.
+            let first: &mut Opening = &mut openings[first];
+            first.aliases.push(opening.name);
+            first.aliases.extend(opening.aliases);
             continue;
         }
         by_key.insert(key, openings.len());
@@ -93,7 +91,7 @@ pub fn openings() -> &'static [Opening] {
     &table().openings
 }
 
-/// Lines of the table that were skipped (bad syntax, illegal move, position already named);
+/// Lines of the table that were skipped (bad syntax, illegal move);
 /// empty for the shipped table (a test checks it).
 pub fn table_errors() -> &'static [String] {
     &table().errors

@@ -57,12 +57,14 @@ pub enum WthorError {
         value: u8,
     },
     /// The last record is cut short; its bytes are kept as trailing bytes.
-    #[error("{file}: game {game} at offset {offset}: truncated record, {available} of {size} bytes")]
+    #[error("{file}: {what} {index} at offset {offset}: truncated record, {available} of {size} bytes")]
     TruncatedRecord {
         /// The file.
         file: PathBuf,
+        /// `game`, `player` or `tournament`.
+        what: &'static str,
         /// Index of the incomplete record.
-        game: usize,
+        index: usize,
         /// Its offset.
         offset: usize,
         /// Bytes present.
@@ -487,7 +489,8 @@ impl GameFile {
         if read < header.games as usize && body.len() % size != 0 {
             problems.push(WthorError::TruncatedRecord {
                 file: path.to_path_buf(),
-                game: whole,
+                what: "game",
+                index: whole,
                 offset: HEADER_SIZE + whole * size,
                 available: body.len() % size,
                 size,
@@ -643,7 +646,11 @@ impl NameFile {
         if read < declared && body.len() % size != 0 {
             problems.push(WthorError::TruncatedRecord {
                 file: path.to_path_buf(),
-                game: whole,
+                what: match kind {
+                    NameKind::Players => "player",
+                    NameKind::Tournaments => "tournament",
+                },
+                index: whole,
                 offset: HEADER_SIZE + whole * size,
                 available: body.len() % size,
                 size,

@@ -7,6 +7,7 @@ straight from the .wtb bytes with struct, names decoded as latin-1.
 Usage:
   wthor_oracle.py summary WTB... [--jou F] [--trn F]   -> JSON summary on stdout
   wthor_oracle.py csvcheck CSV WTB... [--jou F] [--trn F] -> compares a CSV export with the files
+  wthor_oracle.py rows WTB... [--jou F] [--trn F]      -> the CSV rows as a JSON array of objects
 
 The summary lists, per file: the game count, and the 0-based indices of games that
  - contain a move byte that is not a square (bad), or a move that is illegal (illegal),
@@ -175,6 +176,26 @@ def transcript(moves):
     return "".join("abcdefgh"[c] + str(r + 1) for r, c in moves)
 
 
+def rows(files, opts):
+    out = []
+    for path in files:
+        players, tournaments = names_for(path, opts)
+        year, games = read_games(path)
+        for g in games:
+            out.append({
+                "tournamentId": g["t"],
+                "tournamentName": tournaments[g["t"]] if g["t"] < len(tournaments) else "?",
+                "blackPlayerId": g["b"],
+                "blackPlayerName": players[g["b"]] if g["b"] < len(players) else "?",
+                "whitePlayerId": g["w"],
+                "whitePlayerName": players[g["w"]] if g["w"] < len(players) else "?",
+                "blackScore": g["bs"],
+                "blackTheoreticalScore": g["ts"],
+                "transcript": transcript(g["moves"]),
+                "year": year})
+    return out
+
+
 def csvcheck(csv_path, files, opts):
     raw = open(csv_path, "rb").read()
     if not raw.startswith(b"\xef\xbb\xbf"):
@@ -228,6 +249,10 @@ def main(argv):
         return 2
     if args[0] == "summary":
         json.dump(summary(args[1:], opts), sys.stdout, indent=1)
+        print()
+        return 0
+    if args[0] == "rows":
+        json.dump(rows(args[1:], opts), sys.stdout, ensure_ascii=False)
         print()
         return 0
     if args[0] == "csvcheck":
