@@ -51,6 +51,9 @@ pub struct CtgWriteOptions {
     pub fill_percent: u8,
     /// Book name written to the `.ini` (default: the file stem).
     pub name: Option<String>,
+    /// Forces the base level k of the slot table instead of deriving it from
+    /// `fill_percent` (for experiments and tests of bucket splitting); at most 30.
+    pub base_level: Option<u32>,
 }
 
 impl Default for CtgWriteOptions {
@@ -61,6 +64,7 @@ impl Default for CtgWriteOptions {
             synthesise_children: true,
             fill_percent: 75,
             name: None,
+            base_level: None,
         }
     }
 }
@@ -391,8 +395,11 @@ pub fn write_book(
     let fill = usize::from(options.fill_percent.clamp(1, 100));
     let per_page = PAGE_ROOM * fill / 100;
     let mut base = 0u32;
-    while (1usize << base) * per_page < total {
+    while base < 30 && (1usize << base) * per_page < total {
         base += 1;
+    }
+    if let Some(b) = options.base_level {
+        base = b.min(30);
     }
     let hashes: Vec<u32> = records.iter().map(|r| r.key.hash()).collect();
     let mut buckets: HashMap<u32, Vec<usize>> = HashMap::new();
@@ -438,6 +445,12 @@ pub fn write_book(
     rep.upper_bound = highest_split.map_or(rep.lower_bound, |s| s + 1);
     rep.slots = leaves.last().map_or(0, |(s, _)| s + 1);
     rep.data_pages = leaves.len() as u32;
+    if rep.slots > 1 << 26 {
+        return Err(CtgError::Write(format!(
+            "the slot table would need {} slots (hash collisions split buckets too deep)",
+            rep.slots
+        )));
+    }
 
     let base = book_stem(stem);
     let with = |e: &str| {
