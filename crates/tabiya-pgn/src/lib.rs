@@ -1,1 +1,36 @@
-//! PGN games: a streaming reader that keeps every tag, variation, comment and NAG, a writer, and compressed inputs.
+//! PGN games for Tabiya: a streaming reader that keeps every tag, variation, comment and NAG,
+//! a writer, and compressed inputs.
+//!
+//! - [`input::open`] opens plain, `.zst`, `.gz`, `.bz2` files or standard input.
+//! - [`split::Splitter`] cuts the byte stream into whole games (with byte offsets and line
+//!   numbers) without parsing them, so games can be parsed on several threads.
+//! - [`parse::parse_game`] parses one game into a [`Game`], checking every move.
+//! - [`write::write_game`] writes a game back as PGN.
+
+pub mod input;
+pub mod model;
+pub mod parse;
+pub mod split;
+pub mod write;
+
+pub use model::{Game, Node, Variation};
+pub use parse::{GameError, parse_game};
+pub use split::{Chunk, GameSpan, Splitter};
+pub use write::{game_to_string, write_game};
+
+/// Reads every game of an input sequentially: `(span, result)` pairs in file order. A
+/// convenience for tools and tests; the importer parses chunks in parallel instead.
+pub fn read_all<R: std::io::Read>(
+    reader: R,
+) -> impl Iterator<Item = std::io::Result<(GameSpan, Result<Game, GameError>)>> {
+    Splitter::new(reader).flat_map(|chunk| -> Vec<std::io::Result<(GameSpan, Result<Game, GameError>)>> {
+        match chunk {
+            Err(e) => vec![Err(e)],
+            Ok(chunk) => chunk
+                .games
+                .iter()
+                .map(|span| Ok((*span, parse_game(chunk.game_bytes(span), span.line))))
+                .collect(),
+        }
+    })
+}

@@ -1,0 +1,447 @@
+//! Parsing one game's PGN text into a [`Game`], with every move checked.
+//!
+//! Tokenising is done by `pgn-reader`; this module checks moves against the position as it
+//! goes (main line and variations), accepts UCI moves where SAN is expected (as python-chess
+//! does), starts games from their `FEN` tag (Chess960 included) and refuses other variants.
+
+use std::borrow::Cow;
+use std::ops::ControlFlow;
+
+use pgn_reader::{Nag, Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
+use shakmaty::fen::Fen;
+use shakmaty::san::San;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, Square};
+
+use crate::model::{Game, Node, Variation};
+
+/// Why a game could not be read. `line` is the 1-based line in the input.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {reason}")]
+pub struct GameError {
+    pub line: u64,
+    pub reason: String,
+}
+
+/// Decodes PGN text: UTF-8 when valid, otherwise ISO-8859-1 (common in older files).
+pub fn decode_text(bytes: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => Cow::Owned(bytes.iter().map(|&b| b as char).collect()),
+    }
+}
+
+/// How a game's variant is handled.
+fn castling_mode_for_variant(variant: Option<&str>) -> Result<Option<CastlingMode>, String> {
+    let Some(v) = variant else { return Ok(None) };
+    let v = v.trim().to_ascii_lowercase();
+    match v.as_str() {
+        "" | "standard" | "chess" | "normal" | "from position" | "from_position" | "classical" => Ok(None),
+        "chess960" | "chess 960" | "chess-960" | "fischerandom" | "fischerrandom" | "fischer random" | "frc"
+        | "960" => Ok(Some(CastlingMode::Chess960)),
+        _ => Err(format!("unsupported variant {v:?} (only standard chess and Chess960 are indexed)")),
+    }
+}
+
+/// Converts a SAN (or UCI, as python-chess accepts) token to a legal move.
+pub fn san_to_move(pos: &Chess, san: San) -> Result<Move, String> {
+    match san.to_move(pos) {
+        Ok(m) => Ok(m),
+        Err(err) => {
+            if let San::Normal { file: Some(file), rank: Some(rank), to, promotion, .. } = san {
+                let uci = UciMove::Normal { from: Square::from_coords(file, rank), to, promotion };
+                if let Ok(m) = uci.to_move(pos) {
+                    return Ok(m);
+                }
+            }
+            let what = match err {
+                shakmaty::san::SanError::IllegalSan => "illegal move",
+                shakmaty::san::SanError::AmbiguousSan => "ambiguous move",
+            };
+            Err(format!("{what} {san}"))
+        }
+    }
+}
+
+struct LineCtx {
+    nodes: Vec<Node>,
+    comments: Vec<String>,
+    /// Position after the last node.
+    pos: Chess,
+    /// Position before the last node (where a variation of it starts).
+    prev: Chess,
+    /// Set when a move of this variation was illegal: the rest of it is ignored.
+    dead: bool,
+}
+
+struct Builder {
+    warnings: Vec<String>,
+    stack: Vec<LineCtx>,
+    termination: Option<Outcome>,
+    /// Number of main-line moves read, for locating errors.
+    main_ply: usize,
+    /// Pieces of a comment too long for the reader's buffer.
+    partial: String,
+}
+
+type Tags = Vec<(String, String)>;
+
+struct Movetext {
+    tags: Tags,
+    start: Chess,
+    mode: CastlingMode,
+}
+
+enum Failure {
+    /// Error before movetext (tags), no position in the movetext.
+    Tags(String),
+    /// Error at a main-line move with this index.
+    Move { ply: usize, reason: String },
+}
+
+impl Builder {
+    fn new() -> Self {
+        Builder { warnings: Vec::new(), stack: Vec::new(), termination: None, main_ply: 0, partial: String::new() }
+    }
+
+}
+
+impl Visitor for Builder {
+    type Tags = Tags;
+    type Movetext = Movetext;
+    type Output = Result<(Movetext, Vec<Node>, Vec<String>), Failure>;
+
+    fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
+        ControlFlow::Continue(Vec::with_capacity(16))
+    }
+
+    fn tag(&mut self, tags: &mut Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<Self::Output> {
+        let name = decode_text(name).into_owned();
+        let value = decode_text(&value.decode()).into_owned();
+        tags.push((name, value));
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, tags: Tags) -> ControlFlow<Self::Output, Movetext> {
+        let tag = |n: &str| tags.iter().find(|(k, _)| k == n).map(|(_, v)| v.as_str());
+        let forced = match castling_mode_for_variant(tag("Variant")) {
+            Ok(m) => m,
+            Err(e) => return ControlFlow::Break(Err(Failure::Tags(e))),
+        };
+        let (start, mode) = match tag("FEN") {
+            None => (Chess::default(), forced.unwrap_or(CastlingMode::Standard)),
+            Some(fen) => {
+                let fen = match Fen::from_ascii(fen.trim().as_bytes()) {
+                    Ok(f) => f,
+                    Err(e) => return ControlFlow::Break(Err(Failure::Tags(format!("invalid FEN tag {fen:?}: {e}")))),
+                };
+                let first = forced.unwrap_or(CastlingMode::Standard);
+                match fen.clone().into_position::<Chess>(first) {
+                    Ok(p) => (p, first),
+                    Err(e) if forced.is_none() => match fen.into_position::<Chess>(CastlingMode::Chess960) {
+                        Ok(p) => (p, CastlingMode::Chess960),
+                        Err(_) => return ControlFlow::Break(Err(Failure::Tags(format!("illegal position in FEN tag: {e}")))),
+                    },
+                    Err(e) => return ControlFlow::Break(Err(Failure::Tags(format!("illegal position in FEN tag: {e}")))),
+                }
+            }
+        };
+        self.stack.push(LineCtx { nodes: Vec::with_capacity(96), comments: Vec::new(), pos: start.clone(), prev: start.clone(), dead: false });
+        ControlFlow::Continue(Movetext { tags, start, mode })
+    }
+
+    fn san(&mut self, _m: &mut Movetext, san_plus: SanPlus) -> ControlFlow<Self::Output> {
+        let depth = self.stack.len();
+        let ctx = self.stack.last_mut().expect("line context");
+        if ctx.dead {
+            return ControlFlow::Continue(());
+        }
+        match san_to_move(&ctx.pos, san_plus.san) {
+            Ok(mv) => {
+                ctx.prev = ctx.pos.clone();
+                ctx.pos.play_unchecked(mv);
+                ctx.nodes.push(Node::new(mv));
+                if depth == 1 {
+                    self.main_ply += 1;
+                }
+                ControlFlow::Continue(())
+            }
+            Err(reason) => {
+                if depth == 1 {
+                    let fen = Fen::from_position(&ctx.pos, EnPassantMode::Legal);
+                    ControlFlow::Break(Err(Failure::Move { ply: self.main_ply, reason: format!("{reason} in position {fen}") }))
+                } else {
+                    ctx.dead = true;
+                    let n = ctx.nodes.len();
+                    self.warnings.push(format!("variation cut at its move {}: {reason}", n + 1));
+                    ControlFlow::Continue(())
+                }
+            }
+        }
+    }
+
+    fn nag(&mut self, _m: &mut Movetext, nag: Nag) -> ControlFlow<Self::Output> {
+        let ctx = self.stack.last_mut().expect("line context");
+        if ctx.dead {
+            return ControlFlow::Continue(());
+        }
+        match ctx.nodes.last_mut() {
+            Some(node) => node.nags.push(nag.0),
+            None => self.warnings.push(format!("NAG ${} before any move dropped", nag.0)),
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn comment(&mut self, _m: &mut Movetext, comment: RawComment<'_>) -> ControlFlow<Self::Output> {
+        let mut text = std::mem::take(&mut self.partial);
+        text.push_str(&decode_text(comment.as_bytes()));
+        let text = text.trim().to_string();
+        let ctx = self.stack.last_mut().expect("line context");
+        if ctx.dead {
+            return ControlFlow::Continue(());
+        }
+        match ctx.nodes.last_mut() {
+            Some(node) => node.comments.push(text),
+            None => ctx.comments.push(text),
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn partial_comment(&mut self, _m: &mut Movetext, comment: RawComment<'_>) -> ControlFlow<Self::Output> {
+        // A comment longer than the reader's buffer arrives in pieces; `comment()` gets the last.
+        self.partial.push_str(&decode_text(comment.as_bytes()));
+        ControlFlow::Continue(())
+    }
+
+    fn begin_variation(&mut self, _m: &mut Movetext) -> ControlFlow<Self::Output, Skip> {
+        let parent = self.stack.last().expect("line context");
+        if parent.dead || parent.nodes.is_empty() {
+            if !parent.dead {
+                self.warnings.push("variation before any move dropped".to_string());
+            }
+            return ControlFlow::Continue(Skip(true));
+        }
+        let start = parent.prev.clone();
+        self.stack.push(LineCtx { nodes: Vec::new(), comments: Vec::new(), pos: start.clone(), prev: start, dead: false });
+        ControlFlow::Continue(Skip(false))
+    }
+
+    fn end_variation(&mut self, _m: &mut Movetext) -> ControlFlow<Self::Output> {
+        if self.stack.len() <= 1 {
+            // Unmatched ')': ignore, as other readers do.
+            return ControlFlow::Continue(());
+        }
+        let ctx = self.stack.pop().expect("variation context");
+        let parent = self.stack.last_mut().expect("parent context");
+        if ctx.nodes.is_empty() && ctx.comments.is_empty() {
+            return ControlFlow::Continue(());
+        }
+        let node = parent.nodes.last_mut().expect("variation follows a move");
+        node.variations.push(Variation { comments: ctx.comments, moves: ctx.nodes });
+        ControlFlow::Continue(())
+    }
+
+    fn outcome(&mut self, _m: &mut Movetext, outcome: Outcome) -> ControlFlow<Self::Output> {
+        if self.stack.len() == 1 {
+            self.termination = Some(outcome);
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, movetext: Movetext) -> Self::Output {
+        // Close variations left open at the end of the game.
+        while self.stack.len() > 1 {
+            self.warnings.push("unterminated variation closed at the end of the game".to_string());
+            let _ = self.end_variation(&mut Movetext { tags: Vec::new(), start: Chess::default(), mode: CastlingMode::Standard });
+        }
+        let main = self.stack.pop().expect("main line");
+        Ok((movetext, main.nodes, main.comments))
+    }
+}
+
+/// Parses one game. `first_line` is the line of the game's first byte in its input, used in
+/// error messages.
+pub fn parse_game(bytes: &[u8], first_line: u64) -> Result<Game, GameError> {
+    let mut reader = Reader::new(bytes);
+    let mut builder = Builder::new();
+    let result = match reader.read_game(&mut builder) {
+        Ok(Some(r)) => r,
+        Ok(None) => return Err(GameError { line: first_line, reason: "no game".to_string() }),
+        Err(e) => return Err(GameError { line: first_line, reason: format!("malformed PGN: {e}") }),
+    };
+    match result {
+        Ok((movetext, moves, comments)) => {
+            Ok(Game {
+                tags: movetext.tags,
+                start: movetext.start,
+                castling_mode: movetext.mode,
+                comments,
+                moves,
+                termination: builder.termination,
+                warnings: builder.warnings,
+            })
+        }
+        Err(Failure::Tags(reason)) => Err(GameError { line: first_line, reason }),
+        Err(Failure::Move { ply, reason }) => {
+            let (line, token) = locate_main_line_move(bytes, ply);
+            let number = ply / 2 + 1;
+            let dots = if ply % 2 == 0 { "." } else { "..." };
+            let token = token.map(|t| format!(" {t}")).unwrap_or_default();
+            Err(GameError {
+                line: first_line + line,
+                reason: format!("move {number}{dots}{token} (ply {}): {reason}", ply + 1),
+            })
+        }
+    }
+}
+
+/// Finds the `ply`-th main-line move token of a game's text: its line (0-based, relative to
+/// the game's first line) and the token. Only used to point at errors.
+fn locate_main_line_move(bytes: &[u8], ply: usize) -> (u64, Option<String>) {
+    let mut line = 0u64;
+    let mut i = 0;
+    let mut depth = 0usize;
+    let mut count = 0usize;
+    let mut line_start = true;
+    let mut in_tags = true;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b == b'\n' {
+            line += 1;
+            line_start = true;
+            i += 1;
+            continue;
+        }
+        if line_start && (b == b'[' && in_tags || b == b'%') {
+            while i < bytes.len() && bytes[i] != b'\n' {
+                i += 1;
+            }
+            continue;
+        }
+        line_start = false;
+        match b {
+            b' ' | b'\t' | b'\r' => i += 1,
+            b'{' => {
+                in_tags = false;
+                while i < bytes.len() && bytes[i] != b'}' {
+                    if bytes[i] == b'\n' {
+                        line += 1;
+                    }
+                    i += 1;
+                }
+                i += 1;
+            }
+            b';' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'(' => {
+                depth += 1;
+                i += 1;
+            }
+            b')' => {
+                depth = depth.saturating_sub(1);
+                i += 1;
+            }
+            _ => {
+                in_tags = false;
+                let start = i;
+                while i < bytes.len() && !b" \t\r\n{}();".contains(&bytes[i]) {
+                    i += 1;
+                }
+                let token = &bytes[start..i];
+                let token = trim_move_number(token);
+                let is_move = !token.is_empty()
+                    && !token.starts_with(b"$")
+                    && !matches!(token, b"1-0" | b"0-1" | b"1/2-1/2" | b"*")
+                    && !token.iter().all(|c| b"!?".contains(c));
+                if is_move && depth == 0 {
+                    if count == ply {
+                        return (line, Some(String::from_utf8_lossy(token).into_owned()));
+                    }
+                    count += 1;
+                }
+            }
+        }
+    }
+    (0, None)
+}
+
+fn trim_move_number(token: &[u8]) -> &[u8] {
+    let digits = token.iter().take_while(|c| c.is_ascii_digit()).count();
+    if digits > 0 && token.get(digits) == Some(&b'.') {
+        let rest = &token[digits..];
+        let dots = rest.iter().take_while(|&&c| c == b'.').count();
+        &rest[dots..]
+    } else {
+        token
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::Color;
+
+    #[test]
+    fn parses_tags_moves_variations_comments_nags() {
+        let pgn = b"[Event \"T\"]\n[White \"A, B\"]\n[Result \"1-0\"]\n\n{start} 1. e4 $1 {good} e5 (1... c5 {sic} 2. Nf3 (2. c3) d6) 2. Nf3 !? 1-0";
+        let g = parse_game(pgn, 1).unwrap();
+        assert_eq!(g.tag("White"), Some("A, B"));
+        assert_eq!(g.comments, vec!["start"]);
+        assert_eq!(g.moves.len(), 3);
+        assert_eq!(g.moves[0].nags, vec![1]);
+        assert_eq!(g.moves[0].comments, vec!["good"]);
+        let var = &g.moves[1].variations[0];
+        assert_eq!(var.moves.len(), 3);
+        assert_eq!(var.moves[0].comments, vec!["sic"]);
+        assert_eq!(var.moves[1].variations[0].moves.len(), 1);
+        assert_eq!(g.moves[2].nags, vec![5]);
+        assert_eq!(g.outcome(), Some(shakmaty::KnownOutcome::Decisive { winner: Color::White }));
+    }
+
+    #[test]
+    fn illegal_main_line_move_is_located() {
+        let pgn = b"[Event \"T\"]\n\n1. e4 e5\n2. Nf3 Nc6\n3. Bb5 Ke6 4. Qh5 *";
+        let err = parse_game(pgn, 10).unwrap_err();
+        assert_eq!(err.line, 14);
+        assert!(err.reason.contains("move 3... Ke6"), "{}", err.reason);
+        assert!(err.reason.contains("illegal"), "{}", err.reason);
+    }
+
+    #[test]
+    fn illegal_variation_move_is_cut_with_warning() {
+        let pgn = b"1. e4 (1. d4 Ke7 2. c4) e5 *";
+        let g = parse_game(pgn, 1).unwrap();
+        assert_eq!(g.moves.len(), 2);
+        assert_eq!(g.moves[0].variations[0].moves.len(), 1);
+        assert_eq!(g.warnings.len(), 1);
+    }
+
+    #[test]
+    fn uci_moves_are_accepted() {
+        let g = parse_game(b"g1f3 c7c5 e2e4 *", 1).unwrap();
+        assert_eq!(g.moves.len(), 3);
+    }
+
+    #[test]
+    fn variants_are_refused_chess960_kept() {
+        let err = parse_game(b"[Variant \"Antichess\"]\n\n1. e3 *", 5).unwrap_err();
+        assert_eq!(err.line, 5);
+        assert!(err.reason.contains("unsupported variant"));
+        let g = parse_game(
+            b"[Variant \"fischerandom\"]\n[FEN \"nbbrknrq/pppppppp/8/8/8/8/PPPPPPPP/NBBRKNRQ w KQkq - 0 1\"]\n\n1. d4 d5 *",
+            1,
+        )
+        .unwrap();
+        assert_eq!(g.castling_mode, CastlingMode::Chess960);
+        assert_eq!(g.moves.len(), 2);
+    }
+
+    #[test]
+    fn latin1_tags_are_decoded() {
+        let g = parse_game(b"[White \"J\xe9r\xf4me\"]\n\n*", 1).unwrap();
+        assert_eq!(g.tag("White"), Some("J\u{e9}r\u{f4}me"));
+    }
+}

@@ -1,0 +1,141 @@
+//! Writing games as PGN (export format: Seven Tag Roster first, lines of at most 80
+//! characters, canonical SAN).
+
+use shakmaty::san::SanPlus;
+use shakmaty::{Chess, Color, Position};
+
+use crate::model::{Game, Node, SEVEN_TAG_ROSTER};
+
+/// Escapes a tag value (`\` and `"`).
+fn escape_tag(value: &str) -> String {
+    value.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// Appends the movetext tokens of a line. Comments and variations are single tokens so that
+/// wrapping never changes a comment's text.
+fn line_tokens(pos: &Chess, nodes: &[Node], mut force_number: bool, toks: &mut Vec<String>) {
+    let mut pos = pos.clone();
+    for node in nodes {
+        let before = pos.clone();
+        let number = pos.fullmoves().get();
+        if pos.turn() == Color::White {
+            toks.push(format!("{number}."));
+        } else if force_number {
+            toks.push(format!("{number}..."));
+        }
+        toks.push(SanPlus::from_move_and_play_unchecked(&mut pos, node.mv).to_string());
+        force_number = false;
+        for nag in &node.nags {
+            toks.push(format!("${nag}"));
+        }
+        for c in &node.comments {
+            toks.push(comment_token(c));
+            force_number = true;
+        }
+        for var in &node.variations {
+            let mut inner = Vec::new();
+            for c in &var.comments {
+                inner.push(comment_token(c));
+            }
+            line_tokens(&before, &var.moves, true, &mut inner);
+            if inner.is_empty() {
+                continue;
+            }
+            inner[0].insert(0, '(');
+            inner.last_mut().expect("non-empty").push(')');
+            toks.extend(inner);
+            force_number = true;
+        }
+    }
+}
+
+/// A comment as one token. PGN has no escape for `}` inside a comment: it is dropped, as
+/// python-chess does.
+fn comment_token(text: &str) -> String {
+    format!("{{{}}}", text.replace('}', "").trim())
+}
+
+/// Joins tokens with spaces into lines of at most 80 characters (a longer token stands alone).
+fn wrap(tokens: &[String], out: &mut String) {
+    let mut line_len = 0;
+    for tok in tokens {
+        if line_len > 0 {
+            if line_len + 1 + tok.len() > 80 {
+                out.push('\n');
+                line_len = 0;
+            } else {
+                out.push(' ');
+                line_len += 1;
+            }
+        }
+        out.push_str(tok);
+        line_len += tok.len();
+    }
+}
+
+/// Writes one game as PGN text, ending with a blank line.
+pub fn write_game(game: &Game, out: &mut String) {
+    let result = game.result_str();
+    for name in SEVEN_TAG_ROSTER {
+        let value = if name == "Result" {
+            result.to_string()
+        } else {
+            game.tag(name).map(str::to_string).unwrap_or_else(|| "?".to_string())
+        };
+        out.push_str(&format!("[{name} \"{}\"]\n", escape_tag(&value)));
+    }
+    for (name, value) in &game.tags {
+        if SEVEN_TAG_ROSTER.contains(&name.as_str()) {
+            continue;
+        }
+        if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+            continue;
+        }
+        out.push_str(&format!("[{name} \"{}\"]\n", escape_tag(value)));
+    }
+    out.push('\n');
+    let mut toks: Vec<String> = game.comments.iter().map(|c| comment_token(c)).collect();
+    line_tokens(&game.start, &game.moves, true, &mut toks);
+    toks.push(result.to_string());
+    wrap(&toks, out);
+    out.push_str("\n\n");
+}
+
+/// Writes one game as a PGN string.
+pub fn game_to_string(game: &Game) -> String {
+    let mut s = String::new();
+    write_game(game, &mut s);
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::parse::parse_game;
+
+    use super::*;
+
+    #[test]
+    fn round_trip_keeps_everything() {
+        let pgn = "[Event \"T \\\"x\\\"\"]\n[Site \"?\"]\n[Date \"2020.01.01\"]\n[Round \"1\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n[WhiteElo \"2500\"]\n\n{intro} 1. e4 $1 {good} e5 (1... c5 {sic} 2. Nf3 (2. c3) d6) 2. Nf3 Nc6 1-0\n\n";
+        let g = parse_game(pgn.as_bytes(), 1).unwrap();
+        let out = game_to_string(&g);
+        let g2 = parse_game(out.as_bytes(), 1).unwrap();
+        assert_eq!(g.tags, g2.tags);
+        assert_eq!(g.moves, g2.moves);
+        assert_eq!(g.comments, g2.comments);
+        assert!(out.contains("(1... c5 {sic} 2. Nf3 (2. c3) 2... d6)"), "{out}");
+        assert!(out.contains("[Event \"T \\\"x\\\"\"]"));
+    }
+
+    #[test]
+    fn long_games_wrap_at_80() {
+        let mut pgn = String::from("1. Nf3 Nf6 ");
+        for i in 2..60 {
+            pgn.push_str(&format!("{i}. Ng1 Ng8 {}. Nf3 Nf6 ", i));
+        }
+        pgn.push('*');
+        let g = parse_game(pgn.as_bytes(), 1).unwrap();
+        let out = game_to_string(&g);
+        assert!(out.lines().all(|l| l.len() <= 80));
+    }
+}
