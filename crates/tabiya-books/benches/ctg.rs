@@ -33,8 +33,13 @@ fn positions(book: &CtgBook) -> (Vec<Chess>, Vec<Chess>) {
         let rp = rp.expect("PowerPlay17 reads");
         let pos = rp.position.position;
         // Half of the positions probed as the colour-flipped real position (Black to move).
-        let real = if rng.next() % 2 == 0 {
-            Transform { flipped: true, mirrored: false }.undo(&pos).unwrap_or(pos.clone())
+        let real = if rng.next().is_multiple_of(2) {
+            Transform {
+                flipped: true,
+                mirrored: false,
+            }
+            .undo(&pos)
+            .unwrap_or(pos.clone())
         } else {
             pos.clone()
         };
@@ -43,7 +48,11 @@ fn positions(book: &CtgBook) -> (Vec<Chess>, Vec<Chess>) {
         if !moves.is_empty() {
             let m = moves[(rng.next() % moves.len() as u64) as usize];
             let next = pos.clone().play(m).expect("legal");
-            if book.find(&encode_key(&next).expect("encodes")).expect("reads").is_none() {
+            if book
+                .find(&encode_key(&next).expect("encodes"))
+                .expect("reads")
+                .is_none()
+            {
                 missing.push(next);
             }
         }

@@ -25,8 +25,8 @@ mod writer;
 
 pub use error::{CtgError, Result};
 pub use key::{
-    CtgKey, DecodedKey, KEY_FLAG_CASTLING, KEY_FLAG_EN_PASSANT, MAX_KEY_LEN, Normalised,
-    Transform, ctg_hash, decode_key, encode_key, encode_key_with_transform, normalise,
+    CtgKey, DecodedKey, KEY_FLAG_CASTLING, KEY_FLAG_EN_PASSANT, MAX_KEY_LEN, Normalised, Transform,
+    ctg_hash, decode_key, encode_key, encode_key_with_transform, normalise,
 };
 pub use moves::{
     CODE_CASTLE_LONG, CODE_CASTLE_SHORT, CodeMeaning, MoveCodeError, SWAPPABLE_QUEEN_CODES,

@@ -24,7 +24,8 @@ fn lines(name: &str) -> (Value, Vec<Value>) {
 }
 
 fn u(v: &Value) -> u64 {
-    v.as_u64().unwrap_or_else(|| panic!("not an unsigned number: {v}"))
+    v.as_u64()
+        .unwrap_or_else(|| panic!("not an unsigned number: {v}"))
 }
 
 fn opt_u(v: &Value) -> Option<u64> {
@@ -32,14 +33,48 @@ fn opt_u(v: &Value) -> Option<u64> {
 }
 
 const LINE_FIELDS: &[&str] = &[
-    "fen", "key", "hash", "probes", "color_flipped", "lr_mirrored", "found", "page", "total",
-    "f1", "f2", "draws", "unk4", "rated_games", "rating_sum", "perf_games", "perf_sum",
-    "recommendation", "unk1", "commentary", "stm_wins", "stm_losses", "moves", "line", "ply",
+    "fen",
+    "key",
+    "hash",
+    "probes",
+    "color_flipped",
+    "lr_mirrored",
+    "found",
+    "page",
+    "total",
+    "f1",
+    "f2",
+    "draws",
+    "unk4",
+    "rated_games",
+    "rating_sum",
+    "perf_games",
+    "perf_sum",
+    "recommendation",
+    "unk1",
+    "commentary",
+    "stm_wins",
+    "stm_losses",
+    "moves",
+    "line",
+    "ply",
 ];
 const MOVE_FIELDS: &[&str] = &[
-    "code", "annotation", "uci", "san", "child_total", "mover_wins", "mover_losses", "draws",
-    "child_recommendation", "child_commentary", "child_unk1", "child_rated_games",
-    "child_avg_rating", "child_perf_games", "child_avg_perf",
+    "code",
+    "annotation",
+    "uci",
+    "san",
+    "child_total",
+    "mover_wins",
+    "mover_losses",
+    "draws",
+    "child_recommendation",
+    "child_commentary",
+    "child_unk1",
+    "child_rated_games",
+    "child_avg_rating",
+    "child_perf_games",
+    "child_avg_perf",
 ];
 
 fn check_book(stem: &str, expected: &str) -> usize {
@@ -53,24 +88,43 @@ fn check_book(stem: &str, expected: &str) -> usize {
     for line in &lines {
         let ctx = line["line"].as_str().expect("line").to_string();
         for k in line.as_object().expect("object").keys() {
-            assert!(LINE_FIELDS.contains(&k.as_str()), "{ctx}: field {k} not checked");
+            assert!(
+                LINE_FIELDS.contains(&k.as_str()),
+                "{ctx}: field {k} not checked"
+            );
         }
-        let fen: Fen = line["fen"].as_str().expect("fen").parse().expect("fen parses");
+        let fen: Fen = line["fen"]
+            .as_str()
+            .expect("fen")
+            .parse()
+            .expect("fen parses");
         let pos: Chess = fen.into_position(CastlingMode::Standard).expect("legal");
 
         // Key, hash, normalisation.
         let (key, t) = encode_key_with_transform(&pos).expect("encodes");
         assert_eq!(key.to_hex(), line["key"].as_str().unwrap(), "{ctx}: key");
         assert_eq!(u64::from(key.hash()), u(&line["hash"]), "{ctx}: hash");
-        assert_eq!(t.flipped, line["color_flipped"].as_bool().unwrap(), "{ctx}: flipped");
-        assert_eq!(t.mirrored, line["lr_mirrored"].as_bool().unwrap(), "{ctx}: mirrored");
+        assert_eq!(
+            t.flipped,
+            line["color_flipped"].as_bool().unwrap(),
+            "{ctx}: flipped"
+        );
+        assert_eq!(
+            t.mirrored,
+            line["lr_mirrored"].as_bool().unwrap(),
+            "{ctx}: mirrored"
+        );
 
         // The key decodes to the normalised position, and undoing the transform gives the
         // real position back.
         let decoded = decode_key(key.as_bytes()).expect("decodes");
         assert!(decoded.canonical, "{ctx}: canonical");
         let norm = normalise(&pos).expect("normalises");
-        assert_eq!(decoded.position.board(), norm.position.board(), "{ctx}: board");
+        assert_eq!(
+            decoded.position.board(),
+            norm.position.board(),
+            "{ctx}: board"
+        );
         assert_eq!(
             decoded.position.castles().castling_rights(),
             norm.position.castles().castling_rights()
@@ -82,7 +136,10 @@ fn check_book(stem: &str, expected: &str) -> usize {
             real.ep_square(EnPassantMode::Legal),
             pos.ep_square(EnPassantMode::Legal)
         );
-        assert_eq!(real.castles().castling_rights(), pos.castles().castling_rights());
+        assert_eq!(
+            real.castles().castling_rights(),
+            pos.castles().castling_rights()
+        );
 
         // Probe.
         let probe = book.probe(&pos).expect("probe");
@@ -98,7 +155,11 @@ fn check_book(stem: &str, expected: &str) -> usize {
             .map(|p| (u64::from(p.slot), u64::from(p.page.unwrap_or(0xFFFF_FFFF))))
             .collect();
         assert_eq!(got, probes, "{ctx}: probes");
-        assert_eq!(probe.entry.is_some(), line["found"].as_bool().unwrap(), "{ctx}: found");
+        assert_eq!(
+            probe.entry.is_some(),
+            line["found"].as_bool().unwrap(),
+            "{ctx}: found"
+        );
         let Some(e) = &probe.entry else { continue };
         let tr = &e.trailer;
         assert_eq!(u64::from(e.page), u(&line["page"]), "{ctx}: page");
@@ -106,18 +167,34 @@ fn check_book(stem: &str, expected: &str) -> usize {
         assert_eq!(u64::from(tr.wins), u(&line["f1"]), "{ctx}: f1");
         assert_eq!(u64::from(tr.losses), u(&line["f2"]), "{ctx}: f2");
         assert_eq!(u64::from(tr.wins), u(&line["stm_wins"]), "{ctx}: stm wins");
-        assert_eq!(u64::from(tr.losses), u(&line["stm_losses"]), "{ctx}: stm losses");
+        assert_eq!(
+            u64::from(tr.losses),
+            u(&line["stm_losses"]),
+            "{ctx}: stm losses"
+        );
         assert_eq!(u64::from(tr.draws), u(&line["draws"]), "{ctx}: draws");
         let unk4: String = tr.unknown12.iter().map(|b| format!("{b:02x}")).collect();
         assert_eq!(unk4, line["unk4"].as_str().unwrap(), "{ctx}: unk4");
         assert_eq!(u64::from(tr.rating_games), u(&line["rated_games"]), "{ctx}");
         assert_eq!(u64::from(tr.rating_sum), u(&line["rating_sum"]), "{ctx}");
-        assert_eq!(u64::from(tr.performance_games), u(&line["perf_games"]), "{ctx}");
+        assert_eq!(
+            u64::from(tr.performance_games),
+            u(&line["perf_games"]),
+            "{ctx}"
+        );
         assert_eq!(u64::from(tr.performance_sum), u(&line["perf_sum"]), "{ctx}");
-        assert_eq!(u64::from(tr.recommendation), u(&line["recommendation"]), "{ctx}");
+        assert_eq!(
+            u64::from(tr.recommendation),
+            u(&line["recommendation"]),
+            "{ctx}"
+        );
         assert_eq!(u64::from(tr.unknown31), u(&line["unk1"]), "{ctx}");
         assert_eq!(u64::from(tr.commentary), u(&line["commentary"]), "{ctx}");
-        assert!(e.unknown_moves.is_empty(), "{ctx}: unknown moves {:?}", e.unknown_moves);
+        assert!(
+            e.unknown_moves.is_empty(),
+            "{ctx}: unknown moves {:?}",
+            e.unknown_moves
+        );
 
         let moves = line["moves"].as_array().unwrap();
         assert_eq!(e.moves.len(), moves.len(), "{ctx}: move count");
@@ -129,28 +206,63 @@ fn check_book(stem: &str, expected: &str) -> usize {
         assert_eq!(bp.draws, Some(u(&line["draws"])));
         for ((m, x), b) in e.moves.iter().zip(moves).zip(&bp.moves) {
             for k in x.as_object().unwrap().keys() {
-                assert!(MOVE_FIELDS.contains(&k.as_str()), "{ctx}: move field {k} not checked");
+                assert!(
+                    MOVE_FIELDS.contains(&k.as_str()),
+                    "{ctx}: move field {k} not checked"
+                );
             }
             let code = u8::from_str_radix(x["code"].as_str().unwrap().trim_start_matches("0x"), 16)
                 .expect("hex code");
             let mctx = format!("{ctx} / {}", x["san"]);
             assert_eq!(m.code, code, "{mctx}: code");
-            assert_eq!(u64::from(m.annotation), u(&x["annotation"]), "{mctx}: annotation");
+            assert_eq!(
+                u64::from(m.annotation),
+                u(&x["annotation"]),
+                "{mctx}: annotation"
+            );
             assert_eq!(m.uci, x["uci"].as_str().unwrap(), "{mctx}: uci");
             assert_eq!(m.san, x["san"].as_str().unwrap(), "{mctx}: san");
             assert_eq!(b.uci, m.uci);
             assert_eq!(b.san, m.san);
             let c = m.child.expect("child found").trailer;
-            assert_eq!(u64::from(c.games), u(&x["child_total"]), "{mctx}: child total");
-            assert_eq!(u64::from(c.losses), u(&x["mover_wins"]), "{mctx}: mover wins");
-            assert_eq!(u64::from(c.wins), u(&x["mover_losses"]), "{mctx}: mover losses");
+            assert_eq!(
+                u64::from(c.games),
+                u(&x["child_total"]),
+                "{mctx}: child total"
+            );
+            assert_eq!(
+                u64::from(c.losses),
+                u(&x["mover_wins"]),
+                "{mctx}: mover wins"
+            );
+            assert_eq!(
+                u64::from(c.wins),
+                u(&x["mover_losses"]),
+                "{mctx}: mover losses"
+            );
             assert_eq!(u64::from(c.draws), u(&x["draws"]), "{mctx}: draws");
-            assert_eq!(u64::from(c.recommendation), u(&x["child_recommendation"]), "{mctx}");
+            assert_eq!(
+                u64::from(c.recommendation),
+                u(&x["child_recommendation"]),
+                "{mctx}"
+            );
             assert_eq!(u64::from(c.commentary), u(&x["child_commentary"]), "{mctx}");
             assert_eq!(u64::from(c.unknown31), u(&x["child_unk1"]), "{mctx}");
-            assert_eq!(u64::from(c.rating_games), u(&x["child_rated_games"]), "{mctx}");
-            assert_eq!(c.average_rating().map(u64::from), opt_u(&x["child_avg_rating"]), "{mctx}");
-            assert_eq!(u64::from(c.performance_games), u(&x["child_perf_games"]), "{mctx}");
+            assert_eq!(
+                u64::from(c.rating_games),
+                u(&x["child_rated_games"]),
+                "{mctx}"
+            );
+            assert_eq!(
+                c.average_rating().map(u64::from),
+                opt_u(&x["child_avg_rating"]),
+                "{mctx}"
+            );
+            assert_eq!(
+                u64::from(c.performance_games),
+                u(&x["child_perf_games"]),
+                "{mctx}"
+            );
             assert_eq!(
                 c.average_performance().map(u64::from),
                 opt_u(&x["child_avg_perf"]),
@@ -161,7 +273,10 @@ fn check_book(stem: &str, expected: &str) -> usize {
             assert_eq!(b.wins, Some(u(&x["mover_wins"])));
             assert_eq!(b.losses, Some(u(&x["mover_losses"])));
             assert_eq!(b.draws, Some(u(&x["draws"])));
-            assert_eq!(b.average_rating.map(u64::from), opt_u(&x["child_avg_rating"]));
+            assert_eq!(
+                b.average_rating.map(u64::from),
+                opt_u(&x["child_avg_rating"])
+            );
             assert_eq!(b.performance.map(|p| p as u64), opt_u(&x["child_avg_perf"]));
             assert_eq!(b.green, Some(u(&x["child_recommendation"]) & 0x80 != 0));
             assert_eq!(b.red, Some(u(&x["child_recommendation"]) & 0x40 != 0));
@@ -183,7 +298,10 @@ fn simple_matches_expected_file() {
 #[test]
 fn powerplay_matches_expected_file() {
     assert_eq!(
-        check_book("PowerPlay17-Sicilienne", "PowerPlay17-Sicilienne.expected_ply6.jsonl"),
+        check_book(
+            "PowerPlay17-Sicilienne",
+            "PowerPlay17-Sicilienne.expected_ply6.jsonl"
+        ),
         28
     );
 }
@@ -218,7 +336,42 @@ fn powerplay_whole_book_facts() {
     assert_eq!(rep.not_found_via_cto, 0);
     assert_eq!(rep.undecodable_keys, 0);
     assert_eq!(rep.non_canonical_keys, 0);
-    assert!(rep.is_clean(), "{:?}", &rep.problems[..rep.problems.len().min(5)]);
+    assert!(
+        rep.is_clean(),
+        "{:?}",
+        &rep.problems[..rep.problems.len().min(5)]
+    );
+    // Records without castling bits and with en-passant bits, counted from the raw first
+    // key bytes with a separate Python loop: every one of them decodes canonically, so the
+    // mirror rule (king on e–h when stored) and the adjacency rule hold on real data.
+    let (mut no_castling, mut ep) = (0, 0);
+    for rp in book.positions() {
+        let rp = rp.unwrap();
+        assert!(rp.key_canonical);
+        let first = rp.key.as_bytes()[0];
+        if first & 0x40 == 0 {
+            no_castling += 1;
+            assert!(rp.position.position.castles().is_empty());
+            let k = rp
+                .position
+                .position
+                .board()
+                .king_of(shakmaty::Color::White)
+                .unwrap();
+            assert!(k.file() >= shakmaty::File::E);
+        }
+        if first & 0x20 != 0 {
+            ep += 1;
+            assert!(
+                rp.position
+                    .position
+                    .ep_square(EnPassantMode::Legal)
+                    .is_some()
+                    || rp.position.position.maybe_ep_square().is_some()
+            );
+        }
+    }
+    assert_eq!((no_castling, ep), (6263, 67));
     // The root record's total equals the header's game count.
     let root = book.probe(&Chess::default()).unwrap();
     assert_eq!(root.entry.unwrap().trailer.games, 499);
@@ -247,9 +400,18 @@ fn probing_mirrored_and_flipped_positions_of_the_book() {
         let rp = rp.unwrap();
         let pos = &rp.position.position;
         for t in [
-            Transform { flipped: true, mirrored: false },
-            Transform { flipped: false, mirrored: true },
-            Transform { flipped: true, mirrored: true },
+            Transform {
+                flipped: true,
+                mirrored: false,
+            },
+            Transform {
+                flipped: false,
+                mirrored: true,
+            },
+            Transform {
+                flipped: true,
+                mirrored: true,
+            },
         ] {
             // Mirroring applies only without castling rights and with the king on e–h.
             if t.mirrored && !pos.castles().is_empty() {

@@ -64,7 +64,11 @@ fn rewrite_powerplay(options: &CtgWriteOptions) {
     // Like the real books, the table ends at the highest used slot.
     assert!(copy.slot(rep.slots - 1).is_some());
     let walk = copy.walk();
-    assert!(walk.is_clean(), "{:?}", &walk.problems[..walk.problems.len().min(5)]);
+    assert!(
+        walk.is_clean(),
+        "{:?}",
+        &walk.problems[..walk.problems.len().min(5)]
+    );
     assert_eq!(walk.records, 13_305);
     assert_eq!(walk.found_via_cto, 13_305);
     assert_eq!(walk.children_found, 13_406);
@@ -73,7 +77,13 @@ fn rewrite_powerplay(options: &CtgWriteOptions) {
     // position.
     for rp in original.positions() {
         let rp = rp.unwrap();
-        for t in [Transform::IDENTITY, Transform { flipped: true, mirrored: false }] {
+        for t in [
+            Transform::IDENTITY,
+            Transform {
+                flipped: true,
+                mirrored: false,
+            },
+        ] {
             let real = t.undo(&rp.position.position).unwrap();
             let a = original.probe(&real).unwrap();
             let b = copy.probe(&real).unwrap();
@@ -124,7 +134,11 @@ fn default_layout_sizes_like_the_real_book() {
     .unwrap();
     assert_eq!(rep.base_level, 8);
     assert_eq!(rep.lower_bound, 255);
-    assert!(rep.data_pages >= 250 && rep.data_pages <= 300, "{}", rep.data_pages);
+    assert!(
+        rep.data_pages >= 250 && rep.data_pages <= 300,
+        "{}",
+        rep.data_pages
+    );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -166,10 +180,7 @@ impl Visitor for Collect {
     fn begin_movetext(&mut self, tags: Self::Tags) -> ControlFlow<Self::Output, Self::Movetext> {
         ControlFlow::Continue((Vec::new(), tags))
     }
-    fn begin_variation(
-        &mut self,
-        _m: &mut Self::Movetext,
-    ) -> ControlFlow<Self::Output, Skip> {
+    fn begin_variation(&mut self, _m: &mut Self::Movetext) -> ControlFlow<Self::Output, Skip> {
         ControlFlow::Continue(Skip(true))
     }
     fn san(&mut self, m: &mut Self::Movetext, san: SanPlus) -> ControlFlow<Self::Output> {
@@ -207,7 +218,9 @@ fn normalised_fen(pos: &Chess) -> String {
     }
     setup.halfmoves = 0;
     setup.fullmoves = std::num::NonZeroU32::MIN;
-    Fen::try_from_setup(setup).expect("plain chess setup").to_string()
+    Fen::try_from_setup(setup)
+        .expect("plain chess setup")
+        .to_string()
 }
 
 fn fen(pos: &Chess) -> String {
@@ -268,7 +281,9 @@ fn book_from_twic_games_reads_back_exactly() {
             if ply == 12 || ply >= game.moves.len() {
                 break;
             }
-            let Ok(m) = game.moves[ply].san.to_move(&pos) else { break };
+            let Ok(m) = game.moves[ply].san.to_move(&pos) else {
+                break;
+            };
             if !entry.2.contains(&m) {
                 entry.2.push(m);
             }
@@ -318,13 +333,20 @@ fn book_from_twic_games_reads_back_exactly() {
     assert_eq!(rep.records_written as usize, groups.len());
     assert_eq!(rep.duplicates_merged as usize, real.len() - groups.len());
     assert_eq!(rep.positions_skipped, 0);
-    assert_eq!(rep.moves_dropped_underpromotion + rep.moves_dropped_no_code, 0);
+    assert_eq!(
+        rep.moves_dropped_underpromotion + rep.moves_dropped_no_code,
+        0
+    );
     assert_eq!(rep.moves_without_child, 0);
     assert_eq!(rep.games as usize, games);
 
     let book = CtgBook::open(dir.path().join("twic920.cto")).unwrap();
     let walk = book.walk();
-    assert!(walk.is_clean(), "{:?}", &walk.problems[..walk.problems.len().min(5)]);
+    assert!(
+        walk.is_clean(),
+        "{:?}",
+        &walk.problems[..walk.problems.len().min(5)]
+    );
     assert_eq!(walk.records as usize, groups.len());
     for f in &order {
         let (pos, _, moves) = &real[f];
@@ -390,7 +412,11 @@ fn stats(games: u64, wins: u64, draws: u64, losses: u64) -> BookStats {
 fn underpromotions_are_left_out_and_counted() {
     // Black to move, pawn on b2 can promote on b1 (or take on a1).
     let p = pos("4k3/8/8/8/8/8/1p6/R3K3 b - - 0 1");
-    let moves: Vec<Move> = p.legal_moves().into_iter().filter(|m| m.is_promotion()).collect();
+    let moves: Vec<Move> = p
+        .legal_moves()
+        .into_iter()
+        .filter(|m| m.is_promotion())
+        .collect();
     assert_eq!(moves.len(), 8);
     let dir = tempfile::tempdir().unwrap();
     let rep = write_book(
@@ -413,9 +439,23 @@ fn underpromotions_are_left_out_and_counted() {
     let book = CtgBook::open(dir.path().join("promo.ctg")).unwrap();
     let probe = book.probe(&p).unwrap();
     // Black to move, king on e8 (files e–h after the flip): flipped, not mirrored.
-    assert_eq!(probe.transform, Transform { flipped: true, mirrored: false });
+    assert_eq!(
+        probe.transform,
+        Transform {
+            flipped: true,
+            mirrored: false
+        }
+    );
     let e = probe.entry.unwrap();
-    assert_eq!((e.trailer.games, e.trailer.wins, e.trailer.draws, e.trailer.losses), (3, 1, 1, 1));
+    assert_eq!(
+        (
+            e.trailer.games,
+            e.trailer.wins,
+            e.trailer.draws,
+            e.trailer.losses
+        ),
+        (3, 1, 1, 1)
+    );
     assert_eq!((e.trailer.recommendation, e.trailer.commentary), (0x80, 14));
     let ucis: BTreeSet<&str> = e.moves.iter().map(|m| m.uci.as_str()).collect();
     assert_eq!(ucis, BTreeSet::from(["b2a1q", "b2b1q"]));
@@ -463,15 +503,30 @@ fn mirrored_positions_and_synthesised_children() {
     assert_eq!(rep.games, 6);
     let book = CtgBook::open(dir.path().join("mirror.ini")).unwrap();
     let probe = book.probe(&p).unwrap();
-    assert_eq!(probe.transform, Transform { flipped: false, mirrored: true });
+    assert_eq!(
+        probe.transform,
+        Transform {
+            flipped: false,
+            mirrored: true
+        }
+    );
     let bp = probe.to_book_probe();
     assert!(bp.found);
     assert_eq!(bp.moves.len(), 1);
     let mv = &bp.moves[0];
     assert_eq!((mv.uci.as_str(), mv.san.as_str()), ("d2d4", "d4"));
-    assert_eq!((mv.games, mv.wins, mv.draws, mv.losses), (Some(5), Some(3), Some(1), Some(1)));
-    assert_eq!((mv.average_rating, mv.performance), (Some(2000), Some(2100)));
-    assert_eq!((mv.green, mv.red, mv.commentary, mv.annotation), (Some(true), Some(false), Some(16), Some(5)));
+    assert_eq!(
+        (mv.games, mv.wins, mv.draws, mv.losses),
+        (Some(5), Some(3), Some(1), Some(1))
+    );
+    assert_eq!(
+        (mv.average_rating, mv.performance),
+        (Some(2000), Some(2100))
+    );
+    assert_eq!(
+        (mv.green, mv.red, mv.commentary, mv.annotation),
+        (Some(true), Some(false), Some(16), Some(5))
+    );
     // The mirrored twin (king on f1, pawn on e2) is the same record.
     let twin = pos("3k4/8/8/8/8/8/4P3/5K2 w - - 0 1");
     let tp = book.probe(&twin).unwrap();
@@ -485,17 +540,37 @@ fn duplicates_merge_or_fail() {
     // 1.e3 e5 2.e4 (Black to move) is the colour flip of 1.e4 e5 (White to move).
     let mut a = Chess::default();
     for u in ["e2e4", "e7e5"] {
-        let m = u.parse::<shakmaty::uci::UciMove>().unwrap().to_move(&a).unwrap();
+        let m = u
+            .parse::<shakmaty::uci::UciMove>()
+            .unwrap()
+            .to_move(&a)
+            .unwrap();
         a.play_unchecked(m);
     }
     let mut b = Chess::default();
     for u in ["e2e3", "e7e5", "e3e4"] {
-        let m = u.parse::<shakmaty::uci::UciMove>().unwrap().to_move(&b).unwrap();
+        let m = u
+            .parse::<shakmaty::uci::UciMove>()
+            .unwrap()
+            .to_move(&b)
+            .unwrap();
         b.play_unchecked(m);
     }
-    let nf3 = "g1f3".parse::<shakmaty::uci::UciMove>().unwrap().to_move(&a).unwrap();
-    let nc6 = "b8c6".parse::<shakmaty::uci::UciMove>().unwrap().to_move(&b).unwrap();
-    let nf6 = "g8f6".parse::<shakmaty::uci::UciMove>().unwrap().to_move(&b).unwrap();
+    let nf3 = "g1f3"
+        .parse::<shakmaty::uci::UciMove>()
+        .unwrap()
+        .to_move(&a)
+        .unwrap();
+    let nc6 = "b8c6"
+        .parse::<shakmaty::uci::UciMove>()
+        .unwrap()
+        .to_move(&b)
+        .unwrap();
+    let nf6 = "g8f6"
+        .parse::<shakmaty::uci::UciMove>()
+        .unwrap()
+        .to_move(&b)
+        .unwrap();
     let given = || {
         [
             BookPosition {
@@ -525,7 +600,12 @@ fn duplicates_merge_or_fail() {
         },
     );
     assert!(err.is_err());
-    let rep = write_book(&dir.path().join("dup"), given(), &CtgWriteOptions::default()).unwrap();
+    let rep = write_book(
+        &dir.path().join("dup"),
+        given(),
+        &CtgWriteOptions::default(),
+    )
+    .unwrap();
     assert_eq!(rep.duplicates_merged, 1);
     assert_eq!(rep.records_written, 1);
     let book = CtgBook::open(dir.path().join("dup")).unwrap();
@@ -534,7 +614,13 @@ fn duplicates_merge_or_fail() {
     assert_eq!(pa.key, pb.key);
     let t = pa.entry.unwrap().trailer;
     assert_eq!((t.games, t.wins, t.draws, t.losses), (12, 5, 3, 4));
-    let ucis: Vec<String> = pb.entry.unwrap().moves.iter().map(|m| m.uci.clone()).collect();
+    let ucis: Vec<String> = pb
+        .entry
+        .unwrap()
+        .moves
+        .iter()
+        .map(|m| m.uci.clone())
+        .collect();
     assert_eq!(ucis, vec!["g8f6", "b8c6"]);
 }
 
@@ -577,7 +663,12 @@ fn moves_beyond_the_table_and_the_record_limit() {
 #[test]
 fn empty_book_finds_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    let rep = write_book(&dir.path().join("empty"), Vec::new(), &CtgWriteOptions::default()).unwrap();
+    let rep = write_book(
+        &dir.path().join("empty"),
+        Vec::new(),
+        &CtgWriteOptions::default(),
+    )
+    .unwrap();
     assert_eq!((rep.records_written, rep.data_pages, rep.slots), (0, 0, 0));
     let book = CtgBook::open(dir.path().join("empty")).unwrap();
     assert!(book.probe(&Chess::default()).unwrap().entry.is_none());

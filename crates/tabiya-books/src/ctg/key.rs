@@ -8,8 +8,8 @@
 //! to normalised ones and back.
 
 use shakmaty::{
-    Bitboard, Board, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, File, FromSetup, Piece,
-    Position, Rank, Role, Setup, Square,
+    Bitboard, Board, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, File, FromSetup,
+    Piece, Position, Rank, Role, Setup, Square,
 };
 
 use super::error::{CtgError, Result};
@@ -33,12 +33,13 @@ pub struct CtgKey {
 impl CtgKey {
     /// Wraps raw key bytes; checks only that the length in the first byte matches the slice.
     pub fn from_bytes(bytes: &[u8]) -> Result<CtgKey> {
-        let first = *bytes
-            .first()
-            .ok_or_else(|| CtgError::key(0, "empty key"))?;
+        let first = *bytes.first().ok_or_else(|| CtgError::key(0, "empty key"))?;
         let len = usize::from(first & 0x1f);
         if len < 2 {
-            return Err(CtgError::key(0, format!("key length {len} in first byte is below 2")));
+            return Err(CtgError::key(
+                0,
+                format!("key length {len} in first byte is below 2"),
+            ));
         }
         if bytes.len() != len {
             return Err(CtgError::key(
@@ -83,16 +84,14 @@ impl std::fmt::Debug for CtgKey {
 }
 
 const HASH_TABLE: [u32; 64] = [
-    0x3100d2bf, 0x3118e3de, 0x34ab1372, 0x2807a847, 0x1633f566, 0x2143b359, 0x26d56488,
-    0x3b9e6f59, 0x37755656, 0x3089ca7b, 0x18e92d85, 0x0cd0e9d8, 0x1a9e3b54, 0x3eaa902f,
-    0x0d9bfaae, 0x2f32b45b, 0x31ed6102, 0x3d3c8398, 0x146660e3, 0x0f8d4b76, 0x02c77a5f,
-    0x146c8799, 0x1c47f51f, 0x249f8f36, 0x24772043, 0x1fbc1e4d, 0x1e86b3fa, 0x37df36a6,
-    0x16ed30e4, 0x02c3148e, 0x216e5929, 0x0636b34e, 0x317f9f56, 0x15f09d70, 0x131026fb,
-    0x38c784b1, 0x29ac3305, 0x2b485dc5, 0x3c049ddc, 0x35a9fbcd, 0x31d5373b, 0x2b246799,
-    0x0a2923d3, 0x08a96e9d, 0x30031a9f, 0x08f525b5, 0x33611c06, 0x2409db98, 0x0ca4feb2,
-    0x1000b71e, 0x30566e32, 0x39447d31, 0x194e3752, 0x08233a95, 0x0f38fe36, 0x29c7cd57,
-    0x0f7b3a39, 0x328e8a16, 0x1e7d1388, 0x0fba78f5, 0x274c7e7c, 0x1e8be65c, 0x2fa0b0bb,
-    0x1eb6c371,
+    0x3100d2bf, 0x3118e3de, 0x34ab1372, 0x2807a847, 0x1633f566, 0x2143b359, 0x26d56488, 0x3b9e6f59,
+    0x37755656, 0x3089ca7b, 0x18e92d85, 0x0cd0e9d8, 0x1a9e3b54, 0x3eaa902f, 0x0d9bfaae, 0x2f32b45b,
+    0x31ed6102, 0x3d3c8398, 0x146660e3, 0x0f8d4b76, 0x02c77a5f, 0x146c8799, 0x1c47f51f, 0x249f8f36,
+    0x24772043, 0x1fbc1e4d, 0x1e86b3fa, 0x37df36a6, 0x16ed30e4, 0x02c3148e, 0x216e5929, 0x0636b34e,
+    0x317f9f56, 0x15f09d70, 0x131026fb, 0x38c784b1, 0x29ac3305, 0x2b485dc5, 0x3c049ddc, 0x35a9fbcd,
+    0x31d5373b, 0x2b246799, 0x0a2923d3, 0x08a96e9d, 0x30031a9f, 0x08f525b5, 0x33611c06, 0x2409db98,
+    0x0ca4feb2, 0x1000b71e, 0x30566e32, 0x39447d31, 0x194e3752, 0x08233a95, 0x0f38fe36, 0x29c7cd57,
+    0x0f7b3a39, 0x328e8a16, 0x1e7d1388, 0x0fba78f5, 0x274c7e7c, 0x1e8be65c, 0x2fa0b0bb, 0x1eb6c371,
 ];
 
 /// The seed's `gen_hash` over key bytes (first byte included), with 32-bit wrapping sums.
@@ -335,7 +334,11 @@ fn castling_bits(pos: &Chess, t: Transform) -> Result<u8> {
                 continue;
             }
             let back = color.fold_wb(Rank::First, Rank::Eighth);
-            let rook_file = if side.is_king_side() { File::H } else { File::A };
+            let rook_file = if side.is_king_side() {
+                File::H
+            } else {
+                File::A
+            };
             if castles.rook(color, side) != Some(Square::from_coords(rook_file, back))
                 || pos.board().king_of(color) != Some(Square::from_coords(File::E, back))
             {
@@ -430,7 +433,10 @@ impl BitReader<'_> {
 pub fn decode_key(bytes: &[u8]) -> Result<DecodedKey> {
     let first = *bytes.first().ok_or_else(|| CtgError::key(0, "empty key"))?;
     if first & 0x80 != 0 {
-        return Err(CtgError::key(0, format!("unknown flag 0x80 in first byte {first:#04x}")));
+        return Err(CtgError::key(
+            0,
+            format!("unknown flag 0x80 in first byte {first:#04x}"),
+        ));
     }
     let len = usize::from(first & 0x1f);
     if len < 2 {
@@ -483,10 +489,18 @@ pub fn decode_key(bytes: &[u8]) -> Result<DecodedKey> {
     let castling = if has_c { last & 0x0f } else { 0 };
     let ep_file = has_ep.then(|| (last >> if has_c { 4 } else { 0 }) & 7);
     if has_c && castling == 0 {
-        return Err(CtgError::key(len - 1, "castling flag set but no castling bit"));
+        return Err(CtgError::key(
+            len - 1,
+            "castling flag set but no castling bit",
+        ));
     }
     let mut rights = Bitboard::EMPTY;
-    for (bit, sq) in [(8, Square::H8), (4, Square::A8), (2, Square::H1), (1, Square::A1)] {
+    for (bit, sq) in [
+        (8, Square::H8),
+        (4, Square::A8),
+        (2, Square::H1),
+        (1, Square::A1),
+    ] {
         if castling & bit != 0 {
             rights.add(sq);
         }
@@ -499,8 +513,7 @@ pub fn decode_key(bytes: &[u8]) -> Result<DecodedKey> {
     let position = Chess::from_setup(setup, CastlingMode::Standard)
         .map_err(|e| CtgError::key(0, format!("key holds no legal position: {e}")))?;
     let canonical = Transform::of(&position) == Transform::IDENTITY
-        && encode_with(&position, Transform::IDENTITY)
-            .is_ok_and(|k| k.as_bytes() == key);
+        && encode_with(&position, Transform::IDENTITY).is_ok_and(|k| k.as_bytes() == key);
     Ok(DecodedKey {
         position,
         len,

@@ -239,7 +239,8 @@ fn decode_move_as(
             let rank = (from_n.rank().to_u32() + u32::from(dy)) % 8;
             let to_n = Square::from_coords(shakmaty::File::new(file), Rank::new(rank));
             let to = t.square(to_n);
-            let promotion = (role == Role::Pawn && to_n.rank() == Rank::Eighth).then_some(Role::Queen);
+            let promotion =
+                (role == Role::Pawn && to_n.rank() == Rank::Eighth).then_some(Role::Queen);
             pos.san_candidates(role, to)
                 .into_iter()
                 .find(|m| m.from() == Some(from) && m.promotion() == promotion)
@@ -273,7 +274,13 @@ pub fn encode_move(pos: &Chess, t: Transform, m: Move) -> Result<u8, MoveCodeErr
     }
 }
 
-fn step(pos: &Chess, t: Transform, role: Role, from: Square, to: Square) -> Result<u8, MoveCodeError> {
+fn step(
+    pos: &Chess,
+    t: Transform,
+    role: Role,
+    from: Square,
+    to: Square,
+) -> Result<u8, MoveCodeError> {
     let from_n = t.square(from);
     let to_n = t.square(to);
     let order = key_order_index(from_n);

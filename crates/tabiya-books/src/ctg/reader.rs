@@ -227,7 +227,10 @@ impl<'a> Page<'a> {
         let first = b[rel];
         let klen = usize::from(first & 0x1f);
         if klen < 2 {
-            return Err(self.err(rel, format!("record key length {klen} (first byte {first:#04x})")));
+            return Err(self.err(
+                rel,
+                format!("record key length {klen} (first byte {first:#04x})"),
+            ));
         }
         let mpos = rel + klen;
         if mpos >= b.len() {
@@ -235,16 +238,22 @@ impl<'a> Page<'a> {
         }
         let mlen = usize::from(b[mpos]);
         if mlen == 0 || mlen % 2 == 0 {
-            return Err(self.err(mpos, format!("move-list length byte {mlen} is not 2 × moves + 1")));
+            return Err(self.err(
+                mpos,
+                format!("move-list length byte {mlen} is not 2 × moves + 1"),
+            ));
         }
         let tpos = mpos + mlen;
         let end = tpos + TRAILER_LEN;
         if end > b.len() {
-            return Err(self.err(rel, format!(
-                "record of {} bytes runs past the used part of the page ({} bytes)",
-                end - rel,
-                b.len()
-            )));
+            return Err(self.err(
+                rel,
+                format!(
+                    "record of {} bytes runs past the used part of the page ({} bytes)",
+                    end - rel,
+                    b.len()
+                ),
+            ));
         }
         let trailer_bytes: &[u8; TRAILER_LEN] = b[tpos..end].try_into().expect("33-byte slice");
         Ok((
@@ -437,14 +446,23 @@ impl CtgBook {
         if ctg.len() < PAGE_SIZE {
             return Err(header_err(
                 0,
-                format!("{} bytes, shorter than the 4096-byte header page", ctg.len()),
+                format!(
+                    "{} bytes, shorter than the 4096-byte header page",
+                    ctg.len()
+                ),
             ));
         }
         if cto.len() < 16 {
-            return Err(header_err(1, format!("{} bytes, shorter than the 16-byte header", cto.len())));
+            return Err(header_err(
+                1,
+                format!("{} bytes, shorter than the 16-byte header", cto.len()),
+            ));
         }
         if ctb.len() < 12 {
-            return Err(header_err(2, format!("{} bytes, shorter than the 12-byte header", ctb.len())));
+            return Err(header_err(
+                2,
+                format!("{} bytes, shorter than the 12-byte header", ctb.len()),
+            ));
         }
         let slots = be(&cto[4..8]);
         let held = (cto.len() - 16) / 4;
@@ -519,7 +537,10 @@ impl CtgBook {
         if number >= self.header.data_pages {
             return Err(err(
                 0,
-                format!("page past the end of the file ({} data pages)", self.header.data_pages),
+                format!(
+                    "page past the end of the file ({} data pages)",
+                    self.header.data_pages
+                ),
             ));
         }
         let avail = &self.ctg[start..self.ctg.len().min(start + PAGE_SIZE)];
@@ -534,7 +555,10 @@ impl CtgBook {
         if usize::from(used) > avail.len() {
             return Err(err(
                 2,
-                format!("bytes used {used} but the file ends after {} bytes of the page", avail.len()),
+                format!(
+                    "bytes used {used} but the file ends after {} bytes of the page",
+                    avail.len()
+                ),
             ));
         }
         Ok(Page {
@@ -744,9 +768,10 @@ impl CtgBook {
                 rep.slots_used += 1;
                 if p >= h.data_pages {
                     rep.problem(WalkProblem {
+                        file: self.names[1].clone(),
                         page: None,
                         offset: 16 + 4 * u64::from(c),
-                        what: format!("{}: slot {c} names page {p} past the data pages", self.names[1]),
+                        what: format!("slot {c} names page {p} past the data pages"),
                     });
                 }
             }
@@ -761,6 +786,7 @@ impl CtgBook {
                         _ => (None, 0),
                     };
                     rep.problem(WalkProblem {
+                        file: self.names[0].clone(),
                         page,
                         offset,
                         what: e.to_string(),
@@ -771,6 +797,7 @@ impl CtgBook {
             rep.records += 1;
             rep.stored_moves += (r.moves.len() / 2) as u64;
             let here = |what: String| WalkProblem {
+                file: self.names[0].clone(),
                 page: Some(r.page),
                 offset: r.offset,
                 what,
@@ -783,7 +810,9 @@ impl CtgBook {
                 *rep.annotation_bytes.entry(ann).or_default() += 1;
             }
             let t = r.trailer();
-            *rep.recommendation_bytes.entry(t.recommendation).or_default() += 1;
+            *rep.recommendation_bytes
+                .entry(t.recommendation)
+                .or_default() += 1;
             if t.wins + t.losses + t.draws > t.games {
                 rep.problem(here(format!(
                     "wins {} + losses {} + draws {} exceed games {}",
@@ -973,9 +1002,11 @@ impl CtgProbe {
 /// A problem found by [`CtgBook::walk`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WalkProblem {
+    /// The file `offset` refers to.
+    pub file: String,
     /// Data page, when the problem is on one.
     pub page: Option<u32>,
-    /// Byte offset in the file the problem is about (the `.ctg` unless `what` says otherwise).
+    /// Byte offset in `file`.
     pub offset: u64,
     pub what: String,
 }

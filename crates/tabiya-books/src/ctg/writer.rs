@@ -324,7 +324,8 @@ pub fn write_book(
     for r in &mut records {
         let mut seen = [false; 256];
         let before = r.moves.len();
-        r.moves.retain(|m| !std::mem::replace(&mut seen[usize::from(m.code)], true));
+        r.moves
+            .retain(|m| !std::mem::replace(&mut seen[usize::from(m.code)], true));
         rep.moves_dropped_duplicate += (before - r.moves.len()) as u64;
         if r.moves.len() > MAX_MOVES {
             rep.moves_dropped_too_many += (r.moves.len() - MAX_MOVES) as u64;
@@ -380,7 +381,11 @@ pub fn write_book(
         None => {
             let start = encode_key(&Chess::default())?;
             match index.get(&start) {
-                Some(&i) => clamp(records[i].stats.games, u64::from(u32::MAX), &mut rep.values_clamped),
+                Some(&i) => clamp(
+                    records[i].stats.games,
+                    u64::from(u32::MAX),
+                    &mut rep.values_clamped,
+                ),
                 None => clamp(
                     records.iter().map(|r| r.stats.games).max().unwrap_or(0),
                     u64::from(u32::MAX),
@@ -427,8 +432,9 @@ pub fn write_book(
         }
         rep.split_buckets += 1;
         highest_split = Some(highest_split.map_or(slot, |s: u32| s.max(slot)));
-        let (lo, hi): (Vec<usize>, Vec<usize>) =
-            members.into_iter().partition(|&i| hashes[i] & (1 << level) == 0);
+        let (lo, hi): (Vec<usize>, Vec<usize>) = members
+            .into_iter()
+            .partition(|&i| hashes[i] & (1 << level) == 0);
         for (b, m) in [(bucket, lo), (bucket + (1 << level), hi)] {
             if !m.is_empty() {
                 stack.push((level + 1, b, m));
@@ -474,7 +480,8 @@ pub fn write_book(
         ]);
         page[16..20].copy_from_slice(&rep.data_pages.to_be_bytes());
         page[20..24].copy_from_slice(&[0xff; 4]);
-        page[24..28].copy_from_slice(&(rep.records_written.min(u64::from(u32::MAX)) as u32).to_be_bytes());
+        page[24..28]
+            .copy_from_slice(&(rep.records_written.min(u64::from(u32::MAX)) as u32).to_be_bytes());
         page[28..32].copy_from_slice(&rep.games.to_be_bytes());
         page[1024..1048].copy_from_slice(&[
             0x00, 0x01, 0x00, 0x05, 0x00, 0x01, 0x7f, 0xff, 0x00, 0x03, 0x7f, 0xff, 0x00, 0x05,
