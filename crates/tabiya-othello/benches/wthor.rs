@@ -11,11 +11,16 @@ use tabiya_othello::{Board, PositionKey, Square, canonicalize, parse_transcript,
 const WTHOR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/wthor");
 
 fn files() -> Vec<PathBuf> {
-    (1977..=2021).map(|y| Path::new(WTHOR).join(format!("WTH_{y}.wtb"))).collect()
+    (1977..=2021)
+        .map(|y| Path::new(WTHOR).join(format!("WTH_{y}.wtb")))
+        .collect()
 }
 
 fn load_bytes() -> Vec<(PathBuf, Vec<u8>)> {
-    files().into_iter().map(|p| (p.clone(), std::fs::read(&p).unwrap())).collect()
+    files()
+        .into_iter()
+        .map(|p| (p.clone(), std::fs::read(&p).unwrap()))
+        .collect()
 }
 
 fn all_games(bytes: &[(PathBuf, Vec<u8>)]) -> Vec<Vec<Square>> {
@@ -68,7 +73,9 @@ fn benches(c: &mut Criterion) {
             black_box(n)
         })
     });
-    g.bench_function("parse_and_decode_all_games_in_memory", |b| b.iter(|| black_box(all_games(&bytes).len())));
+    g.bench_function("parse_and_decode_all_games_in_memory", |b| {
+        b.iter(|| black_box(all_games(&bytes).len()))
+    });
 
     let games = all_games(&bytes);
     g.bench_function("replay_all_games", |b| {
@@ -100,7 +107,10 @@ fn benches(c: &mut Criterion) {
     }
     let key = canonicalize(&board).key;
     let hits = scan(&games, key, board.disc_count());
-    eprintln!("naive scan: {hits} of {} games pass through the Tiger", games.len());
+    eprintln!(
+        "naive scan: {hits} of {} games pass through the Tiger",
+        games.len()
+    );
     g.bench_function("naive_scan_all_games_for_a_position", |b| {
         b.iter(|| black_box(scan(&games, key, board.disc_count())))
     });
@@ -112,7 +122,10 @@ fn benches(c: &mut Criterion) {
     }
     let deep_key = canonicalize(&deep).key;
     let deep_hits = scan(&games, deep_key, deep.disc_count());
-    eprintln!("naive scan: {deep_hits} of {} games pass through the position after 20 moves of 2021's first game", games.len());
+    eprintln!(
+        "naive scan: {deep_hits} of {} games pass through the position after 20 moves of 2021's first game",
+        games.len()
+    );
     g.bench_function("naive_scan_all_games_for_a_20_move_position", |b| {
         b.iter(|| black_box(scan(&games, deep_key, deep.disc_count())))
     });

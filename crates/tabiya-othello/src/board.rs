@@ -142,7 +142,11 @@ impl Board {
     /// The start position: white on d4 and e5, black on e4 and d5, black to move.
     pub const fn start() -> Board {
         // d4 = 27, e4 = 28, d5 = 35, e5 = 36
-        Board { black: (1 << 28) | (1 << 35), white: (1 << 27) | (1 << 36), side: Color::Black }
+        Board {
+            black: (1 << 28) | (1 << 35),
+            white: (1 << 27) | (1 << 36),
+            side: Color::Black,
+        }
     }
 
     /// A board from bitboards; fails if a square holds both colours.
@@ -195,7 +199,11 @@ impl Board {
 
     /// The same discs with the other side to move.
     pub const fn with_side(&self, side: Color) -> Board {
-        Board { black: self.black, white: self.white, side }
+        Board {
+            black: self.black,
+            white: self.white,
+            side,
+        }
     }
 
     /// The legal moves of the side to move, as a bitboard.
@@ -231,7 +239,10 @@ impl Board {
         let (me, opp) = self.me_opp();
         let flips = flips_of(me, opp, square);
         if flips == 0 {
-            return Err(MoveError::NoFlip { square, side: self.side });
+            return Err(MoveError::NoFlip {
+                square,
+                side: self.side,
+            });
         }
         Ok(self.apply(square, flips))
     }
@@ -241,8 +252,16 @@ impl Board {
         let me = me | flips | square.bit();
         let opp = opp & !flips;
         match self.side {
-            Color::Black => Board { black: me, white: opp, side: Color::White },
-            Color::White => Board { black: opp, white: me, side: Color::Black },
+            Color::Black => Board {
+                black: me,
+                white: opp,
+                side: Color::White,
+            },
+            Color::White => Board {
+                black: opp,
+                white: me,
+                side: Color::Black,
+            },
         }
     }
 
@@ -259,7 +278,10 @@ impl Board {
             return Ok((self.apply(square, flips), false));
         }
         if legal_moves_of(me, opp) != 0 {
-            return Err(MoveError::NoFlip { square, side: self.side });
+            return Err(MoveError::NoFlip {
+                square,
+                side: self.side,
+            });
         }
         let passed = self.with_side(self.side.other());
         if passed.legal_moves() == 0 {
@@ -357,13 +379,17 @@ mod tests {
     #[test]
     fn start_position_moves() {
         let b = Board::start();
-        let moves: Vec<String> = Square::iter_bits(b.legal_moves()).map(|s| s.to_string()).collect();
+        let moves: Vec<String> = Square::iter_bits(b.legal_moves())
+            .map(|s| s.to_string())
+            .collect();
         // Black's four first moves, by hand: d3, c4, f5, e6.
         assert_eq!(moves, ["d3", "c4", "f5", "e6"]);
         let b = b.play(sq("f5")).unwrap();
         assert_eq!(b.side(), Color::White);
         assert_eq!(b.count(), (4, 1));
-        let moves: Vec<String> = Square::iter_bits(b.legal_moves()).map(|s| s.to_string()).collect();
+        let moves: Vec<String> = Square::iter_bits(b.legal_moves())
+            .map(|s| s.to_string())
+            .collect();
         // White answers f4 (parallel), f6 (diagonal), d6 (perpendicular).
         assert_eq!(moves, ["f4", "d6", "f6"]);
         assert!(matches!(b.play(sq("a1")), Err(MoveError::NoFlip { .. })));

@@ -163,7 +163,10 @@ impl NameCache {
         self.files
             .entry(path.to_path_buf())
             .or_insert_with(|| match NameFile::read(path, kind) {
-                Ok(f) => Ok((f.names.len(), f.problems.iter().map(|p| p.to_string()).collect())),
+                Ok(f) => Ok((
+                    f.names.len(),
+                    f.problems.iter().map(|p| p.to_string()).collect(),
+                )),
                 Err(e) => Err(e.to_string()),
             })
             .clone()
@@ -173,7 +176,9 @@ impl NameCache {
 /// Checks game files. Never fails: files that cannot be read are reported with `error` set
 /// and counted in [`CheckReport::unreadable_files`].
 pub fn check<P: AsRef<Path>>(files: &[P], options: &CheckOptions) -> CheckReport {
-    let mut cache = NameCache { files: HashMap::new() };
+    let mut cache = NameCache {
+        files: HashMap::new(),
+    };
     let mut report = CheckReport::default();
     for path in files {
         let fr = check_file(path.as_ref(), options, &mut cache);
@@ -190,7 +195,11 @@ pub fn check<P: AsRef<Path>>(files: &[P], options: &CheckOptions) -> CheckReport
     report
 }
 
-fn resolve(explicit: &Option<PathBuf>, game_file: &Path, kind: NameKind) -> Result<PathBuf, WthorError> {
+fn resolve(
+    explicit: &Option<PathBuf>,
+    game_file: &Path,
+    kind: NameKind,
+) -> Result<PathBuf, WthorError> {
     match explicit {
         Some(p) => Ok(p.clone()),
         None => find_names_file(game_file.parent().unwrap_or(Path::new("")), kind),
@@ -198,7 +207,10 @@ fn resolve(explicit: &Option<PathBuf>, game_file: &Path, kind: NameKind) -> Resu
 }
 
 fn check_file(path: &Path, options: &CheckOptions, cache: &mut NameCache) -> FileReport {
-    let mut fr = FileReport { file: path.display().to_string(), ..FileReport::default() };
+    let mut fr = FileReport {
+        file: path.display().to_string(),
+        ..FileReport::default()
+    };
     let file = match GameFile::read(path) {
         Ok(f) => f,
         Err(e) => {
@@ -207,32 +219,39 @@ fn check_file(path: &Path, options: &CheckOptions, cache: &mut NameCache) -> Fil
         }
     };
     fr.year = Some(file.header.year);
-    fr.read_problems.extend(file.problems.iter().map(|p| p.to_string()));
+    fr.read_problems
+        .extend(file.problems.iter().map(|p| p.to_string()));
     if file.board == BoardSize::Ten {
         fr.games = file.games.len();
-        fr.error = Some(WthorError::Unsupported10x10 { file: path.to_path_buf() }.to_string());
+        fr.error = Some(
+            WthorError::Unsupported10x10 {
+                file: path.to_path_buf(),
+            }
+            .to_string(),
+        );
         return fr;
     }
-    let mut known = |explicit: &Option<PathBuf>, kind: NameKind, shown: &mut Option<String>| -> Option<usize> {
-        let p = match resolve(explicit, path, kind) {
-            Ok(p) => p,
-            Err(e) => {
-                fr.read_problems.push(format!("{e}; ids not checked"));
-                return None;
+    let mut known =
+        |explicit: &Option<PathBuf>, kind: NameKind, shown: &mut Option<String>| -> Option<usize> {
+            let p = match resolve(explicit, path, kind) {
+                Ok(p) => p,
+                Err(e) => {
+                    fr.read_problems.push(format!("{e}; ids not checked"));
+                    return None;
+                }
+            };
+            *shown = Some(p.display().to_string());
+            match cache.count(&p, kind) {
+                Ok((n, problems)) => {
+                    fr.read_problems.extend(problems);
+                    Some(n)
+                }
+                Err(e) => {
+                    fr.read_problems.push(format!("{e}; ids not checked"));
+                    None
+                }
             }
         };
-        *shown = Some(p.display().to_string());
-        match cache.count(&p, kind) {
-            Ok((n, problems)) => {
-                fr.read_problems.extend(problems);
-                Some(n)
-            }
-            Err(e) => {
-                fr.read_problems.push(format!("{e}; ids not checked"));
-                None
-            }
-        }
-    };
     let mut jou_shown = None;
     let mut trn_shown = None;
     let players = known(&options.jou, NameKind::Players, &mut jou_shown);
@@ -244,17 +263,37 @@ fn check_file(path: &Path, options: &CheckOptions, cache: &mut NameCache) -> Fil
     for (i, g) in file.games.iter().enumerate() {
         let offset = file.record_offset(i);
         let mut unknown = false;
-        let push = |fr: &mut FileReport, problem: Problem| fr.problems.push(GameProblem { game: i, offset, problem });
+        let push = |fr: &mut FileReport, problem: Problem| {
+            fr.problems.push(GameProblem {
+                game: i,
+                offset,
+                problem,
+            })
+        };
         if let Some(n) = tournaments
             && g.tournament as usize >= n
         {
-            push(&mut fr, Problem::UnknownId { field: "tournament", id: g.tournament, known: n });
+            push(
+                &mut fr,
+                Problem::UnknownId {
+                    field: "tournament",
+                    id: g.tournament,
+                    known: n,
+                },
+            );
             unknown = true;
         }
         if let Some(n) = players {
             for (field, id) in [("black", g.black), ("white", g.white)] {
                 if id as usize >= n {
-                    push(&mut fr, Problem::UnknownId { field, id, known: n });
+                    push(
+                        &mut fr,
+                        Problem::UnknownId {
+                            field,
+                            id,
+                            known: n,
+                        },
+                    );
                     unknown = true;
                 }
             }
@@ -264,11 +303,23 @@ fn check_file(path: &Path, options: &CheckOptions, cache: &mut NameCache) -> Fil
             Ok(m) => m,
             Err(e) => {
                 let (mv, off, byte) = match &e {
-                    WthorError::BadMoveByte { ply, offset, byte, .. }
-                    | WthorError::MoveAfterEnd { ply, offset, byte, .. } => (ply + 1, *offset, *byte),
+                    WthorError::BadMoveByte {
+                        ply, offset, byte, ..
+                    }
+                    | WthorError::MoveAfterEnd {
+                        ply, offset, byte, ..
+                    } => (ply + 1, *offset, *byte),
                     _ => (0, offset, 0),
                 };
-                push(&mut fr, Problem::BadMoveByte { mv, offset: off, byte, message: e.to_string() });
+                push(
+                    &mut fr,
+                    Problem::BadMoveByte {
+                        mv,
+                        offset: off,
+                        byte,
+                        message: e.to_string(),
+                    },
+                );
                 fr.bad_move_bytes += 1;
                 continue;
             }
@@ -302,7 +353,11 @@ fn check_file(path: &Path, options: &CheckOptions, cache: &mut NameCache) -> Fil
                 } else if outcome.score.0 != g.black_score {
                     push(
                         &mut fr,
-                        Problem::ScoreMismatch { stored: g.black_score, board: outcome.score.0, discs: outcome.discs },
+                        Problem::ScoreMismatch {
+                            stored: g.black_score,
+                            board: outcome.score.0,
+                            discs: outcome.discs,
+                        },
                     );
                     fr.score_mismatches += 1;
                 }

@@ -100,7 +100,11 @@ pub struct Export {
     pub warnings: Vec<String>,
 }
 
-fn load_names(explicit: &Option<PathBuf>, game_file: &Path, kind: NameKind) -> Result<NameFile, WthorError> {
+fn load_names(
+    explicit: &Option<PathBuf>,
+    game_file: &Path,
+    kind: NameKind,
+) -> Result<NameFile, WthorError> {
     let path = match explicit {
         Some(p) => p.clone(),
         None => find_names_file(game_file.parent().unwrap_or(Path::new("")), kind)?,
@@ -117,12 +121,22 @@ pub fn export<P: AsRef<Path>>(files: &[P], options: &CheckOptions) -> Result<Exp
         let file = GameFile::read(path)?;
         let players = load_names(&options.jou, path, NameKind::Players)?;
         let tournaments = load_names(&options.trn, path, NameKind::Tournaments)?;
-        for p in file.problems.iter().chain(&players.problems).chain(&tournaments.problems) {
+        for p in file
+            .problems
+            .iter()
+            .chain(&players.problems)
+            .chain(&tournaments.problems)
+        {
             export.warnings.push(p.to_string());
         }
         let players: Vec<String> = players.names.iter().map(|n| n.text()).collect();
         let tournaments: Vec<String> = tournaments.names.iter().map(|n| n.text()).collect();
-        let name = |names: &[String], id: u16| names.get(id as usize).cloned().unwrap_or_else(|| UNKNOWN_NAME.into());
+        let name = |names: &[String], id: u16| {
+            names
+                .get(id as usize)
+                .cloned()
+                .unwrap_or_else(|| UNKNOWN_NAME.into())
+        };
         for (i, g) in file.games.iter().enumerate() {
             let transcript = match g.coords_in(path, i, file.record_offset(i)) {
                 Ok(coords) => coords.iter().map(|c| c.to_string()).collect(),

@@ -49,7 +49,10 @@ fn parse_table(text: &'static str) -> Table {
         }
         let fields: Vec<&'static str> = line.split('\t').collect();
         if fields.len() != 3 {
-            errors.push(format!("openings.txt line {}: expected 3 tab-separated fields", n + 1));
+            errors.push(format!(
+                "openings.txt line {}: expected 3 tab-separated fields",
+                n + 1
+            ));
             continue;
         }
         let moves = match parse_transcript(fields[0]) {
@@ -67,7 +70,13 @@ fn parse_table(text: &'static str) -> Table {
         let key = canonicalize(replay.board()).key;
         let mut names = fields[1].split('/');
         let name = names.next().unwrap_or_default();
-        let opening = Opening { name, aliases: names.collect(), moves, source: fields[2], key };
+        let opening = Opening {
+            name,
+            aliases: names.collect(),
+            moves,
+            source: fields[2],
+            key,
+        };
         if let Some(&first) = by_key.get(&key) {
             // The same position under another name (another source): an alias.
             let first: &mut Opening = &mut openings[first];
@@ -78,7 +87,11 @@ fn parse_table(text: &'static str) -> Table {
         by_key.insert(key, openings.len());
         openings.push(opening);
     }
-    Table { openings, by_key, errors }
+    Table {
+        openings,
+        by_key,
+        errors,
+    }
 }
 
 fn table() -> &'static Table {

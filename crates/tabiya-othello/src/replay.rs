@@ -59,7 +59,13 @@ impl<'a> Replay<'a> {
 
     /// A replay of `moves` from `board`.
     pub fn from_board(board: Board, moves: &'a [Square]) -> Replay<'a> {
-        Replay { board, moves, next: 0, failed: false, canonical: true }
+        Replay {
+            board,
+            moves,
+            next: 0,
+            failed: false,
+            canonical: true,
+        }
     }
 
     /// Skips the canonical form (the [`Ply::canonical`] field then holds the board as it stands
@@ -92,8 +98,11 @@ impl Iterator for Replay<'_> {
         let square = self.moves[index];
         match self.board.play_or_pass(square) {
             Ok((after, passed)) => {
-                let before =
-                    if passed { self.board.with_side(self.board.side().other()) } else { self.board };
+                let before = if passed {
+                    self.board.with_side(self.board.side().other())
+                } else {
+                    self.board
+                };
                 let canonical = if self.canonical {
                     canonicalize(&before)
                 } else {
@@ -104,15 +113,30 @@ impl Iterator for Replay<'_> {
                         stabilizer: 1,
                     }
                 };
-                let canonical_move =
-                    if self.canonical { canonical.canonical_move(square) } else { square };
+                let canonical_move = if self.canonical {
+                    canonical.canonical_move(square)
+                } else {
+                    square
+                };
                 self.board = after;
                 self.next += 1;
-                Some(Ok(Ply { index, board: before, passed_before: passed, square, canonical, canonical_move }))
+                Some(Ok(Ply {
+                    index,
+                    board: before,
+                    passed_before: passed,
+                    square,
+                    canonical,
+                    canonical_move,
+                }))
             }
             Err(error) => {
                 self.failed = true;
-                Some(Err(IllegalMove { index, square, board: self.board, error }))
+                Some(Err(IllegalMove {
+                    index,
+                    square,
+                    board: self.board,
+                    error,
+                }))
             }
         }
     }
@@ -147,7 +171,14 @@ pub fn replay_game(moves: &[Square]) -> Result<(GameOutcome, Board), IllegalMove
                 passes += passed as usize;
                 board = after;
             }
-            Err(error) => return Err(IllegalMove { index, square, board, error }),
+            Err(error) => {
+                return Err(IllegalMove {
+                    index,
+                    square,
+                    board,
+                    error,
+                });
+            }
         }
     }
     let finished = board.is_game_over();

@@ -19,12 +19,20 @@ pub const PASS_CODE: u8 = 64;
 impl Square {
     /// The square with this index (0–63), or `None`.
     pub const fn new(index: u8) -> Option<Square> {
-        if index < 64 { Some(Square(index)) } else { None }
+        if index < 64 {
+            Some(Square(index))
+        } else {
+            None
+        }
     }
 
     /// The square at `column` (0 = a … 7 = h) and `row` (0 = row 1 … 7 = row 8), or `None`.
     pub const fn from_coords(column: u8, row: u8) -> Option<Square> {
-        if column < 8 && row < 8 { Some(Square(row * 8 + column)) } else { None }
+        if column < 8 && row < 8 {
+            Some(Square(row * 8 + column))
+        } else {
+            None
+        }
     }
 
     /// The index 0–63 (`8 × row + column`).
@@ -126,7 +134,7 @@ impl TryFrom<String> for Square {
 /// allowed between moves).
 pub fn parse_transcript(text: &str) -> Result<Vec<Square>, ParseSquareError> {
     let compact: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
-    if compact.len() % 2 != 0 {
+    if !compact.len().is_multiple_of(2) {
         return Err(ParseSquareError(text.to_string()));
     }
     compact

@@ -52,7 +52,11 @@ pub const ALL_SYMMETRIES: [Symmetry; 8] = [
 ];
 
 const fn map_coords(s: u8, column: u8, row: u8) -> (u8, u8) {
-    let (mut c, mut r) = if s & 4 != 0 { (row, column) } else { (column, row) };
+    let (mut c, mut r) = if s & 4 != 0 {
+        (row, column)
+    } else {
+        (column, row)
+    };
     if s & 2 != 0 {
         c = 7 - c;
     }
@@ -131,7 +135,11 @@ const fn transpose(x: u64) -> u64 {
 impl Symmetry {
     /// The symmetry with this index (0–7), or `None`.
     pub const fn from_index(index: u8) -> Option<Symmetry> {
-        if index < 8 { Some(ALL_SYMMETRIES[index as usize]) } else { None }
+        if index < 8 {
+            Some(ALL_SYMMETRIES[index as usize])
+        } else {
+            None
+        }
     }
 
     /// The index 0–7 (bit 2 transpose, bit 1 mirror columns, bit 0 flip rows).
@@ -165,8 +173,12 @@ impl Symmetry {
 
     /// Applies the symmetry to a board (the side to move is unchanged).
     pub fn apply_board(self, board: &Board) -> Board {
-        Board::new(self.apply_bits(board.black()), self.apply_bits(board.white()), board.side())
-            .expect("a symmetry is a bijection of squares")
+        Board::new(
+            self.apply_bits(board.black()),
+            self.apply_bits(board.white()),
+            board.side(),
+        )
+        .expect("a symmetry is a bijection of squares")
     }
 
     /// The symmetry "first `self`, then `next`".
@@ -236,7 +248,11 @@ impl PositionKey {
     pub const fn to_board(self) -> Board {
         let black = (self.0 >> 64) as u64;
         let low = self.0 as u64;
-        let side = if low & SIDE_BIT != 0 { Color::White } else { Color::Black };
+        let side = if low & SIDE_BIT != 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
         let white = (low & !SIDE_BIT) | (SIDE_BIT & !black);
         match Board::new(black, white, side) {
             Ok(b) => b,
@@ -349,9 +365,15 @@ mod tests {
             assert_eq!(s.apply_square(sq("b1")).to_string(), want, "{s}");
         }
         assert_eq!(Symmetry::RotateClockwise.apply_square(sq("a1")), sq("a8"));
-        assert_eq!(Symmetry::RotateAnticlockwise.apply_square(sq("a1")), sq("h1"));
+        assert_eq!(
+            Symmetry::RotateAnticlockwise.apply_square(sq("a1")),
+            sq("h1")
+        );
         assert_eq!(Symmetry::Rotate180.apply_square(sq("c4")), sq("f5"));
-        assert_eq!(Symmetry::RotateClockwise.inverse(), Symmetry::RotateAnticlockwise);
+        assert_eq!(
+            Symmetry::RotateClockwise.inverse(),
+            Symmetry::RotateAnticlockwise
+        );
     }
 
     #[test]
@@ -371,7 +393,11 @@ mod tests {
         // Black on e4 (28) and d5 (35); white on e5 (36); the d4 bit says black to move.
         assert_eq!(k.0, ((1u128 << 28 | 1u128 << 35) << 64) | (1u128 << 36));
         let c = canonicalize(&b);
-        assert_eq!(c.stabilizer.count_ones(), 4, "the start position has 4 symmetries");
+        assert_eq!(
+            c.stabilizer.count_ones(),
+            4,
+            "the start position has 4 symmetries"
+        );
         let f5 = c.canonical_move("f5".parse().unwrap());
         for m in ["d3", "c4", "e6"] {
             assert_eq!(c.canonical_move(m.parse().unwrap()), f5);

@@ -57,7 +57,9 @@ pub enum WthorError {
         value: u8,
     },
     /// The last record is cut short; its bytes are kept as trailing bytes.
-    #[error("{file}: {what} {index} at offset {offset}: truncated record, {available} of {size} bytes")]
+    #[error(
+        "{file}: {what} {index} at offset {offset}: truncated record, {available} of {size} bytes"
+    )]
     TruncatedRecord {
         /// The file.
         file: PathBuf,
@@ -282,7 +284,10 @@ impl Coord {
         let (column, row) = (byte % factor, byte / factor);
         let n = size.side();
         if (1..=n).contains(&column) && (1..=n).contains(&row) {
-            Some(Coord { column: column - 1, row: row - 1 })
+            Some(Coord {
+                column: column - 1,
+                row: row - 1,
+            })
         } else {
             None
         }
@@ -334,7 +339,15 @@ impl GameRecord {
         }
         let mut moves = [0u8; GAME_SIZE_10 - 8];
         moves[..move_bytes.len()].copy_from_slice(move_bytes);
-        Some(GameRecord { tournament, black, white, black_score, theoretical_score, moves, size })
+        Some(GameRecord {
+            tournament,
+            black,
+            white,
+            black_score,
+            theoretical_score,
+            moves,
+            size,
+        })
     }
 
     /// An 8×8 record from squares.
@@ -347,7 +360,15 @@ impl GameRecord {
         squares: &[Square],
     ) -> Option<GameRecord> {
         let bytes: Vec<u8> = squares.iter().map(|s| s.to_wthor()).collect();
-        GameRecord::new(BoardSize::Eight, tournament, black, white, black_score, theoretical_score, &bytes)
+        GameRecord::new(
+            BoardSize::Eight,
+            tournament,
+            black,
+            white,
+            black_score,
+            theoretical_score,
+            &bytes,
+        )
     }
 
     fn parse(bytes: &[u8], size: BoardSize) -> GameRecord {
@@ -416,25 +437,59 @@ impl GameRecord {
 
     /// Like [`GameRecord::squares`], with the error as a [`WthorError`] naming the file, game
     /// and offset (`record_offset` = offset of the record in the file).
-    pub fn squares_in(&self, file: &Path, game: usize, record_offset: usize) -> Result<Vec<Square>, WthorError> {
+    pub fn squares_in(
+        &self,
+        file: &Path,
+        game: usize,
+        record_offset: usize,
+    ) -> Result<Vec<Square>, WthorError> {
         self.squares().map_err(|(ply, byte, after_end)| {
             let offset = record_offset + 8 + ply;
             if after_end {
-                WthorError::MoveAfterEnd { file: file.to_path_buf(), game, ply, offset, byte }
+                WthorError::MoveAfterEnd {
+                    file: file.to_path_buf(),
+                    game,
+                    ply,
+                    offset,
+                    byte,
+                }
             } else {
-                WthorError::BadMoveByte { file: file.to_path_buf(), game, ply, offset, byte }
+                WthorError::BadMoveByte {
+                    file: file.to_path_buf(),
+                    game,
+                    ply,
+                    offset,
+                    byte,
+                }
             }
         })
     }
 
     /// Like [`GameRecord::coords`], with the error as a [`WthorError`].
-    pub fn coords_in(&self, file: &Path, game: usize, record_offset: usize) -> Result<Vec<Coord>, WthorError> {
+    pub fn coords_in(
+        &self,
+        file: &Path,
+        game: usize,
+        record_offset: usize,
+    ) -> Result<Vec<Coord>, WthorError> {
         self.coords().map_err(|(ply, byte, after_end)| {
             let offset = record_offset + 8 + ply;
             if after_end {
-                WthorError::MoveAfterEnd { file: file.to_path_buf(), game, ply, offset, byte }
+                WthorError::MoveAfterEnd {
+                    file: file.to_path_buf(),
+                    game,
+                    ply,
+                    offset,
+                    byte,
+                }
             } else {
-                WthorError::BadMoveByte { file: file.to_path_buf(), game, ply, offset, byte }
+                WthorError::BadMoveByte {
+                    file: file.to_path_buf(),
+                    game,
+                    ply,
+                    offset,
+                    byte,
+                }
             }
         })
     }
@@ -461,8 +516,10 @@ impl GameFile {
     /// Reads a game file.
     pub fn read(path: impl AsRef<Path>) -> Result<GameFile, WthorError> {
         let path = path.as_ref();
-        let bytes =
-            std::fs::read(path).map_err(|source| WthorError::Io { file: path.to_path_buf(), source })?;
+        let bytes = std::fs::read(path).map_err(|source| WthorError::Io {
+            file: path.to_path_buf(),
+            source,
+        })?;
         GameFile::parse(&bytes, path)
     }
 
@@ -470,8 +527,10 @@ impl GameFile {
     /// is missing or its board size is unknown.
     pub fn parse(bytes: &[u8], path: &Path) -> Result<GameFile, WthorError> {
         let header = read_header(bytes, path)?;
-        let board =
-            header.board().ok_or(WthorError::BoardSize { file: path.to_path_buf(), value: header.board_size })?;
+        let board = header.board().ok_or(WthorError::BoardSize {
+            file: path.to_path_buf(),
+            value: header.board_size,
+        })?;
         let size = board.record_size();
         let body = &bytes[HEADER_SIZE..];
         let whole = body.len() / size;
@@ -486,7 +545,7 @@ impl GameFile {
                 read,
             });
         }
-        if read < header.games as usize && body.len() % size != 0 {
+        if read < header.games as usize && !body.len().is_multiple_of(size) {
             problems.push(WthorError::TruncatedRecord {
                 file: path.to_path_buf(),
                 what: "game",
@@ -496,14 +555,27 @@ impl GameFile {
                 size,
             });
         }
-        let games = body.chunks_exact(size).take(read).map(|r| GameRecord::parse(r, board)).collect();
+        let games = body
+            .chunks_exact(size)
+            .take(read)
+            .map(|r| GameRecord::parse(r, board))
+            .collect();
         let trailing = body[read * size..].to_vec();
-        Ok(GameFile { path: path.to_path_buf(), header, board, games, trailing, problems })
+        Ok(GameFile {
+            path: path.to_path_buf(),
+            header,
+            board,
+            games,
+            trailing,
+            problems,
+        })
     }
 
     /// The bytes of the file: header, records, trailing bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(HEADER_SIZE + self.games.len() * self.board.record_size() + self.trailing.len());
+        let mut out = Vec::with_capacity(
+            HEADER_SIZE + self.games.len() * self.board.record_size() + self.trailing.len(),
+        );
         out.extend_from_slice(&self.header.to_bytes());
         for g in &self.games {
             g.write_to(&mut out);
@@ -515,7 +587,10 @@ impl GameFile {
     /// Writes the file.
     pub fn write(&self, path: impl AsRef<Path>) -> Result<(), WthorError> {
         let path = path.as_ref();
-        std::fs::write(path, self.to_bytes()).map_err(|source| WthorError::Io { file: path.to_path_buf(), source })
+        std::fs::write(path, self.to_bytes()).map_err(|source| WthorError::Io {
+            file: path.to_path_buf(),
+            source,
+        })
     }
 
     /// Byte offset of game `index` in the file.
@@ -526,7 +601,9 @@ impl GameFile {
     /// The moves of game `index` as squares, with errors naming file, game and offset.
     pub fn squares(&self, index: usize) -> Result<Vec<Square>, WthorError> {
         if self.board != BoardSize::Eight {
-            return Err(WthorError::Unsupported10x10 { file: self.path.clone() });
+            return Err(WthorError::Unsupported10x10 {
+                file: self.path.clone(),
+            });
         }
         self.games[index].squares_in(&self.path, index, self.record_offset(index))
     }
@@ -536,7 +613,10 @@ fn read_header(bytes: &[u8], path: &Path) -> Result<Header, WthorError> {
     let head: &[u8; HEADER_SIZE] = bytes
         .get(..HEADER_SIZE)
         .and_then(|h| h.try_into().ok())
-        .ok_or(WthorError::TooShort { file: path.to_path_buf(), len: bytes.len() })?;
+        .ok_or(WthorError::TooShort {
+            file: path.to_path_buf(),
+            len: bytes.len(),
+        })?;
     Ok(Header::parse(head))
 }
 
@@ -570,7 +650,11 @@ pub struct Name {
 impl Name {
     /// The name: the bytes before the first NUL, decoded as ISO-8859-1.
     pub fn text(&self) -> String {
-        let end = self.raw.iter().position(|&b| b == 0).unwrap_or(self.raw.len());
+        let end = self
+            .raw
+            .iter()
+            .position(|&b| b == 0)
+            .unwrap_or(self.raw.len());
         self.raw[..end].iter().map(|&b| b as char).collect()
     }
 
@@ -620,8 +704,10 @@ impl NameFile {
     /// Reads a `.jou` or `.trn` file.
     pub fn read(path: impl AsRef<Path>, kind: NameKind) -> Result<NameFile, WthorError> {
         let path = path.as_ref();
-        let bytes =
-            std::fs::read(path).map_err(|source| WthorError::Io { file: path.to_path_buf(), source })?;
+        let bytes = std::fs::read(path).map_err(|source| WthorError::Io {
+            file: path.to_path_buf(),
+            source,
+        })?;
         NameFile::parse(&bytes, path, kind)
     }
 
@@ -643,7 +729,7 @@ impl NameFile {
                 read,
             });
         }
-        if read < declared && body.len() % size != 0 {
+        if read < declared && !body.len().is_multiple_of(size) {
             problems.push(WthorError::TruncatedRecord {
                 file: path.to_path_buf(),
                 what: match kind {
@@ -656,9 +742,20 @@ impl NameFile {
                 size,
             });
         }
-        let names = body.chunks_exact(size).take(read).map(|r| Name { raw: r.to_vec() }).collect();
+        let names = body
+            .chunks_exact(size)
+            .take(read)
+            .map(|r| Name { raw: r.to_vec() })
+            .collect();
         let trailing = body[read * size..].to_vec();
-        Ok(NameFile { path: path.to_path_buf(), kind, header, names, trailing, problems })
+        Ok(NameFile {
+            path: path.to_path_buf(),
+            kind,
+            header,
+            names,
+            trailing,
+            problems,
+        })
     }
 
     /// The bytes of the file.
@@ -675,7 +772,10 @@ impl NameFile {
     /// Writes the file.
     pub fn write(&self, path: impl AsRef<Path>) -> Result<(), WthorError> {
         let path = path.as_ref();
-        std::fs::write(path, self.to_bytes()).map_err(|source| WthorError::Io { file: path.to_path_buf(), source })
+        std::fs::write(path, self.to_bytes()).map_err(|source| WthorError::Io {
+            file: path.to_path_buf(),
+            source,
+        })
     }
 
     /// The name of an id, decoded, or `None` if the id is out of range.
@@ -691,8 +791,15 @@ pub fn find_names_file(dir: &Path, kind: NameKind) -> Result<PathBuf, WthorError
         NameKind::Players => ("wthor.jou", "jou", ".jou"),
         NameKind::Tournaments => ("wthor.trn", "trn", ".trn"),
     };
-    let dir_shown = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
-    let entries = std::fs::read_dir(dir_shown).map_err(|source| WthorError::Io { file: dir_shown.to_path_buf(), source })?;
+    let dir_shown = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let entries = std::fs::read_dir(dir_shown).map_err(|source| WthorError::Io {
+        file: dir_shown.to_path_buf(),
+        source,
+    })?;
     let mut candidates = Vec::new();
     for entry in entries.flatten() {
         let path = entry.path();
@@ -700,14 +807,20 @@ pub fn find_names_file(dir: &Path, kind: NameKind) -> Result<PathBuf, WthorError
         if name == want_name {
             return Ok(path);
         }
-        if path.extension().is_some_and(|e| e.to_string_lossy().eq_ignore_ascii_case(ext)) {
+        if path
+            .extension()
+            .is_some_and(|e| e.to_string_lossy().eq_ignore_ascii_case(ext))
+        {
             candidates.push(path);
         }
     }
     if candidates.len() == 1 {
         Ok(candidates.remove(0))
     } else {
-        Err(WthorError::NamesNotFound { dir: dir_shown.to_path_buf(), what })
+        Err(WthorError::NamesNotFound {
+            dir: dir_shown.to_path_buf(),
+            what,
+        })
     }
 }
 
@@ -747,7 +860,10 @@ impl GameIter {
     /// Games of these files, in order.
     pub fn new<P: AsRef<Path>>(paths: impl IntoIterator<Item = P>) -> GameIter {
         GameIter {
-            paths: paths.into_iter().map(|p| p.as_ref().to_path_buf()).collect(),
+            paths: paths
+                .into_iter()
+                .map(|p| p.as_ref().to_path_buf())
+                .collect(),
             file_index: 0,
             current: None,
             game_index: 0,
@@ -783,7 +899,9 @@ impl Iterator for GameIter {
             self.file_index += 1;
             self.game_index = 0;
             match GameFile::read(&path) {
-                Ok(f) if f.board == BoardSize::Ten => return Some(Err(WthorError::Unsupported10x10 { file: path })),
+                Ok(f) if f.board == BoardSize::Ten => {
+                    return Some(Err(WthorError::Unsupported10x10 { file: path }));
+                }
                 Ok(f) => self.current = Some(f),
                 Err(e) => return Some(Err(e)),
             }
@@ -797,7 +915,9 @@ mod tests {
 
     #[test]
     fn header_round_trip() {
-        let bytes = [20u8, 22, 6, 27, 0x40, 1, 0, 0, 0, 0, 0xe5, 0x07, 8, 0, 24, 0];
+        let bytes = [
+            20u8, 22, 6, 27, 0x40, 1, 0, 0, 0, 0, 0xe5, 0x07, 8, 0, 24, 0,
+        ];
         let h = Header::parse(&bytes);
         assert_eq!(h.games, 0x140);
         assert_eq!(h.year, 2021);
@@ -808,8 +928,14 @@ mod tests {
     #[test]
     fn coords_10x10() {
         // column + 12 × row: a1 = 13, j10 = 130.
-        assert_eq!(Coord::from_byte(13, BoardSize::Ten), Some(Coord { column: 0, row: 0 }));
-        assert_eq!(Coord::from_byte(130, BoardSize::Ten), Some(Coord { column: 9, row: 9 }));
+        assert_eq!(
+            Coord::from_byte(13, BoardSize::Ten),
+            Some(Coord { column: 0, row: 0 })
+        );
+        assert_eq!(
+            Coord::from_byte(130, BoardSize::Ten),
+            Some(Coord { column: 9, row: 9 })
+        );
         assert_eq!(Coord::from_byte(12, BoardSize::Ten), None);
         assert_eq!(Coord::from_byte(23, BoardSize::Ten), None, "column 11");
         assert_eq!(Coord { column: 9, row: 9 }.to_string(), "j10");
@@ -817,7 +943,9 @@ mod tests {
 
     #[test]
     fn names_latin1() {
-        let n = Name { raw: vec![b'R', 0xe9, b'm', b'i', 0, b'x', 0, 0] };
+        let n = Name {
+            raw: vec![b'R', 0xe9, b'm', b'i', 0, b'x', 0, 0],
+        };
         assert_eq!(n.text(), "Rémi");
         let e = Name::encode("Rémi", NameKind::Players).unwrap();
         assert_eq!(e.raw.len(), 20);

@@ -2,7 +2,9 @@
 //! transposition, the deepest name on a line wins.
 
 use tabiya_othello::openings::{openings, table_errors};
-use tabiya_othello::{ALL_SYMMETRIES, Replay, Square, deepest_opening, opening_name, parse_transcript};
+use tabiya_othello::{
+    ALL_SYMMETRIES, Replay, Square, deepest_opening, opening_name, parse_transcript,
+};
 
 fn board_after(moves: &[Square]) -> tabiya_othello::Board {
     let mut r = Replay::new(moves).without_canonical();
@@ -25,12 +27,40 @@ fn table_loads_without_errors() {
 #[test]
 fn names_from_the_brief_are_present() {
     for name in [
-        "Tiger", "Rose", "Buffalo", "Cow", "Heath", "Cat", "Snake", "Rabbit", "Leader's Tiger", "Aubrey",
-        "Brightwell", "Stephenson", "Ganglion", "Chimney", "Cow Bat", "Heath-Bat", "Mimura", "Tamenori",
-        "No-Kung", "Parallel Opening", "Perpendicular Opening", "Diagonal Opening", "Horse", "Ox", "Swallow",
-        "Iwasaki Variation", "Inoue",
+        "Tiger",
+        "Rose",
+        "Buffalo",
+        "Cow",
+        "Heath",
+        "Cat",
+        "Snake",
+        "Rabbit",
+        "Leader's Tiger",
+        "Aubrey",
+        "Brightwell",
+        "Stephenson",
+        "Ganglion",
+        "Chimney",
+        "Cow Bat",
+        "Heath-Bat",
+        "Mimura",
+        "Tamenori",
+        "No-Kung",
+        "Parallel Opening",
+        "Perpendicular Opening",
+        "Diagonal Opening",
+        "Horse",
+        "Ox",
+        "Swallow",
+        "Iwasaki Variation",
+        "Inoue",
     ] {
-        assert!(openings().iter().any(|o| o.name == name || o.aliases.contains(&name)), "{name} missing");
+        assert!(
+            openings()
+                .iter()
+                .any(|o| o.name == name || o.aliases.contains(&name)),
+            "{name} missing"
+        );
     }
     let snake = openings().iter().find(|o| o.name == "Snake").unwrap();
     assert_eq!(snake.aliases, ["Peasant"]);
@@ -41,12 +71,16 @@ fn every_orientation_matches() {
     // The 4 symmetries that keep the start position (identity, half turn, both diagonals);
     // the other 4 swap the colours of the centre and would need another start position.
     let start = tabiya_othello::Board::start();
-    let keep: Vec<_> = ALL_SYMMETRIES.into_iter().filter(|s| s.apply_board(&start) == start).collect();
+    let keep: Vec<_> = ALL_SYMMETRIES
+        .into_iter()
+        .filter(|s| s.apply_board(&start) == start)
+        .collect();
     assert_eq!(keep.len(), 4);
     for o in openings() {
         for &s in &keep {
             let moves: Vec<Square> = o.moves.iter().map(|&m| s.apply_square(m)).collect();
-            let found = opening_name(&board_after(&moves)).unwrap_or_else(|| panic!("{} under {s}", o.name));
+            let found = opening_name(&board_after(&moves))
+                .unwrap_or_else(|| panic!("{} under {s}", o.name));
             assert_eq!(found.name, o.name);
         }
     }
@@ -66,7 +100,11 @@ fn lines_in_other_orientations_from_public_lists() {
         ("e6f6f5d6c3", "Buffalo"),
     ] {
         let moves = parse_transcript(line).unwrap();
-        assert_eq!(opening_name(&board_after(&moves)).map(|o| o.name), Some(name), "{line}");
+        assert_eq!(
+            opening_name(&board_after(&moves)).map(|o| o.name),
+            Some(name),
+            "{line}"
+        );
     }
 }
 
@@ -83,7 +121,11 @@ fn transpositions_match() {
         ("f5f4e3d6c4d3e6f3", "Sheep"),
     ] {
         let moves = parse_transcript(line).unwrap();
-        assert_eq!(opening_name(&board_after(&moves)).map(|o| o.name), Some(name), "{line}");
+        assert_eq!(
+            opening_name(&board_after(&moves)).map(|o| o.name),
+            Some(name),
+            "{line}"
+        );
     }
 }
 

@@ -2,7 +2,9 @@
 //! (no bitboards, no code shared with the crate), symmetry group laws, canonical forms.
 
 use proptest::prelude::*;
-use tabiya_othello::{ALL_SYMMETRIES, Board, Color, PositionKey, Replay, Square, Symmetry, canonicalize};
+use tabiya_othello::{
+    ALL_SYMMETRIES, Board, Color, PositionKey, Replay, Square, Symmetry, canonicalize,
+};
 
 /// Reference board: `cells[row][col]`, 0 empty, 1 black, 2 white; row 0 = row 1.
 #[derive(Clone, PartialEq, Debug)]
@@ -34,12 +36,19 @@ impl RefBoard {
                 }
                 let mut line = vec![];
                 let (mut r, mut c) = (row as i32 + dr, col as i32 + dc);
-                while (0..8).contains(&r) && (0..8).contains(&c) && self.cells[r as usize][c as usize] == opp {
+                while (0..8).contains(&r)
+                    && (0..8).contains(&c)
+                    && self.cells[r as usize][c as usize] == opp
+                {
                     line.push((r as usize, c as usize));
                     r += dr;
                     c += dc;
                 }
-                if !line.is_empty() && (0..8).contains(&r) && (0..8).contains(&c) && self.cells[r as usize][c as usize] == me {
+                if !line.is_empty()
+                    && (0..8).contains(&r)
+                    && (0..8).contains(&c)
+                    && self.cells[r as usize][c as usize] == me
+                {
                     out.extend(line);
                 }
             }
@@ -84,7 +93,11 @@ impl RefBoard {
                 }
             }
         }
-        let side = if self.to_move == 1 { Color::Black } else { Color::White };
+        let side = if self.to_move == 1 {
+            Color::Black
+        } else {
+            Color::White
+        };
         b.side() == side
     }
 }
@@ -100,7 +113,10 @@ fn play_game(choices: &[usize]) -> Vec<Board> {
         let me = r.to_move;
         let ref_moves = r.moves(me);
         let moves: Vec<Square> = Square::iter_bits(b.legal_moves()).collect();
-        let as_rc: Vec<(usize, usize)> = moves.iter().map(|s| (s.row() as usize, s.column() as usize)).collect();
+        let as_rc: Vec<(usize, usize)> = moves
+            .iter()
+            .map(|s| (s.row() as usize, s.column() as usize))
+            .collect();
         let mut ref_sorted = ref_moves.clone();
         ref_sorted.sort();
         let mut got_sorted = as_rc.clone();
@@ -258,7 +274,10 @@ fn implicit_pass() {
     assert!(b.must_pass());
     let (after, passed) = b.play_or_pass(sq("a3")).unwrap();
     assert!(passed);
-    assert_eq!(after.black(), sq("a1").bit() | sq("a2").bit() | sq("a3").bit());
+    assert_eq!(
+        after.black(),
+        sq("a1").bit() | sq("a2").bit() | sq("a3").bit()
+    );
     assert!(after.is_game_over());
     assert_eq!(after.final_score(), (64, 0));
 }

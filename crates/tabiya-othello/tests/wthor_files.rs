@@ -10,19 +10,30 @@ use tabiya_othello::check::{CheckOptions, Problem, check};
 use tabiya_othello::wthor::{BoardSize, GameFile, GameIter, NameFile, NameKind, WthorError};
 
 const WTHOR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/wthor");
-const WTHOR_NEW: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/wthor-2022-2023");
+const WTHOR_NEW: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../../shared/data/wthor-2022-2023"
+);
 const ORACLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/oracle/wthor_oracle.py");
-const ORACLE_SUMMARY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/oracle_summary.json");
+const ORACLE_SUMMARY: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/fixtures/oracle_summary.json"
+);
 const TINY_WTD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/tiny.wtd");
 
 fn wtb_files() -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = (1977..=2021).map(|y| Path::new(WTHOR).join(format!("WTH_{y}.wtb"))).collect();
+    let mut v: Vec<PathBuf> = (1977..=2021)
+        .map(|y| Path::new(WTHOR).join(format!("WTH_{y}.wtb")))
+        .collect();
     v.extend((2022..=2023).map(|y| Path::new(WTHOR_NEW).join(format!("WTH_{y}.wtb"))));
     v
 }
 
 fn python3() -> bool {
-    Command::new("python3").arg("--version").output().is_ok_and(|o| o.status.success())
+    Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
 }
 
 #[test]
@@ -31,14 +42,21 @@ fn every_shared_file_round_trips_byte_for_byte() {
     for path in wtb_files() {
         let bytes = std::fs::read(&path).unwrap();
         let f = GameFile::parse(&bytes, &path).unwrap();
-        assert!(f.problems.is_empty(), "{}: {:?}", path.display(), f.problems);
+        assert!(
+            f.problems.is_empty(),
+            "{}: {:?}",
+            path.display(),
+            f.problems
+        );
         assert!(f.trailing.is_empty());
         assert_eq!(f.board, BoardSize::Eight);
         assert_eq!(f.games.len(), f.header.games as usize);
         assert_eq!(f.to_bytes(), bytes, "{}", path.display());
         // Every real file: depth 24 (format notes), year matching the name.
         assert_eq!(f.header.depth, 24);
-        let year: u16 = path.file_stem().unwrap().to_str().unwrap()[4..].parse().unwrap();
+        let year: u16 = path.file_stem().unwrap().to_str().unwrap()[4..]
+            .parse()
+            .unwrap();
         assert_eq!(f.header.year, year);
         if year <= 2021 {
             games_1977_2021 += f.games.len();
@@ -47,11 +65,19 @@ fn every_shared_file_round_trips_byte_for_byte() {
     // shared/README.md: 127,475 games in 1977–2021.
     assert_eq!(games_1977_2021, 127_475);
     for dir in [WTHOR, WTHOR_NEW] {
-        for (name, kind) in [("WTHOR.JOU", NameKind::Players), ("WTHOR.TRN", NameKind::Tournaments)] {
+        for (name, kind) in [
+            ("WTHOR.JOU", NameKind::Players),
+            ("WTHOR.TRN", NameKind::Tournaments),
+        ] {
             let path = Path::new(dir).join(name);
             let bytes = std::fs::read(&path).unwrap();
             let f = NameFile::parse(&bytes, &path, kind).unwrap();
-            assert!(f.problems.is_empty(), "{}: {:?}", path.display(), f.problems);
+            assert!(
+                f.problems.is_empty(),
+                "{}: {:?}",
+                path.display(),
+                f.problems
+            );
             assert_eq!(f.to_bytes(), bytes, "{}", path.display());
         }
     }
@@ -60,14 +86,22 @@ fn every_shared_file_round_trips_byte_for_byte() {
 #[test]
 fn names_decode_as_latin1() {
     let jou = NameFile::read(Path::new(WTHOR).join("WTHOR.JOU"), NameKind::Players).unwrap();
-    assert_eq!(jou.name(0).as_deref(), Some("???"), "format notes: player 0 is ???");
+    assert_eq!(
+        jou.name(0).as_deref(),
+        Some("???"),
+        "format notes: player 0 is ???"
+    );
     // From the hex dump of the file: record 1 at offset 36 is "Tastet Marc".
     assert_eq!(jou.name(1).as_deref(), Some("Tastet Marc"));
     assert!(jou.names.iter().any(|n| n.is_program()));
     let trn = NameFile::read(Path::new(WTHOR).join("WTHOR.TRN"), NameKind::Tournaments).unwrap();
     assert_eq!(trn.name(1).as_deref(), Some("World Championship"));
     // Tournament names contain é/è (ISO-8859-1 bytes 0xE9/0xE8, format notes).
-    let with_accent = trn.names.iter().filter(|n| n.raw.iter().any(|&b| b == 0xe9 || b == 0xe8)).count();
+    let with_accent = trn
+        .names
+        .iter()
+        .filter(|n| n.raw.iter().any(|&b| b == 0xe9 || b == 0xe8))
+        .count();
     assert!(with_accent > 0);
     assert!(trn.names.iter().any(|n| n.text().contains('é')));
     // The newer files: names only appended.
@@ -92,7 +126,12 @@ mod serde_json_lite {
     impl Value {
         pub fn get(&self, k: &str) -> &Value {
             match self {
-                Value::Obj(kv) => &kv.iter().find(|(key, _)| key == k).unwrap_or_else(|| panic!("no {k}")).1,
+                Value::Obj(kv) => {
+                    &kv.iter()
+                        .find(|(key, _)| key == k)
+                        .unwrap_or_else(|| panic!("no {k}"))
+                        .1
+                }
                 _ => panic!("not an object"),
             }
         }
@@ -200,37 +239,78 @@ fn check_agrees_with_the_python_oracle_on_every_file() {
     let oracle = oracle_summary();
     assert_eq!(report.files.len(), oracle.len());
     for (f, o) in report.files.iter().zip(&oracle) {
-        assert!(f.file.ends_with(o.get("file").str()), "{} vs {}", f.file, o.get("file").str());
+        assert!(
+            f.file.ends_with(o.get("file").str()),
+            "{} vs {}",
+            f.file,
+            o.get("file").str()
+        );
         assert_eq!(f.error, None);
         assert!(f.read_problems.is_empty(), "{:?}", f.read_problems);
         assert_eq!(f.games as i64, o.get("games").num(), "{}", f.file);
         let games_with = |pred: &dyn Fn(&Problem) -> bool| -> Vec<usize> {
-            let mut v: Vec<usize> = f.problems.iter().filter(|p| pred(&p.problem)).map(|p| p.game).collect();
+            let mut v: Vec<usize> = f
+                .problems
+                .iter()
+                .filter(|p| pred(&p.problem))
+                .map(|p| p.game)
+                .collect();
             v.dedup();
             v
         };
-        assert_eq!(games_with(&|p| matches!(p, Problem::BadMoveByte { .. })), o.get("bad").nums(), "{}", f.file);
-        assert_eq!(games_with(&|p| matches!(p, Problem::IllegalMove { .. })), o.get("illegal").nums(), "{}", f.file);
-        assert_eq!(games_with(&|p| matches!(p, Problem::Unfinished { .. })), o.get("unfinished").nums(), "{}", f.file);
+        assert_eq!(
+            games_with(&|p| matches!(p, Problem::BadMoveByte { .. })),
+            o.get("bad").nums(),
+            "{}",
+            f.file
+        );
+        assert_eq!(
+            games_with(&|p| matches!(p, Problem::IllegalMove { .. })),
+            o.get("illegal").nums(),
+            "{}",
+            f.file
+        );
+        assert_eq!(
+            games_with(&|p| matches!(p, Problem::Unfinished { .. })),
+            o.get("unfinished").nums(),
+            "{}",
+            f.file
+        );
         assert_eq!(
             games_with(&|p| matches!(p, Problem::ScoreMismatch { .. })),
             o.get("score_mismatch").nums(),
             "{}",
             f.file
         );
-        assert_eq!(games_with(&|p| matches!(p, Problem::UnknownId { .. })), o.get("unknown_ids").nums(), "{}", f.file);
-        assert_eq!(f.games_with_passes as i64, o.get("with_pass").num(), "{}", f.file);
+        assert_eq!(
+            games_with(&|p| matches!(p, Problem::UnknownId { .. })),
+            o.get("unknown_ids").nums(),
+            "{}",
+            f.file
+        );
+        assert_eq!(
+            f.games_with_passes as i64,
+            o.get("with_pass").num(),
+            "{}",
+            f.file
+        );
     }
     // The figures (counted by the oracle; see tests/fixtures/README.md):
     assert_eq!(report.games, 129_703);
-    assert_eq!(report.unfinished, 413, "the 413 early-stopped games of the format notes");
+    assert_eq!(
+        report.unfinished, 413,
+        "the 413 early-stopped games of the format notes"
+    );
     assert_eq!(report.illegal, 0);
     assert_eq!(report.bad_move_bytes, 0);
     assert_eq!(report.score_mismatches, 0);
     // WTH_2023.wtb uses ids that its WTHOR.JOU/TRN (made 2023-01-31) do not have yet.
     assert_eq!(report.unknown_ids, 274);
     assert_eq!(report.files.last().unwrap().unknown_ids, 274);
-    assert_eq!(report.games_with_passes, 75_210, "more than half the games contain a pass");
+    assert_eq!(
+        report.games_with_passes, 75_210,
+        "more than half the games contain a pass"
+    );
     // Every unfinished game is from 1981–2000 (format notes).
     for f in &report.files {
         if f.unfinished > 0 {
@@ -245,17 +325,34 @@ fn oracle_fixture_is_the_oracles_output() {
         eprintln!("SKIPPED: python3 not found; cannot re-run the oracle");
         return;
     }
-    let some: Vec<PathBuf> = wtb_files().into_iter().filter(|p| {
-        let s = p.to_string_lossy();
-        ["1977", "1981", "1983", "2021", "2023"].iter().any(|y| s.contains(&format!("WTH_{y}")))
-    }).collect();
-    let out = Command::new("python3").arg(ORACLE).arg("summary").args(&some).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let some: Vec<PathBuf> = wtb_files()
+        .into_iter()
+        .filter(|p| {
+            let s = p.to_string_lossy();
+            ["1977", "1981", "1983", "2021", "2023"]
+                .iter()
+                .any(|y| s.contains(&format!("WTH_{y}")))
+        })
+        .collect();
+    let out = Command::new("python3")
+        .arg(ORACLE)
+        .arg("summary")
+        .args(&some)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let live = serde_json_lite::parse(&String::from_utf8(out.stdout).unwrap());
     let fixture = oracle_summary();
     for l in &live {
         let name = l.get("file").str();
-        let f = fixture.iter().find(|f| f.get("file").str() == name).unwrap();
+        let f = fixture
+            .iter()
+            .find(|f| f.get("file").str() == name)
+            .unwrap();
         assert_eq!(l, f, "{name}");
     }
 }
@@ -267,7 +364,11 @@ fn game_iterator_yields_every_game() {
     for entry in GameIter::new(wtb_files()) {
         let e = entry.unwrap();
         let m = e.moves.unwrap();
-        assert_eq!(m.first().map(|s| s.to_string()).as_deref(), Some("f5"), "format notes: every game starts f5");
+        assert_eq!(
+            m.first().map(|s| s.to_string()).as_deref(),
+            Some("f5"),
+            "format notes: every game starts f5"
+        );
         moves += m.len();
         n += 1;
     }
@@ -295,12 +396,26 @@ fn truncated_file_reports_file_game_offset_and_reads_the_rest() {
     let f = GameFile::read(&path).unwrap();
     assert_eq!(f.games.len(), 11);
     assert_eq!(f.trailing.len(), 58);
-    assert_eq!(f.to_bytes(), cut, "a damaged file still writes back as it was");
+    assert_eq!(
+        f.to_bytes(),
+        cut,
+        "a damaged file still writes back as it was"
+    );
     let msgs: Vec<String> = f.problems.iter().map(|p| p.to_string()).collect();
     assert_eq!(msgs.len(), 2, "{msgs:?}");
-    assert!(msgs[0].contains("cut.wtb") && msgs[0].contains("declares 12") && msgs[0].contains("holds 11"), "{}", msgs[0]);
+    assert!(
+        msgs[0].contains("cut.wtb")
+            && msgs[0].contains("declares 12")
+            && msgs[0].contains("holds 11"),
+        "{}",
+        msgs[0]
+    );
     // Game 11 starts at 16 + 11 × 68 = 764.
-    assert!(msgs[1].contains("cut.wtb: game 11 at offset 764: truncated record, 58 of 68 bytes"), "{}", msgs[1]);
+    assert!(
+        msgs[1].contains("cut.wtb: game 11 at offset 764: truncated record, 58 of 68 bytes"),
+        "{}",
+        msgs[1]
+    );
     let report = check(&[&path], &CheckOptions::default());
     assert_eq!(report.games, 11);
     assert_eq!(report.unreadable_files, 0);
@@ -318,10 +433,37 @@ fn bad_move_bytes_name_game_and_offset() {
     let (_dir, path) = temp_with(&bytes, "bad.wtb");
     let f = GameFile::read(&path).unwrap();
     let e = f.squares(3).unwrap_err();
-    assert!(matches!(e, WthorError::BadMoveByte { game: 3, ply: 5, offset: 233, byte: 99, .. }), "{e}");
-    assert!(e.to_string().contains("bad.wtb: game 3: move 6 at offset 233: byte 99 is not a square"), "{e}");
+    assert!(
+        matches!(
+            e,
+            WthorError::BadMoveByte {
+                game: 3,
+                ply: 5,
+                offset: 233,
+                byte: 99,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert!(
+        e.to_string()
+            .contains("bad.wtb: game 3: move 6 at offset 233: byte 99 is not a square"),
+        "{e}"
+    );
     let e = f.squares(7).unwrap_err();
-    assert!(matches!(e, WthorError::MoveAfterEnd { game: 7, ply: 40, offset: 540, .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            WthorError::MoveAfterEnd {
+                game: 7,
+                ply: 40,
+                offset: 540,
+                ..
+            }
+        ),
+        "{e}"
+    );
     // The other games still decode.
     for i in [0, 1, 2, 4, 5, 6, 8, 9, 10, 11] {
         f.squares(i).unwrap();
@@ -359,13 +501,22 @@ fn illegal_move_is_reported() {
 #[test]
 fn header_damage_is_an_error_not_a_panic() {
     let (_d, p) = temp_with(&[20, 1, 2], "short.wtb");
-    assert!(matches!(GameFile::read(&p), Err(WthorError::TooShort { len: 3, .. })));
+    assert!(matches!(
+        GameFile::read(&p),
+        Err(WthorError::TooShort { len: 3, .. })
+    ));
     let mut bytes = std::fs::read(Path::new(WTHOR).join("WTH_1977.wtb")).unwrap();
     bytes[12] = 9;
     let (_d2, p2) = temp_with(&bytes, "size9.wtb");
     let e = GameFile::read(&p2).unwrap_err();
-    assert!(e.to_string().contains("size9.wtb: offset 12: board size 9"), "{e}");
-    let report = check(&[&p, &p2, &PathBuf::from("/nonexistent/WTH_1.wtb")], &CheckOptions::default());
+    assert!(
+        e.to_string().contains("size9.wtb: offset 12: board size 9"),
+        "{e}"
+    );
+    let report = check(
+        &[&p, &p2, &PathBuf::from("/nonexistent/WTH_1.wtb")],
+        &CheckOptions::default(),
+    );
     assert_eq!(report.unreadable_files, 3);
     // A huge declared count reads what is there.
     let mut bytes = std::fs::read(Path::new(WTHOR).join("WTH_1977.wtb")).unwrap();
@@ -395,7 +546,13 @@ fn extra_bytes_are_kept() {
     let f = NameFile::parse(cut, Path::new("cut.jou"), NameKind::Players).unwrap();
     assert_eq!(f.names.len(), 3883);
     assert_eq!(f.to_bytes(), cut);
-    assert!(f.problems.iter().any(|p| p.to_string().contains("cut.jou: player 3883 at offset 77676")), "{:?}", f.problems);
+    assert!(
+        f.problems.iter().any(|p| p
+            .to_string()
+            .contains("cut.jou: player 3883 at offset 77676")),
+        "{:?}",
+        f.problems
+    );
 }
 
 #[test]
@@ -409,17 +566,35 @@ fn ten_by_ten_fixture_reads_and_writes_back() {
     assert_eq!(f.header.depth, 22);
     assert_eq!(f.header.created(), "2024-03-05");
     let g = &f.games[0];
-    assert_eq!((g.tournament, g.black, g.white, g.black_score, g.theoretical_score), (1, 2, 3, 60, 58));
+    assert_eq!(
+        (
+            g.tournament,
+            g.black,
+            g.white,
+            g.black_score,
+            g.theoretical_score
+        ),
+        (1, 2, 3, 60, 58)
+    );
     let coords: Vec<String> = g.coords().unwrap().iter().map(|c| c.to_string()).collect();
     // make_tiny_wtd.py: g6 f7 e4 j10 a1.
     assert_eq!(coords, ["g6", "f7", "e4", "j10", "a1"]);
     assert!(f.games[1].coords().unwrap().is_empty());
     assert_eq!(f.to_bytes(), bytes);
     // Replay and check refuse 10×10 with a clear error.
-    assert!(matches!(f.squares(0), Err(WthorError::Unsupported10x10 { .. })));
+    assert!(matches!(
+        f.squares(0),
+        Err(WthorError::Unsupported10x10 { .. })
+    ));
     let report = check(&[TINY_WTD], &CheckOptions::default());
     assert_eq!(report.unreadable_files, 1);
-    assert!(report.files[0].error.as_ref().unwrap().contains("10×10 games are not replayed"));
+    assert!(
+        report.files[0]
+            .error
+            .as_ref()
+            .unwrap()
+            .contains("10×10 games are not replayed")
+    );
 }
 
 proptest! {

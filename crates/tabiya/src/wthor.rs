@@ -24,7 +24,10 @@ pub struct NameFiles {
 
 impl NameFiles {
     fn options(&self) -> CheckOptions {
-        CheckOptions { jou: self.jou.clone(), trn: self.trn.clone() }
+        CheckOptions {
+            jou: self.jou.clone(),
+            trn: self.trn.clone(),
+        }
     }
 }
 
@@ -80,7 +83,12 @@ pub enum WthorCommand {
 pub fn run(cmd: WthorCommand) -> anyhow::Result<()> {
     match cmd {
         WthorCommand::Check { files, names, json } => run_check(&files, &names, json),
-        WthorCommand::Csv { files, output, names, json } => run_csv(&files, output, &names, json),
+        WthorCommand::Csv {
+            files,
+            output,
+            names,
+            json,
+        } => run_csv(&files, output, &names, json),
         WthorCommand::Info { files, json } => run_info(&files, json),
         WthorCommand::Opening { moves, json } => run_opening(&moves, json),
     }
@@ -89,17 +97,30 @@ pub fn run(cmd: WthorCommand) -> anyhow::Result<()> {
 fn describe(p: &Problem) -> String {
     match p {
         Problem::BadMoveByte { message, .. } => message.clone(),
-        Problem::IllegalMove { mv, square, side, reason, .. } => {
+        Problem::IllegalMove {
+            mv,
+            square,
+            side,
+            reason,
+            ..
+        } => {
             format!("illegal move {mv} {square} ({side} to move): {reason}")
         }
-        Problem::Unfinished { moves, discs, stored_black_score } => format!(
+        Problem::Unfinished {
+            moves,
+            discs,
+            stored_black_score,
+        } => format!(
             "unfinished after {moves} moves: board {}-{}, stored black score {stored_black_score}",
             discs.0, discs.1
         ),
         Problem::ScoreMismatch { stored, board, .. } => {
             format!("stored black score {stored}, board gives {board}")
         }
-        Problem::UnknownId { field, id, known } => format!("unknown {field} id {id} (names 0–{})", known.saturating_sub(1)),
+        Problem::UnknownId { field, id, known } => format!(
+            "unknown {field} id {id} (names 0–{})",
+            known.saturating_sub(1)
+        ),
     }
 }
 
@@ -119,16 +140,32 @@ fn run_check(files: &[PathBuf], names: &NameFiles, json: bool) -> anyhow::Result
             writeln!(
                 out,
                 "{}: {} games, {} illegal, {} bad move bytes, {} unfinished, {} score mismatches, {} with unknown ids",
-                f.file, f.games, f.illegal, f.bad_move_bytes, f.unfinished, f.score_mismatches, f.unknown_ids
+                f.file,
+                f.games,
+                f.illegal,
+                f.bad_move_bytes,
+                f.unfinished,
+                f.score_mismatches,
+                f.unknown_ids
             )?;
             for p in &f.read_problems {
                 writeln!(out, "  read: {p}")?;
             }
             for p in f.problems.iter().take(SHOWN) {
-                writeln!(out, "  game {} (offset {}): {}", p.game, p.offset, describe(&p.problem))?;
+                writeln!(
+                    out,
+                    "  game {} (offset {}): {}",
+                    p.game,
+                    p.offset,
+                    describe(&p.problem)
+                )?;
             }
             if f.problems.len() > SHOWN {
-                writeln!(out, "  … {} more problems (see --json)", f.problems.len() - SHOWN)?;
+                writeln!(
+                    out,
+                    "  … {} more problems (see --json)",
+                    f.problems.len() - SHOWN
+                )?;
             }
         }
         writeln!(
@@ -145,12 +182,21 @@ fn run_check(files: &[PathBuf], names: &NameFiles, json: bool) -> anyhow::Result
         )?;
     }
     if report.unreadable_files > 0 {
-        anyhow::bail!("{} of {} files could not be read or checked", report.unreadable_files, report.files.len());
+        anyhow::bail!(
+            "{} of {} files could not be read or checked",
+            report.unreadable_files,
+            report.files.len()
+        );
     }
     Ok(())
 }
 
-fn run_csv(files: &[PathBuf], output: Option<PathBuf>, names: &NameFiles, json: bool) -> anyhow::Result<()> {
+fn run_csv(
+    files: &[PathBuf],
+    output: Option<PathBuf>,
+    names: &NameFiles,
+    json: bool,
+) -> anyhow::Result<()> {
     let export = wcsv::export(files, &names.options())?;
     for w in &export.warnings {
         eprintln!("tabiya: warning: {w}");
@@ -158,11 +204,13 @@ fn run_csv(files: &[PathBuf], output: Option<PathBuf>, names: &NameFiles, json: 
     match (&output, json) {
         (None, true) => print_json(&export.rows)?,
         (Some(path), true) => {
-            let file = std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+            let file = std::fs::File::create(path)
+                .with_context(|| format!("cannot create {}", path.display()))?;
             let mut w = BufWriter::new(file);
             serde_json::to_writer_pretty(&mut w, &export.rows)?;
             writeln!(w)?;
-            w.flush().with_context(|| format!("cannot write {}", path.display()))?;
+            w.flush()
+                .with_context(|| format!("cannot write {}", path.display()))?;
         }
         (None, false) => {
             let stdout = std::io::stdout();
@@ -170,9 +218,11 @@ fn run_csv(files: &[PathBuf], output: Option<PathBuf>, names: &NameFiles, json: 
             write_csv(&mut w, &export.rows)?;
         }
         (Some(path), false) => {
-            let file = std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+            let file = std::fs::File::create(path)
+                .with_context(|| format!("cannot create {}", path.display()))?;
             let mut w = BufWriter::new(file);
-            write_csv(&mut w, &export.rows).with_context(|| format!("cannot write {}", path.display()))?;
+            write_csv(&mut w, &export.rows)
+                .with_context(|| format!("cannot write {}", path.display()))?;
         }
     }
     Ok(())
@@ -201,14 +251,25 @@ struct InfoRow {
 fn run_info(files: &[PathBuf], json: bool) -> anyhow::Result<()> {
     let mut rows = Vec::new();
     for path in files {
-        let ext = path.extension().map(|e| e.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
+        let ext = path
+            .extension()
+            .map(|e| e.to_string_lossy().to_ascii_lowercase())
+            .unwrap_or_default();
         let row = match ext.as_str() {
             "jou" | "trn" => {
-                let kind = if ext == "jou" { NameKind::Players } else { NameKind::Tournaments };
+                let kind = if ext == "jou" {
+                    NameKind::Players
+                } else {
+                    NameKind::Tournaments
+                };
                 let f = NameFile::read(path, kind)?;
                 InfoRow {
                     file: path.display().to_string(),
-                    kind: if ext == "jou" { "players" } else { "tournaments" },
+                    kind: if ext == "jou" {
+                        "players"
+                    } else {
+                        "tournaments"
+                    },
                     header: f.header,
                     created: f.header.created(),
                     records: f.names.len(),
@@ -241,7 +302,16 @@ fn run_info(files: &[PathBuf], json: bool) -> anyhow::Result<()> {
         let h = &r.header;
         println!(
             "{}: {}, created {}, {} records, year {}, board size byte {}, game type {}, depth {}, reserved {}, {} trailing bytes",
-            r.file, r.kind, r.created, r.records, h.year, h.board_size, h.game_type, h.depth, h.reserved, r.trailing_bytes
+            r.file,
+            r.kind,
+            r.created,
+            r.records,
+            h.year,
+            h.board_size,
+            h.game_type,
+            h.depth,
+            h.reserved,
+            r.trailing_bytes
         );
         for p in &r.problems {
             println!("  {p}");
@@ -264,7 +334,9 @@ fn run_opening(moves: &str, json: bool) -> anyhow::Result<()> {
     let found = tabiya_othello::deepest_opening(&moves);
     let out = OpeningOut {
         name: found.map(|(_, o)| o.name.to_string()),
-        aliases: found.map(|(_, o)| o.aliases.iter().map(|s| s.to_string()).collect()).unwrap_or_default(),
+        aliases: found
+            .map(|(_, o)| o.aliases.iter().map(|s| s.to_string()).collect())
+            .unwrap_or_default(),
         moves_to_name: found.map(|(n, _)| n),
         named_line: found.map(|(_, o)| tabiya_othello::format_transcript(&o.moves)),
     };
@@ -273,8 +345,16 @@ fn run_opening(moves: &str, json: bool) -> anyhow::Result<()> {
     }
     match found {
         Some((n, o)) => {
-            let aliases = if o.aliases.is_empty() { String::new() } else { format!(" ({})", o.aliases.join(", ")) };
-            println!("{}{aliases} after {n} moves (named line {})", o.name, tabiya_othello::format_transcript(&o.moves));
+            let aliases = if o.aliases.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", o.aliases.join(", "))
+            };
+            println!(
+                "{}{aliases} after {n} moves (named line {})",
+                o.name,
+                tabiya_othello::format_transcript(&o.moves)
+            );
         }
         None => println!("no named opening on this line"),
     }
