@@ -10,6 +10,7 @@
 //! result, ratings, year, where its text lives), so that books can be built from PGN files or
 //! from a Tabiya database by the same code.
 
+pub mod aggregate;
 pub mod ctg;
 pub mod kvetka;
 pub mod polyglot;

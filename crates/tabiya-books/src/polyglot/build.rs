@@ -1,0 +1,263 @@
+//! Builder that reproduces `polyglot make-book` byte for byte.
+//!
+//! What `make-book` does (PolyGlot 2.0.4, Debian `polyglot` 2.0.4+git20210322), and how this
+//! builder follows it:
+//!
+//! * Every game is replayed from the standard starting position: `make-book` ignores the
+//!   `FEN` tag (and aborts on the first move that is then illegal). Games whose start is not
+//!   the standard position are skipped here and counted in
+//!   [`BuildReport::skipped_non_standard_start`].
+//! * For each of the first `max_ply` moves (default 1024) the entry (position key, move) gets
+//!   `n += 1` and `sum += 2` (mover won), `1` (draw, **or unknown result**: anything but
+//!   `1-0`/`0-1` in the `Result` tag) or `0` (mover lost). Repeated positions in one game count
+//!   each time.
+//! * When an entry's `n` reaches 16384 (`COUNT_MAX`), `n` and `sum` of every entry of that
+//!   position created so far are halved, rounding up: `(x + 1) / 2`. This keeps weights in 16
+//!   bits and depends on the order of the games, so games are processed in the order given.
+//! * An entry is kept when `n >= min_game` (default 3), `sum > 0`, `sum / n / 2 >=
+//!   min_score / 100` and it passes the colour filter (`only_white` keeps positions with White
+//!   to move, `only_black` those with Black to move).
+//! * Weight = `sum` (or 1 with `uniform`); learn = 0.
+//! * Entries are ordered by key, then by weight descending, then by the order in which the
+//!   (position, move) pair first occurred (glibc's `qsort` is a stable merge sort there).
+
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{Chess, Color, EnPassantMode, Position};
+
+use super::{Entry, PolyglotBook, START_KEY, encode_move};
+use crate::{BookGame, GameResult};
+
+/// `COUNT_MAX` of `polyglot make-book`: an entry's count is halved when it reaches this.
+const COUNT_MAX: u32 = 16384;
+
+/// Options of [`build`], the same as `polyglot make-book`'s flags.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PolyglotBuildOptions {
+    /// `-max-ply`: only the first `max_ply` moves (half-moves) of each game are counted.
+    /// Default 1024.
+    pub max_ply: u32,
+    /// `-min-game`: entries played in fewer games are dropped. Default 3.
+    pub min_game: u32,
+    /// `-min-score`, in percent: entries whose score for the mover, `sum / n / 2`, is below
+    /// `min_score / 100` are dropped. Default 0.
+    pub min_score: f64,
+    /// `-only-white`: keep only entries of positions with White to move.
+    pub only_white: bool,
+    /// `-only-black`: keep only entries of positions with Black to move. Setting both flags
+    /// keeps nothing (polyglot's own command line lets the last flag win instead).
+    pub only_black: bool,
+    /// `-uniform`: every kept entry gets weight 1.
+    pub uniform: bool,
+}
+
+impl Default for PolyglotBuildOptions {
+    fn default() -> Self {
+        PolyglotBuildOptions {
+            max_ply: 1024,
+            min_game: 3,
+            min_score: 0.0,
+            only_white: false,
+            only_black: false,
+            uniform: false,
+        }
+    }
+}
+
+/// What [`build_with_report`] did with its input.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BuildReport {
+    /// Games given.
+    pub games: u64,
+    /// Games counted.
+    pub games_used: u64,
+    /// Games skipped because they do not start from the standard position (`make-book`
+    /// would replay them from the standard position and abort at the first illegal move).
+    pub skipped_non_standard_start: u64,
+    /// Games skipped because a move within `max_ply` is not legal (or cannot be encoded);
+    /// `make-book` aborts the whole build on such a game.
+    pub skipped_illegal: u64,
+    /// Games not read because the builder's 2³² move limit was reached.
+    pub skipped_capacity: u64,
+    /// Moves counted (one per position of each counted game, up to `max_ply`).
+    pub moves_counted: u64,
+    /// Distinct (position, move) pairs before filtering (`make-book`'s first "entries").
+    pub entries_before_filter: u64,
+    /// Entries written.
+    pub entries: u64,
+    /// Times the counts of a position were halved on reaching 16384.
+    pub halvings: u64,
+}
+
+/// One counted move: 16 bytes, sorted by (key, seq).
+#[derive(Clone, Copy)]
+struct Rec {
+    key: u64,
+    seq: u32,
+    mv: u16,
+    /// 0 mover lost, 1 draw or unknown, 2 mover won.
+    score: u8,
+    white: bool,
+}
+
+#[derive(Clone, Copy)]
+struct Acc {
+    mv: u16,
+    n: u32,
+    sum: u32,
+    first: u32,
+    white: bool,
+}
+
+/// Builds a book exactly as `polyglot make-book` would from the same games in the same
+/// order (see the module documentation for the rules and the two deliberate differences).
+pub fn build(
+    games: impl IntoIterator<Item = BookGame>,
+    opts: &PolyglotBuildOptions,
+) -> PolyglotBook {
+    build_with_report(games, opts).0
+}
+
+/// [`build`], also telling which games were used.
+pub fn build_with_report(
+    games: impl IntoIterator<Item = BookGame>,
+    opts: &PolyglotBuildOptions,
+) -> (PolyglotBook, BuildReport) {
+    let mut report = BuildReport::default();
+    let mut records: Vec<Rec> = Vec::new();
+    let start = Chess::default();
+    for game in games {
+        report.games += 1;
+        if records.len() >= u32::MAX as usize - 2048 {
+            report.skipped_capacity += 1;
+            continue;
+        }
+        if game.start != start {
+            report.skipped_non_standard_start += 1;
+            continue;
+        }
+        if replay(&game, opts.max_ply, &mut records) {
+            report.games_used += 1;
+        } else {
+            report.skipped_illegal += 1;
+        }
+    }
+    report.moves_counted = records.len() as u64;
+    let entries = aggregate(&mut records, opts, &mut report);
+    report.entries = entries.len() as u64;
+    (PolyglotBook { entries }, report)
+}
+
+/// Appends the game's counted moves; on an illegal move removes them again and returns false.
+fn replay(game: &BookGame, max_ply: u32, records: &mut Vec<Rec>) -> bool {
+    let mark = records.len();
+    let mut pos = Chess::default();
+    let mut key = START_KEY;
+    // Result from the point of view of the side to move: +1 win, 0 draw/unknown, -1 loss.
+    let mut result: i8 = match game.result {
+        GameResult::WhiteWins => 1,
+        GameResult::BlackWins => -1,
+        GameResult::Draw | GameResult::Unknown => 0,
+    };
+    let limit = (max_ply as usize).min(game.moves.len());
+    for &m in &game.moves[..limit] {
+        let encoded = match encode_move(&m) {
+            Some(e) if pos.is_legal(m) => e,
+            _ => {
+                records.truncate(mark);
+                return false;
+            }
+        };
+        records.push(Rec {
+            key,
+            seq: records.len() as u32,
+            mv: encoded,
+            score: (result + 1) as u8,
+            white: pos.turn() == Color::White,
+        });
+        let next =
+            pos.update_zobrist_hash::<Zobrist64>(Zobrist64(key), m, EnPassantMode::PseudoLegal);
+        pos.play_unchecked(m);
+        key = match next {
+            Some(z) => z.0,
+            None => {
+                let z: Zobrist64 = pos.zobrist_hash(EnPassantMode::PseudoLegal);
+                z.0
+            }
+        };
+        result = -result;
+    }
+    true
+}
+
+fn aggregate(
+    records: &mut [Rec],
+    opts: &PolyglotBuildOptions,
+    report: &mut BuildReport,
+) -> Vec<Entry> {
+    records.sort_unstable_by(|a, b| a.key.cmp(&b.key).then(a.seq.cmp(&b.seq)));
+    let min_score = opts.min_score / 100.0;
+    let mut out = Vec::new();
+    let mut accs: Vec<Acc> = Vec::new();
+    let mut kept: Vec<Acc> = Vec::new();
+    let mut i = 0;
+    while i < records.len() {
+        let key = records[i].key;
+        let mut j = i;
+        accs.clear();
+        while j < records.len() && records[j].key == key {
+            let r = records[j];
+            let idx = match accs.iter().position(|a| a.mv == r.mv) {
+                Some(idx) => idx,
+                None => {
+                    accs.push(Acc {
+                        mv: r.mv,
+                        n: 0,
+                        sum: 0,
+                        first: r.seq,
+                        white: r.white,
+                    });
+                    accs.len() - 1
+                }
+            };
+            let a = &mut accs[idx];
+            a.n += 1;
+            a.sum += u32::from(r.score);
+            if a.n >= COUNT_MAX {
+                report.halvings += 1;
+                for a in accs.iter_mut() {
+                    a.n = a.n.div_ceil(2);
+                    a.sum = a.sum.div_ceil(2);
+                }
+            }
+            j += 1;
+        }
+        report.entries_before_filter += accs.len() as u64;
+        kept.clear();
+        kept.extend(accs.iter().copied().filter(|a| keep(a, opts, min_score)));
+        let weight = |a: &Acc| if opts.uniform { 1 } else { a.sum };
+        kept.sort_by(|a, b| weight(b).cmp(&weight(a)).then(a.first.cmp(&b.first)));
+        out.extend(kept.iter().map(|a| Entry {
+            key,
+            raw_move: a.mv,
+            weight: weight(a) as u16,
+            learn: 0,
+        }));
+        i = j;
+    }
+    out
+}
+
+/// `keep_entry()` of `make-book`.
+fn keep(a: &Acc, opts: &PolyglotBuildOptions, min_score: f64) -> bool {
+    if a.n < opts.min_game || a.sum == 0 {
+        return false;
+    }
+    let score = (f64::from(a.sum) / f64::from(a.n)) / 2.0;
+    if score < min_score {
+        return false;
+    }
+    if (opts.only_black && a.white) || (opts.only_white && !a.white) {
+        return false;
+    }
+    true
+}
