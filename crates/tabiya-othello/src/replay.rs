@@ -42,6 +42,9 @@ pub struct IllegalMove {
 /// Replays a transcript from the start position (or any board), move by move, passing
 /// implicitly when the side to move has no legal move. Stops after the first illegal move,
 /// which it yields as an error.
+///
+/// Each [`Ply`] describes the position *before* a move; the position after the last move is
+/// [`Replay::board`] once the iterator is exhausted (it has no move, so it is not yielded).
 #[derive(Clone, Debug)]
 pub struct Replay<'a> {
     board: Board,

@@ -307,13 +307,12 @@ pub fn canonicalize(board: &Board) -> Canonical {
             best_s = s;
         }
     }
-    // Symmetries of the canonical board = those g with image_{g∘best_s} == best; equivalently,
-    // the original's own symmetries conjugated. Compute directly on the canonical board.
+    // g keeps the canonical board iff "first best_s, then g" maps the original to the same
+    // image, which is already in `images`.
     let mut stabilizer = 1u8;
-    for s in 1..8u8 {
-        let sym = ALL_SYMMETRIES[s as usize];
-        if (sym.apply_bits(best.0), sym.apply_bits(best.1)) == best {
-            stabilizer |= 1 << s;
+    for g in 1..8usize {
+        if images[COMPOSE[best_s as usize][g] as usize] == best {
+            stabilizer |= 1 << g;
         }
     }
     let canon = Board::new(best.0, best.1, board.side()).expect("image of a valid board");

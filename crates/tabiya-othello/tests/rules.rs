@@ -207,6 +207,11 @@ proptest! {
             // The reported symmetry reaches the canonical board.
             prop_assert_eq!(c.symmetry.apply_board(&b), c.board);
             prop_assert_eq!(ci.symmetry.apply_board(&s.apply_board(&b)), ci.board);
+            // The stabilizer lists exactly the symmetries that keep the canonical board.
+            for t in ALL_SYMMETRIES {
+                let keeps = t.apply_board(&c.board) == c.board;
+                prop_assert_eq!(c.stabilizer & (1 << t.index()) != 0, keeps);
+            }
             // It is the minimum over all images, black first.
             for t in ALL_SYMMETRIES {
                 let im = t.apply_board(&b);
