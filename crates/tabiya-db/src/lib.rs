@@ -1,1 +1,200 @@
 //! The positional database: game kinds, the position index, import and queries.
+//!
+//! A database is a directory holding one store ([`tabiya_store`]) with these tables:
+//!
+//! | table | key | value |
+//! |---|---|---|
+//! | `meta` | name | setting or counter |
+//! | `games` | game id (u32 BE) | the game in its stored form ([`chess::encode_game`]) |
+//! | `facts` | game id / 1024 | 12-byte facts of 1024 games ([`facts`]) |
+//! | `names`, `name_ids` | dictionary + id / name | the name dictionaries ([`names`]) |
+//! | `dedup` | 64-bit hash of a game's Seven Tag Roster and main line | game ids |
+//! | `runs`, `blocks`, `postings` | run id, block | the position index ([`run`]) |
+//!
+//! Every import batch is one write transaction: its games, names, facts, duplicate hashes
+//! and index run appear together or not at all.
+
+pub mod chess;
+pub mod codec;
+pub mod dbstats;
+pub mod facts;
+pub mod hll;
+pub mod import;
+pub mod merge;
+pub mod names;
+pub mod openings;
+pub mod query;
+pub mod run;
+pub mod stats;
+
+use std::path::{Path, PathBuf};
+
+use tabiya_store::Store;
+
+pub use import::{ImportOptions, ImportProgress, ImportSummary, Source};
+pub use stats::{GameFacts, GameOutcome, Stats};
+
+pub const META: &str = "meta";
+pub const GAMES: &str = "games";
+pub const DEDUP: &str = "dedup";
+
+/// Version of the on-disk layout.
+pub const FORMAT_VERSION: u32 = 1;
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error(transparent)]
+    Store(#[from] tabiya_store::StoreError),
+    #[error("database is damaged: {0}")]
+    Corrupt(String),
+    #[error("database is damaged: {0}")]
+    Decode(#[from] codec::DecodeError),
+    #[error("{0}")]
+    Input(String),
+    #[error("{0}")]
+    Usage(String),
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// What a database holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Chess,
+    Othello,
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Chess => "chess",
+            Kind::Othello => "othello",
+        }
+    }
+}
+
+/// An open database.
+pub struct Database {
+    dir: PathBuf,
+    pub(crate) store: Store,
+    kind: Kind,
+    max_ply: Option<u32>,
+}
+
+fn meta_get(read: &tabiya_store::ReadTx, name: &str) -> Result<Option<String>> {
+    let t = read.table(META)?;
+    Ok(t.get(name.as_bytes())?.map(|v| String::from_utf8_lossy(&v).into_owned()))
+}
+
+impl Database {
+    /// Opens an existing database.
+    pub fn open(dir: &Path) -> Result<Database> {
+        if !Store::exists(dir) {
+            return Err(Error::Usage(format!("no Tabiya database in {} (create one with `tabiya import --db {}`)", dir.display(), dir.display())));
+        }
+        let store = Store::open(dir)?;
+        let read = store.read()?;
+        let kind = match meta_get(&read, "kind")?.as_deref() {
+            Some("chess") => Kind::Chess,
+            Some("othello") => Kind::Othello,
+            Some(k) => return Err(Error::Corrupt(format!("unknown database kind {k:?}"))),
+            None => return Err(Error::Corrupt("database has no kind".into())),
+        };
+        let version: u32 = meta_get(&read, "version")?.and_then(|v| v.parse().ok()).unwrap_or(0);
+        if version != FORMAT_VERSION {
+            return Err(Error::Usage(format!(
+                "{} was written in format {version}; this Tabiya reads format {FORMAT_VERSION}",
+                dir.display()
+            )));
+        }
+        let max_ply = meta_get(&read, "max_ply")?.and_then(|v| v.parse().ok());
+        drop(read);
+        Ok(Database { dir: dir.to_path_buf(), store, kind, max_ply })
+    }
+
+    /// Opens a database, creating it for `kind` (with the given ply cap) if it does not exist.
+    pub fn open_or_create(dir: &Path, kind: Kind, max_ply: Option<u32>) -> Result<Database> {
+        if Store::exists(dir) {
+            let db = Database::open(dir)?;
+            if db.kind != kind {
+                return Err(Error::Usage(format!("{} is a {} database, not {}", dir.display(), db.kind.as_str(), kind.as_str())));
+            }
+            if max_ply.is_some() && max_ply != db.max_ply {
+                return Err(Error::Usage(format!(
+                    "{} indexes {}; --max-ply {} would make its statistics inconsistent",
+                    dir.display(),
+                    db.max_ply.map_or("every ply".to_string(), |p| format!("up to ply {p}")),
+                    max_ply.unwrap_or(0)
+                )));
+            }
+            return Ok(db);
+        }
+        let store = Store::open(dir)?;
+        let w = store.write()?;
+        w.with_table(META, |t| {
+            t.put(b"kind", kind.as_str().as_bytes())?;
+            t.put(b"version", FORMAT_VERSION.to_string().as_bytes())?;
+            if let Some(p) = max_ply {
+                t.put(b"max_ply", p.to_string().as_bytes())?;
+            }
+            Ok(())
+        })?;
+        w.commit()?;
+        Ok(Database { dir: dir.to_path_buf(), store, kind, max_ply })
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    pub fn kind(&self) -> Kind {
+        self.kind
+    }
+
+    pub fn max_ply(&self) -> Option<u32> {
+        self.max_ply
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Number of games stored.
+    pub fn game_count(&self) -> Result<u64> {
+        Ok(self.store.read()?.table(GAMES)?.len()?)
+    }
+
+    /// The index runs, oldest first.
+    pub fn runs(&self) -> Result<Vec<run::RunDir>> {
+        let read = self.store.read()?;
+        load_runs(&read)
+    }
+}
+
+pub(crate) fn load_runs(read: &tabiya_store::ReadTx) -> Result<Vec<run::RunDir>> {
+    let t = read.table(run::RUNS)?;
+    let mut runs = Vec::new();
+    let mut err = None;
+    t.scan(&[], None, |k, v| {
+        let Ok(id) = <[u8; 4]>::try_from(k) else {
+            err = Some(Error::Corrupt("run key".into()));
+            return false;
+        };
+        match run::RunDir::decode(u32::from_be_bytes(id), v) {
+            Ok(d) => runs.push(d),
+            Err(e) => {
+                err = Some(e.into());
+                return false;
+            }
+        }
+        true
+    })?;
+    match err {
+        Some(e) => Err(e),
+        None => Ok(runs),
+    }
+}
+
+pub(crate) fn meta_u64(read: &tabiya_store::ReadTx, name: &str) -> Result<u64> {
+    Ok(meta_get(read, name)?.and_then(|v| v.parse().ok()).unwrap_or(0))
+}

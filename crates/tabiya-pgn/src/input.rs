@@ -76,7 +76,6 @@ fn by_extension(path: &Path) -> Compression {
 
 /// Opens a path (or `-` for standard input) and wraps it in the right decompressor.
 pub fn open(path: &Path) -> io::Result<Input> {
-    let progress = Progress::default();
     let (name, path_buf, size, raw): (String, Option<PathBuf>, Option<u64>, Box<dyn Read + Send>) =
         if path.as_os_str() == "-" {
             ("<stdin>".to_string(), None, None, Box::new(io::stdin()))
@@ -87,6 +86,16 @@ pub fn open(path: &Path) -> io::Result<Input> {
             let size = file.metadata().ok().map(|m| m.len());
             (path.display().to_string(), Some(path.to_path_buf()), size, Box::new(file))
         };
+    wrap(name, path_buf, size, raw)
+}
+
+/// Wraps an open reader (plain or compressed, detected by its first bytes).
+pub fn from_reader(name: String, size: Option<u64>, raw: Box<dyn Read + Send>) -> io::Result<Input> {
+    wrap(name, None, size, raw)
+}
+
+fn wrap(name: String, path_buf: Option<PathBuf>, size: Option<u64>, raw: Box<dyn Read + Send>) -> io::Result<Input> {
+    let progress = Progress::default();
     let counting = Counting { inner: raw, progress: progress.clone() };
     let mut buffered = BufReader::with_capacity(1 << 16, counting);
     let head = buffered.fill_buf()?;

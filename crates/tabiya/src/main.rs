@@ -4,6 +4,9 @@
 //! and prints (a table on a terminal, JSON with `--json`).
 
 mod book;
+mod db;
+mod demo;
+mod generate;
 mod output;
 mod position;
 mod wthor;
@@ -19,6 +22,20 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Import the bundled sample into a local database and explore a few positions.
+    Demo(demo::DemoArgs),
+    /// Import PGN files into a database (created if needed).
+    Import(db::ImportArgs),
+    /// What was played in a position: moves with results, ratings, top games, opening.
+    Explore(db::ExploreArgs),
+    /// Every game reaching a position, by any move order.
+    Games(db::GamesArgs),
+    /// Write games back as PGN.
+    Export(db::ExportArgs),
+    /// What the database holds and what it costs on disk.
+    Stats(db::StatsArgs),
+    /// Generate realistic PGN from real games (deterministic), for scale benchmarks.
+    Gen(generate::GenArgs),
     /// Opening books: ChessBase CTG, Polyglot, Kvetka.
     #[command(subcommand)]
     Book(book::BookCommand),
@@ -33,11 +50,22 @@ enum Command {
 fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Demo(a) => demo::demo(a),
+        Command::Import(a) => db::import(a),
+        Command::Explore(a) => db::explore(a),
+        Command::Games(a) => db::games(a),
+        Command::Export(a) => db::export(a),
+        Command::Stats(a) => db::stats(a),
+        Command::Gen(a) => generate::generate(a),
         Command::Book(cmd) => book::run(cmd),
         Command::Position(cmd) => position::run(cmd),
         Command::Wthor(cmd) => wthor::run(cmd),
     };
     if let Err(err) = result {
+        // Output cut short by the reader (`tabiya ... | head`) is not an error.
+        if err.chain().any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)) {
+            std::process::exit(0);
+        }
         output::report_error(&err);
         std::process::exit(1);
     }

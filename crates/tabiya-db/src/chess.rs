@@ -1,0 +1,543 @@
+//! The chess game kind: position keys, move codes, the positions a game counts, and the
+//! compact stored form of a game (lossless for what a PGN game holds).
+
+use shakmaty::fen::Fen;
+use shakmaty::zobrist::Zobrist128;
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, KnownOutcome, Move, Position, Role, Square};
+use tabiya_pgn::model::{Game, Node, Variation, parse_date};
+
+use crate::codec::{DecodeError, Reader, put_str, put_varint};
+use crate::stats::{GameFacts, GameOutcome};
+
+/// Move code of "no move": the game ended in this position.
+pub const NO_MOVE: u16 = 0xFFFF;
+
+/// The index key of a position: 128-bit Zobrist hash of piece placement, side to move,
+/// castling rights, and the en-passant square only when an en-passant capture is legal.
+pub fn position_key(pos: &Chess) -> u128 {
+    pos.zobrist_hash::<Zobrist128>(EnPassantMode::Legal).0
+}
+
+fn role_bits(r: Role) -> u16 {
+    r as u16
+}
+
+/// A 16-bit move code: from square (bits 0–5), to square (6–11), promotion role (12–14),
+/// castling flag (15; then `to` is the rook's square, which also covers Chess960).
+pub fn move_code(m: &Move) -> u16 {
+    match *m {
+        Move::Normal { from, to, promotion, .. } => {
+            from as u16 | (to as u16) << 6 | promotion.map_or(0, role_bits) << 12
+        }
+        Move::EnPassant { from, to } => from as u16 | (to as u16) << 6,
+        Move::Castle { king, rook } => king as u16 | (rook as u16) << 6 | 1 << 15,
+        Move::Put { to, role } => (to as u16) << 6 | role_bits(role) << 12 | 0x3f,
+    }
+}
+
+/// The legal move of `pos` with this code.
+pub fn code_to_move(pos: &Chess, code: u16) -> Option<Move> {
+    if code == NO_MOVE {
+        return None;
+    }
+    pos.legal_moves().into_iter().find(|m| move_code(m) == code)
+}
+
+/// Legal moves in code order (the order move indices refer to).
+fn sorted_moves(pos: &Chess) -> Vec<(u16, Move)> {
+    let mut v: Vec<(u16, Move)> = pos.legal_moves().into_iter().map(|m| (move_code(&m), m)).collect();
+    v.sort_unstable_by_key(|(c, _)| *c);
+    v
+}
+
+fn move_index(pos: &Chess, m: &Move) -> u8 {
+    let code = move_code(m);
+    let moves = pos.legal_moves();
+    moves.iter().filter(|x| move_code(x) < code).count() as u8
+}
+
+fn move_at(pos: &Chess, idx: u8) -> Option<Move> {
+    sorted_moves(pos).get(idx as usize).map(|(_, m)| *m)
+}
+
+/// One counted position of a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Occurrence {
+    pub key: u128,
+    /// The move played from this position ([`NO_MOVE`] at the end of the game or the ply cap).
+    pub code: u16,
+    /// Side to move: 0 White, 1 Black.
+    pub mover: u8,
+}
+
+/// The positions a game counts: every main-line position up to `max_ply` (inclusive), each
+/// once at its first occurrence, with the move played there.
+pub fn occurrences(start: &Chess, moves: &[Move], max_ply: Option<u32>, out: &mut Vec<Occurrence>) {
+    out.clear();
+    let limit = max_ply.map_or(moves.len(), |m| (m as usize).min(moves.len()));
+    let mut pos = start.clone();
+    let mut key = Zobrist128(position_key(&pos));
+    // Positions since the last irreversible move: only these can repeat.
+    let mut window_start = 0;
+    for ply in 0..=limit {
+        let code = moves.get(ply).map_or(NO_MOVE, move_code);
+        let repeated = out[window_start..].iter().any(|o| o.key == key.0);
+        if !repeated {
+            out.push(Occurrence { key: key.0, code, mover: if pos.turn() == Color::White { 0 } else { 1 } });
+        }
+        if ply == limit {
+            break;
+        }
+        let m = moves[ply];
+        if pos.is_irreversible(m) {
+            window_start = out.len();
+        }
+        key = pos
+            .update_zobrist_hash(key, m, EnPassantMode::Legal)
+            .unwrap_or_else(|| {
+                let mut p = pos.clone();
+                p.play_unchecked(m);
+                Zobrist128(position_key(&p))
+            });
+        pos.play_unchecked(m);
+        debug_assert_eq!(key.0, position_key(&pos));
+    }
+}
+
+/// What the index needs to know about a chess game.
+pub fn facts(game: &Game) -> GameFacts {
+    let outcome = match game.outcome() {
+        Some(KnownOutcome::Decisive { winner: Color::White }) => GameOutcome::FirstWins,
+        Some(KnownOutcome::Decisive { winner: Color::Black }) => GameOutcome::SecondWins,
+        Some(KnownOutcome::Draw) => GameOutcome::Draw,
+        None => GameOutcome::Unknown,
+    };
+    let (y, m, d) = game.tag("Date").map(parse_date).unwrap_or((0, 0, 0));
+    let year = game.year();
+    let y = if y == 0 { year.unwrap_or(0) } else { y };
+    GameFacts {
+        outcome: Some(outcome),
+        ratings: [game.elo(Color::White), game.elo(Color::Black)],
+        year,
+        date: y as u32 * 10000 + m as u32 * 100 + d as u32,
+        values: None,
+    }
+}
+
+/// Dictionaries of the stored game form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Dict {
+    Player = 0,
+    Event = 1,
+    Site = 2,
+    Round = 3,
+    TagName = 4,
+}
+
+impl Dict {
+    pub const ALL: [Dict; 5] = [Dict::Player, Dict::Event, Dict::Site, Dict::Round, Dict::TagName];
+}
+
+/// Assigns and resolves dictionary ids.
+pub trait Names {
+    fn id(&mut self, dict: Dict, name: &str) -> u32;
+}
+
+/// Resolves dictionary ids back to names.
+pub trait NameLookup {
+    fn name(&self, dict: Dict, id: u32) -> Option<String>;
+}
+
+const F_FEN: u8 = 1;
+const F_960: u8 = 2;
+const F_ANNOTATED: u8 = 4;
+
+fn canonical_date(y: u16, m: u8, d: u8) -> String {
+    let y = if y == 0 { "????".to_string() } else { format!("{y:04}") };
+    let m = if m == 0 { "??".to_string() } else { format!("{m:02}") };
+    let d = if d == 0 { "??".to_string() } else { format!("{d:02}") };
+    format!("{y}.{m}.{d}")
+}
+
+/// Encodes a game into its stored form: [`encode_body`] then [`encode_tags`].
+pub fn encode_game(game: &Game, names: &mut dyn Names, out: &mut Vec<u8>) {
+    encode_body(game, out);
+    encode_tags(game, names, out);
+}
+
+/// The part of the stored form that needs no dictionary (so parse threads can make it):
+/// flags, start position, main line as indices into the legal moves sorted by
+/// [`move_code`], and the annotations (comments, NAGs, variations) when there are any.
+pub fn encode_body(game: &Game, out: &mut Vec<u8>) {
+    let annotated = game.has_annotations();
+    let standard = game.standard_start();
+    let mut flags = 0u8;
+    if !standard {
+        flags |= F_FEN;
+    }
+    if game.castling_mode == CastlingMode::Chess960 {
+        flags |= F_960;
+    }
+    if annotated {
+        flags |= F_ANNOTATED;
+    }
+    let outcome = facts(game).outcome();
+    flags |= outcome.to_bits() << 3;
+    out.push(flags);
+    if !standard {
+        let fen = Fen::from_position(&game.start, EnPassantMode::Legal).to_string();
+        put_str(out, &fen);
+    }
+    put_varint(out, game.moves.len() as u64);
+    let mut pos = game.start.clone();
+    for node in &game.moves {
+        out.push(move_index(&pos, &node.mv));
+        pos.play_unchecked(node.mv);
+    }
+    if annotated {
+        put_varint(out, game.comments.len() as u64);
+        for c in &game.comments {
+            put_str(out, c);
+        }
+        // Sparse list of annotated main-line plies.
+        let annotated_plies: Vec<usize> = game
+            .moves
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| !n.nags.is_empty() || !n.comments.is_empty() || !n.variations.is_empty())
+            .map(|(i, _)| i)
+            .collect();
+        put_varint(out, annotated_plies.len() as u64);
+        let mut pos = game.start.clone();
+        let mut at = 0;
+        let mut last = 0;
+        for i in annotated_plies {
+            while at < i {
+                pos.play_unchecked(game.moves[at].mv);
+                at += 1;
+            }
+            put_varint(out, (i - last) as u64);
+            last = i;
+            encode_node_annotations(&game.moves[i], &pos, out);
+        }
+    }
+}
+
+/// The tags: the Seven Tag Roster (without Result, kept as the outcome) and Elo compactly
+/// through the dictionaries; anything not in canonical form, and every other tag, verbatim.
+pub fn encode_tags(game: &Game, names: &mut dyn Names, out: &mut Vec<u8>) {
+    let mut extras: Vec<(&str, &str)> = Vec::new();
+    let mut seen = [false; 8];
+    let mut slots: [u64; 8] = [0; 8]; // White Black Event Site Round Date WhiteElo BlackElo
+    for (name, value) in &game.tags {
+        let slot = match name.as_str() {
+            "White" => 0,
+            "Black" => 1,
+            "Event" => 2,
+            "Site" => 3,
+            "Round" => 4,
+            "Date" => 5,
+            "WhiteElo" => 6,
+            "BlackElo" => 7,
+            "Result" | "FEN" | "SetUp" => continue,
+            _ => {
+                extras.push((name, value));
+                continue;
+            }
+        };
+        if seen[slot] {
+            extras.push((name, value));
+            continue;
+        }
+        seen[slot] = true;
+        slots[slot] = match slot {
+            0 | 1 => names.id(Dict::Player, value) as u64 + 1,
+            2 => names.id(Dict::Event, value) as u64 + 1,
+            3 => names.id(Dict::Site, value) as u64 + 1,
+            4 => names.id(Dict::Round, value) as u64 + 1,
+            5 => {
+                let (y, m, d) = parse_date(value);
+                if canonical_date(y, m, d) == *value {
+                    ((y as u64) << 9 | (m as u64) << 5 | d as u64) + 1
+                } else {
+                    extras.push((name, value));
+                    0
+                }
+            }
+            _ => match value.parse::<u16>() {
+                Ok(v) if v.to_string() == *value && v < u16::MAX => v as u64 + 1,
+                _ => {
+                    extras.push((name, value));
+                    0
+                }
+            },
+        };
+    }
+    for v in slots {
+        put_varint(out, v);
+    }
+    // FEN/SetUp tags are rebuilt from the start position; keep a non-standard SetUp value.
+    if let Some(setup) = game.tag("SetUp").filter(|s| *s != "1") {
+        extras.push(("SetUp", setup));
+    }
+    put_varint(out, extras.len() as u64);
+    for (name, value) in extras {
+        put_varint(out, names.id(Dict::TagName, name) as u64);
+        put_str(out, value);
+    }
+}
+
+fn encode_node_annotations(node: &Node, before: &Chess, out: &mut Vec<u8>) {
+    put_varint(out, node.nags.len() as u64);
+    out.extend_from_slice(&node.nags);
+    put_varint(out, node.comments.len() as u64);
+    for c in &node.comments {
+        put_str(out, c);
+    }
+    put_varint(out, node.variations.len() as u64);
+    for v in &node.variations {
+        put_varint(out, v.comments.len() as u64);
+        for c in &v.comments {
+            put_str(out, c);
+        }
+        put_varint(out, v.moves.len() as u64);
+        let mut pos = before.clone();
+        for n in &v.moves {
+            out.push(move_index(&pos, &n.mv));
+            encode_node_annotations(n, &pos, out);
+            pos.play_unchecked(n.mv);
+        }
+    }
+}
+
+fn bad(what: &'static str, r: &Reader<'_>) -> DecodeError {
+    DecodeError { what, offset: r.pos() }
+}
+
+/// Start position, castling mode and main line of a stored game (what a replay needs).
+pub fn decode_line(data: &[u8]) -> Result<(Chess, CastlingMode, Vec<Move>, GameOutcome), DecodeError> {
+    let mut r = Reader::new(data);
+    let (start, mode, moves, outcome, _) = decode_line_from(&mut r)?;
+    Ok((start, mode, moves, outcome))
+}
+
+type Line = (Chess, CastlingMode, Vec<Move>, GameOutcome, u8);
+
+fn decode_line_from(r: &mut Reader<'_>) -> Result<Line, DecodeError> {
+    let flags = r.u8("game flags")?;
+    let mode = if flags & F_960 != 0 { CastlingMode::Chess960 } else { CastlingMode::Standard };
+    let start = if flags & F_FEN != 0 {
+        let fen = r.str("start FEN")?;
+        let fen = Fen::from_ascii(fen.as_bytes()).map_err(|_| bad("start FEN", r))?;
+        fen.into_position::<Chess>(mode).map_err(|_| bad("start position", r))?
+    } else {
+        Chess::default()
+    };
+    let n = r.varint("ply count")? as usize;
+    let idx = r.bytes(n, "moves")?;
+    let mut moves = Vec::with_capacity(n);
+    let mut pos = start.clone();
+    for &i in idx {
+        let m = move_at(&pos, i).ok_or_else(|| bad("move index", r))?;
+        pos.play_unchecked(m);
+        moves.push(m);
+    }
+    Ok((start, mode, moves, GameOutcome::from_bits(flags >> 3), flags))
+}
+
+/// Decodes a stored game back into a whole [`Game`].
+pub fn decode_game(data: &[u8], names: &dyn NameLookup) -> Result<Game, DecodeError> {
+    let mut r = Reader::new(data);
+    let (start, mode, moves, outcome, flags) = decode_line_from(&mut r)?;
+    let mut game = Game {
+        tags: Vec::new(),
+        start: start.clone(),
+        castling_mode: mode,
+        comments: Vec::new(),
+        moves: moves.into_iter().map(Node::new).collect(),
+        termination: None,
+        warnings: Vec::new(),
+    };
+    if flags & F_ANNOTATED != 0 {
+        let nc = r.varint("comment count")?;
+        for _ in 0..nc {
+            game.comments.push(r.str("comment")?.to_string());
+        }
+        let na = r.varint("annotation count")?;
+        let mut pos = start.clone();
+        let mut at = 0usize;
+        let mut i = 0usize;
+        for _ in 0..na {
+            i += r.varint("annotated ply")? as usize;
+            if i >= game.moves.len() {
+                return Err(bad("annotated ply", &r));
+            }
+            while at < i {
+                pos.play_unchecked(game.moves[at].mv);
+                at += 1;
+            }
+            decode_node_annotations(&mut r, &mut game.moves[i], &pos)?;
+        }
+    }
+    let mut slots = [0u64; 8];
+    for s in &mut slots {
+        *s = r.varint("header")?;
+    }
+    let mut tags: Vec<(String, String)> = Vec::new();
+    let name = |dict: Dict, v: u64, r: &Reader<'_>| -> Result<String, DecodeError> {
+        names.name(dict, (v - 1) as u32).ok_or_else(|| bad("name id", r))
+    };
+    // Seven Tag Roster order.
+    if slots[2] != 0 {
+        tags.push(("Event".into(), name(Dict::Event, slots[2], &r)?));
+    }
+    if slots[3] != 0 {
+        tags.push(("Site".into(), name(Dict::Site, slots[3], &r)?));
+    }
+    if slots[5] != 0 {
+        let v = slots[5] - 1;
+        tags.push(("Date".into(), canonical_date((v >> 9) as u16, ((v >> 5) & 15) as u8, (v & 31) as u8)));
+    }
+    if slots[4] != 0 {
+        tags.push(("Round".into(), name(Dict::Round, slots[4], &r)?));
+    }
+    if slots[0] != 0 {
+        tags.push(("White".into(), name(Dict::Player, slots[0], &r)?));
+    }
+    if slots[1] != 0 {
+        tags.push(("Black".into(), name(Dict::Player, slots[1], &r)?));
+    }
+    let result = match outcome {
+        GameOutcome::FirstWins => "1-0",
+        GameOutcome::SecondWins => "0-1",
+        GameOutcome::Draw => "1/2-1/2",
+        GameOutcome::Unknown => "*",
+    };
+    tags.push(("Result".into(), result.into()));
+    if slots[6] != 0 {
+        tags.push(("WhiteElo".into(), (slots[6] - 1).to_string()));
+    }
+    if slots[7] != 0 {
+        tags.push(("BlackElo".into(), (slots[7] - 1).to_string()));
+    }
+    let n_extra = r.varint("tag count")?;
+    let mut setup_extra = false;
+    for _ in 0..n_extra {
+        let id = r.varint_u32("tag name")?;
+        let tname = names.name(Dict::TagName, id).ok_or_else(|| bad("tag name id", &r))?;
+        let value = r.str("tag value")?.to_string();
+        setup_extra |= tname == "SetUp";
+        tags.push((tname, value));
+    }
+    if flags & F_FEN != 0 {
+        if !setup_extra {
+            tags.push(("SetUp".into(), "1".into()));
+        }
+        tags.push(("FEN".into(), Fen::from_position(&start, EnPassantMode::Legal).to_string()));
+    }
+    game.tags = tags;
+    Ok(game)
+}
+
+fn decode_node_annotations(r: &mut Reader<'_>, node: &mut Node, before: &Chess) -> Result<(), DecodeError> {
+    let nn = r.varint("NAG count")? as usize;
+    node.nags = r.bytes(nn, "NAGs")?.to_vec();
+    let nc = r.varint("comment count")?;
+    for _ in 0..nc {
+        node.comments.push(r.str("comment")?.to_string());
+    }
+    let nv = r.varint("variation count")?;
+    for _ in 0..nv {
+        let mut v = Variation::default();
+        let nc = r.varint("comment count")?;
+        for _ in 0..nc {
+            v.comments.push(r.str("comment")?.to_string());
+        }
+        let nm = r.varint("variation length")?;
+        let mut pos = before.clone();
+        for _ in 0..nm {
+            let idx = r.u8("variation move")?;
+            let m = move_at(&pos, idx).ok_or_else(|| bad("variation move", r))?;
+            let mut n = Node::new(m);
+            decode_node_annotations(r, &mut n, &pos)?;
+            pos.play_unchecked(m);
+            v.moves.push(n);
+        }
+        node.variations.push(v);
+    }
+    Ok(())
+}
+
+/// Square name helper for messages.
+pub fn square_name(sq: Square) -> String {
+    sq.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use tabiya_pgn::parse_game;
+
+    use super::*;
+
+    #[derive(Default)]
+    struct MemNames(HashMap<(Dict, String), u32>, HashMap<(Dict, u32), String>);
+
+    impl Names for MemNames {
+        fn id(&mut self, dict: Dict, name: &str) -> u32 {
+            let n = self.0.len() as u32;
+            let id = *self.0.entry((dict, name.to_string())).or_insert(n);
+            self.1.insert((dict, id), name.to_string());
+            id
+        }
+    }
+
+    impl NameLookup for MemNames {
+        fn name(&self, dict: Dict, id: u32) -> Option<String> {
+            self.1.get(&(dict, id)).cloned()
+        }
+    }
+
+    #[test]
+    fn game_round_trips_through_stored_form() {
+        let pgn = "[Event \"E\"]\n[Site \"S\"]\n[Date \"1997.??.??\"]\n[Round \"?\"]\n[White \"W, X\"]\n[Black \"B\"]\n[Result \"0-1\"]\n[WhiteElo \"?\"]\n[BlackElo \"2700\"]\n[ECO \"B20\"]\n\n{c} 1. e4 $1 c5 (1... e5 {x} 2. Nf3 (2. f4)) 2. Nf3 {y} 0-1";
+        let g = parse_game(pgn.as_bytes(), 1).unwrap();
+        let mut names = MemNames::default();
+        let mut out = Vec::new();
+        encode_game(&g, &mut names, &mut out);
+        let back = decode_game(&out, &names).unwrap();
+        let mut a = g.tags.clone();
+        let mut b = back.tags.clone();
+        a.sort();
+        b.sort();
+        assert_eq!(a, b);
+        assert_eq!(back.moves, g.moves);
+        assert_eq!(back.comments, g.comments);
+    }
+
+    #[test]
+    fn occurrences_count_first_occurrence_and_final_position() {
+        // 1. Nf3 Nf6 2. Ng1 Ng8 returns to the start: the start position counts once.
+        let g = parse_game(b"1. Nf3 Nf6 2. Ng1 Ng8 3. e4 *", 1).unwrap();
+        let moves: Vec<Move> = g.main_line().copied().collect();
+        let mut occ = Vec::new();
+        occurrences(&g.start, &moves, None, &mut occ);
+        // Positions: start, after Nf3, after Nf6, after Ng1, (start again: skipped), after e4.
+        assert_eq!(occ.len(), 5);
+        assert_eq!(occ[0].code, move_code(&moves[0]));
+        assert_eq!(occ[4].code, NO_MOVE);
+        occurrences(&g.start, &moves, Some(2), &mut occ);
+        assert_eq!(occ.len(), 3);
+        assert_eq!(occ[2].code, move_code(&moves[2]));
+    }
+
+    #[test]
+    fn en_passant_only_when_legal() {
+        // After 1. e4 the e3 square is not capturable: same key as the position without ep.
+        let a: Chess = Fen::from_ascii(b"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1").unwrap().into_position(CastlingMode::Standard).unwrap();
+        let b: Chess = Fen::from_ascii(b"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").unwrap().into_position(CastlingMode::Standard).unwrap();
+        assert_eq!(position_key(&a), position_key(&b));
+    }
+}

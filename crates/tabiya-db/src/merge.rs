@@ -1,0 +1,370 @@
+//! Writing index runs and merging them.
+//!
+//! Imports add one run per batch. After an import, runs are merged size-tiered (the newest
+//! runs merge while the next older one is at most twice their combined size), so a database
+//! holds O(log n) runs and each merge rewrites data a logarithmic number of times. A merge
+//! combines T records of equal keys and promotes S entries whose positions now reach
+//! [`run::PROMOTE_AT`] games (or already have a T record): those games are replayed to
+//! recover the full keys, which the 32-bit S prefix alone cannot give.
+
+use std::collections::{HashMap, VecDeque};
+
+use tabiya_store::{ReadTx, TableMut, TableRef, WriteTx};
+
+use crate::facts::FactsReader;
+use crate::hll::Hll;
+use crate::run::{self, BLOCKS, Emitted, Occ, POSTINGS, RUNS, RunDir, RunEncoder, SEntry, SKETCHES, TRecord};
+use crate::stats::GameFacts;
+use crate::{Database, Error, GAMES, META, Result, load_runs, meta_u64};
+
+/// Writes a run block by block as records and entries arrive.
+pub(crate) struct RunWriter<'t> {
+    blocks: TableMut<'t>,
+    postings: TableMut<'t>,
+    enc: RunEncoder,
+    dir: RunDir,
+    pending: Vec<Emitted>,
+}
+
+impl<'t> RunWriter<'t> {
+    pub fn new(w: &'t WriteTx, run_id: u32, games: u64) -> Result<RunWriter<'t>> {
+        Ok(RunWriter {
+            blocks: w.table(BLOCKS)?,
+            postings: w.table(POSTINGS)?,
+            enc: RunEncoder::default(),
+            dir: RunDir { id: run_id, games, ..Default::default() },
+            pending: Vec::new(),
+        })
+    }
+
+    fn drain(&mut self) -> Result<()> {
+        let id = self.dir.id;
+        for e in self.pending.drain(..) {
+            match e {
+                Emitted::TBlock(first, b) => {
+                    let idx = self.dir.t_first.len() as u32;
+                    self.dir.t_first.push(first);
+                    self.dir.bytes += b.len() as u64;
+                    self.blocks.put(&run::block_key(id, b'T', idx), &b)?;
+                }
+                Emitted::SBlock(first, b) => {
+                    let idx = self.dir.s_first.len() as u32;
+                    self.dir.s_first.push(first);
+                    self.dir.bytes += b.len() as u64;
+                    self.blocks.put(&run::block_key(id, b'S', idx), &b)?;
+                }
+                Emitted::Postings(key, p) => {
+                    self.dir.bytes += p.len() as u64;
+                    self.postings.put(&run::postings_key(id, key), &p)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// T records must come in key order.
+    pub fn record(&mut self, rec: &TRecord) -> Result<()> {
+        let pending = &mut self.pending;
+        self.enc.push_record(rec, &mut |e| pending.push(e));
+        self.drain()
+    }
+
+    /// S entries must come in (prefix, game) order.
+    pub fn single(&mut self, e: SEntry) -> Result<()> {
+        let pending = &mut self.pending;
+        self.enc.push_single(e, &mut |e| pending.push(e));
+        if !self.pending.is_empty() {
+            self.drain()?;
+        }
+        Ok(())
+    }
+
+    /// Flushes the last blocks and returns the run's directory (not yet written).
+    pub fn finish(mut self) -> Result<RunDir> {
+        let pending = &mut self.pending;
+        self.enc.finish(&mut |e| pending.push(e));
+        self.drain()?;
+        self.dir.t_records = self.enc.t_records;
+        self.dir.s_entries = self.enc.s_entries;
+        Ok(self.dir)
+    }
+}
+
+/// Writes a run from T records (in key order) and S entries (in prefix, game order).
+pub(crate) fn write_run(
+    w: &WriteTx,
+    run_id: u32,
+    games: u64,
+    records: impl Iterator<Item = TRecord>,
+    singles: impl Iterator<Item = SEntry>,
+    sketch: &Hll,
+) -> Result<RunDir> {
+    let mut rw = RunWriter::new(w, run_id, games)?;
+    for rec in records {
+        rw.record(&rec)?;
+    }
+    for s in singles {
+        rw.single(s)?;
+    }
+    let dir = rw.finish()?;
+    w.with_table(RUNS, |t| t.put(&run::run_key(run_id), &dir.encode()))?;
+    w.with_table(SKETCHES, |t| t.put(&run::run_key(run_id), &sketch.encode()))?;
+    Ok(dir)
+}
+
+/// Reads a run's T records in key order, with their postings loaded.
+struct TIter<'a> {
+    dir: &'a RunDir,
+    blocks: &'a TableRef,
+    postings: &'a TableRef,
+    next_block: usize,
+    buf: VecDeque<TRecord>,
+}
+
+impl TIter<'_> {
+    fn peek_key(&mut self) -> Result<Option<u128>> {
+        self.fill()?;
+        Ok(self.buf.front().map(|r| r.key))
+    }
+
+    fn fill(&mut self) -> Result<()> {
+        while self.buf.is_empty() && self.next_block < self.dir.t_first.len() {
+            let key = run::block_key(self.dir.id, b'T', self.next_block as u32);
+            self.next_block += 1;
+            let data = self.blocks.get(&key)?.ok_or_else(|| Error::Corrupt(format!("missing index block {key:?}")))?;
+            for mut rec in run::decode_t_block(&data)? {
+                if rec.postings.is_none() {
+                    let pk = run::postings_key(self.dir.id, rec.key);
+                    let p = self.postings.get(&pk)?.ok_or_else(|| Error::Corrupt("missing postings".into()))?;
+                    rec.postings = Some(run::decode_external_postings(&p, rec.n_postings)?);
+                }
+                self.buf.push_back(rec);
+            }
+        }
+        Ok(())
+    }
+
+    fn pop(&mut self) -> Option<TRecord> {
+        self.buf.pop_front()
+    }
+}
+
+struct SIter<'a> {
+    dir: &'a RunDir,
+    blocks: &'a TableRef,
+    next_block: usize,
+    buf: VecDeque<SEntry>,
+}
+
+impl SIter<'_> {
+    fn peek(&mut self) -> Result<Option<u32>> {
+        while self.buf.is_empty() && self.next_block < self.dir.s_first.len() {
+            let key = run::block_key(self.dir.id, b'S', self.next_block as u32);
+            self.next_block += 1;
+            let data = self.blocks.get(&key)?.ok_or_else(|| Error::Corrupt(format!("missing index block {key:?}")))?;
+            self.buf.extend(run::decode_s_block(&data)?);
+        }
+        Ok(self.buf.front().map(|e| e.prefix))
+    }
+}
+
+/// Replays stored games to recover their counted positions.
+pub(crate) struct Replayer<'a> {
+    pub games: TableRef,
+    pub db: &'a Database,
+}
+
+impl Replayer<'_> {
+    /// The counted positions of a game.
+    pub fn occurrences(&self, game: u32) -> Result<Vec<crate::chess::Occurrence>> {
+        let data = self
+            .games
+            .get(&game.to_be_bytes())?
+            .ok_or_else(|| Error::Corrupt(format!("index refers to missing game {game}")))?;
+        match self.db.kind() {
+            crate::Kind::Chess => {
+                let (start, _, moves, _) = crate::chess::decode_line(&data)?;
+                let mut occs = Vec::with_capacity(moves.len() + 1);
+                crate::chess::occurrences(&start, &moves, self.db.max_ply(), &mut occs);
+                Ok(occs)
+            }
+            crate::Kind::Othello => Err(Error::Usage("Othello replay is not available in this build".into())),
+        }
+    }
+}
+
+/// Merges runs into one, in one transaction.
+pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
+    let read: ReadTx = db.store.read()?;
+    let blocks = read.table(BLOCKS)?;
+    let postings = read.table(POSTINGS)?;
+    let facts = FactsReader::new(&read)?;
+    let replayer = Replayer { games: read.table(GAMES)?, db };
+    let fact = |g: u32| -> GameFacts { facts.get(g).unwrap_or_default() };
+    let new_id = meta_u64(&read, "next_run")? as u32;
+    let games: u64 = runs.iter().map(|r| r.games).sum();
+
+    let mut titers: Vec<TIter> = runs
+        .iter()
+        .map(|d| TIter { dir: d, blocks: &blocks, postings: &postings, next_block: 0, buf: VecDeque::new() })
+        .collect();
+    let mut siters: Vec<SIter> = runs.iter().map(|d| SIter { dir: d, blocks: &blocks, next_block: 0, buf: VecDeque::new() }).collect();
+
+    let w = db.store.write()?;
+    let mut rw = RunWriter::new(&w, new_id, games)?;
+    // Stream prefix by prefix into the new run.
+    loop {
+        let mut next: Option<u32> = None;
+        for t in titers.iter_mut() {
+            if let Some(k) = t.peek_key()? {
+                let p = run::prefix(k);
+                next = Some(next.map_or(p, |n: u32| n.min(p)));
+            }
+        }
+        for s in siters.iter_mut() {
+            if let Some(p) = s.peek()? {
+                next = Some(next.map_or(p, |n: u32| n.min(p)));
+            }
+        }
+        let Some(p) = next else { break };
+        let mut ts: Vec<TRecord> = Vec::new();
+        for t in titers.iter_mut() {
+            while let Some(k) = t.peek_key()? {
+                if run::prefix(k) != p {
+                    break;
+                }
+                ts.push(t.pop().expect("peeked"));
+            }
+        }
+        let mut ss: Vec<SEntry> = Vec::new();
+        for s in siters.iter_mut() {
+            while s.peek()? == Some(p) {
+                ss.push(s.buf.pop_front().expect("peeked"));
+            }
+        }
+        // Enough games share this prefix that one position may now reach the threshold:
+        // replay them to find out. (Fewer cannot promote anything; a position rare in one
+        // run and recorded in another is still answered right, by summing both.)
+        if ss.len() >= run::PROMOTE_AT {
+            let mut seen_games: Vec<u32> = ss.iter().map(|e| e.game).collect();
+            seen_games.sort_unstable();
+            seen_games.dedup();
+            let mut occs: Vec<Occ> = Vec::new();
+            for g in seen_games {
+                for o in replayer.occurrences(g)? {
+                    if run::prefix(o.key) == p {
+                        occs.push(Occ { key: o.key, game: g, code: o.code, mover: o.mover });
+                    }
+                }
+            }
+            ss.clear();
+            let t_keys: Vec<u128> = ts.iter().map(|r| r.key).collect();
+            let mut groups: HashMap<u128, Vec<Occ>> = run::group_by_key(occs);
+            let mut keys: Vec<u128> = groups.keys().copied().collect();
+            keys.sort_unstable();
+            for k in keys {
+                let group = groups.remove(&k).expect("key");
+                if t_keys.contains(&k) || group.len() >= run::PROMOTE_AT {
+                    ts.push(run::make_record(k, &group, &fact));
+                } else {
+                    ss.extend(group.iter().map(|o| SEntry { prefix: p, game: o.game }));
+                }
+            }
+        }
+        // Merge T records of equal keys.
+        ts.sort_by_key(|r| r.key);
+        let mut i = 0;
+        while i < ts.len() {
+            let mut j = i + 1;
+            while j < ts.len() && ts[j].key == ts[i].key {
+                j += 1;
+            }
+            if j - i == 1 {
+                rw.record(&ts[i])?;
+            } else {
+                let parts: Vec<TRecord> = ts[i..j].to_vec();
+                rw.record(&run::merge_records(ts[i].key, parts, &fact))?;
+            }
+            i = j;
+        }
+        ss.sort_unstable();
+        for e in ss {
+            rw.single(e)?;
+        }
+    }
+    let dir = rw.finish()?;
+    w.with_table(RUNS, |t| t.put(&run::run_key(new_id), &dir.encode()))?;
+    let mut sketch = Hll::default();
+    let sketches = read.table(SKETCHES)?;
+    for r in runs {
+        if let Some(data) = sketches.get(&run::run_key(r.id))? {
+            sketch.merge(&Hll::decode(&data)?);
+        }
+    }
+    w.with_table(SKETCHES, |t| {
+        for r in runs {
+            t.remove(&run::run_key(r.id))?;
+        }
+        t.put(&run::run_key(new_id), &sketch.encode())
+    })?;
+    // Drop the old runs.
+    w.with_table(BLOCKS, |t| {
+        for r in runs {
+            let id = r.id.to_be_bytes();
+            let next = (r.id + 1).to_be_bytes();
+            t.remove_range(&id, &next)?;
+        }
+        Ok(())
+    })?;
+    w.with_table(POSTINGS, |t| {
+        for r in runs {
+            t.remove_range(&r.id.to_be_bytes(), &(r.id + 1).to_be_bytes())?;
+        }
+        Ok(())
+    })?;
+    w.with_table(RUNS, |t| {
+        for r in runs {
+            t.remove(&run::run_key(r.id))?;
+        }
+        Ok(())
+    })?;
+    w.with_table(META, |t| t.put(b"next_run", (new_id + 1).to_string().as_bytes()))?;
+    w.commit()?;
+    Ok(())
+}
+
+/// Merges runs size-tiered until no merge is due.
+pub fn compact(db: &Database) -> Result<()> {
+    loop {
+        let runs = {
+            let read = db.store.read()?;
+            load_runs(&read)?
+        };
+        let n = runs.len();
+        if n < 2 {
+            return Ok(());
+        }
+        let mut k = 1;
+        let mut sum = runs[n - 1].games.max(1);
+        while k < n && runs[n - 1 - k].games <= 2 * sum {
+            sum += runs[n - 1 - k].games;
+            k += 1;
+        }
+        if k < 2 {
+            return Ok(());
+        }
+        merge_runs(db, &runs[n - k..])?;
+    }
+}
+
+/// Merges every run into one (for `tabiya stats --compact` and benchmarks).
+pub fn compact_all(db: &Database) -> Result<()> {
+    let runs = {
+        let read = db.store.read()?;
+        load_runs(&read)?
+    };
+    if runs.len() > 1 {
+        merge_runs(db, &runs)?;
+    }
+    Ok(())
+}

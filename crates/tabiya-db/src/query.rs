@@ -1,0 +1,230 @@
+//! Answering positions: statistics of every move, top games, and every game that reaches a
+//! position by any move order.
+
+use std::collections::HashMap;
+
+use tabiya_store::{ReadTx, TableRef};
+
+use crate::chess::{self, NO_MOVE};
+use crate::facts::FactsReader;
+use crate::merge::Replayer;
+use crate::names::StoreNames;
+use crate::run::{self, BLOCKS, POSTINGS, RunDir, TOP_GAMES};
+use crate::stats::{GameFacts, Stats};
+use crate::{Database, Error, GAMES, Result, load_runs};
+
+/// What the index knows of one position.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PositionStats {
+    /// Totals of the position (all games reaching it, wherever they went next).
+    pub totals: Stats,
+    /// Statistics per move code, [`NO_MOVE`] for games that ended here. Sorted by games,
+    /// most first.
+    pub moves: Vec<(u16, Stats)>,
+    /// Best-rated games reaching the position, with the move each played.
+    pub top_games: Vec<(u32, u16)>,
+}
+
+/// How to order a game list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameSort {
+    /// Mean rating, highest first (unrated last), then newest.
+    Rating,
+    /// Date, newest first.
+    Date,
+    /// Game id (import order).
+    Id,
+}
+
+/// A consistent view of the database for queries (one read transaction).
+pub struct Snapshot<'a> {
+    db: &'a Database,
+    read: ReadTx,
+    runs: Vec<RunDir>,
+    blocks: TableRef,
+    postings: TableRef,
+    facts: FactsReader,
+    replayer: Replayer<'a>,
+    names: StoreNames,
+    games: TableRef,
+}
+
+impl Database {
+    /// Opens a query snapshot.
+    pub fn snapshot(&self) -> Result<Snapshot<'_>> {
+        let read = self.store.read()?;
+        let runs = load_runs(&read)?;
+        Ok(Snapshot {
+            db: self,
+            runs,
+            blocks: read.table(BLOCKS)?,
+            postings: read.table(POSTINGS)?,
+            facts: FactsReader::new(&read)?,
+            replayer: Replayer { games: read.table(GAMES)?, db: self },
+            names: StoreNames::new(&read)?,
+            games: read.table(GAMES)?,
+            read,
+        })
+    }
+}
+
+/// Games of one position found in one run.
+struct Found {
+    stats: HashMap<u16, Stats>,
+    top: Vec<(u32, u16)>,
+    /// All games, when asked for.
+    all: Vec<(u32, u16)>,
+}
+
+impl<'a> Snapshot<'a> {
+    pub fn database(&self) -> &'a Database {
+        self.db
+    }
+
+    pub fn read_tx(&self) -> &ReadTx {
+        &self.read
+    }
+
+    pub fn names(&self) -> &StoreNames {
+        &self.names
+    }
+
+    pub fn facts(&self, game: u32) -> Result<GameFacts> {
+        self.facts.get(game)
+    }
+
+    /// The stored form of a game.
+    pub fn game_record(&self, id: u32) -> Result<Option<Vec<u8>>> {
+        Ok(self.games.get(&id.to_be_bytes())?)
+    }
+
+    /// A whole chess game.
+    pub fn chess_game(&self, id: u32) -> Result<Option<tabiya_pgn::Game>> {
+        match self.game_record(id)? {
+            Some(data) => Ok(Some(chess::decode_game(&data, &self.names)?)),
+            None => Ok(None),
+        }
+    }
+
+    fn find(&self, key: u128, want_all: bool) -> Result<Found> {
+        let mut found = Found { stats: HashMap::new(), top: Vec::new(), all: Vec::new() };
+        let prefix = run::prefix(key);
+        for r in &self.runs {
+            if let Some(b) = r.t_block_for(key) {
+                let block = self
+                    .blocks
+                    .get(&run::block_key(r.id, b'T', b))?
+                    .ok_or_else(|| Error::Corrupt(format!("missing index block {}/T/{b}", r.id)))?;
+                if let Some(rec) = run::find_in_t_block(&block, key)? {
+                    for m in &rec.moves {
+                        found.stats.entry(m.code).or_default().merge(&m.stats);
+                    }
+                    let postings = if want_all || rec.top.is_empty() {
+                        match &rec.postings {
+                            Some(p) => p.clone(),
+                            None => {
+                                let data = self
+                                    .postings
+                                    .get(&run::postings_key(r.id, key))?
+                                    .ok_or_else(|| Error::Corrupt("missing postings".into()))?;
+                                run::decode_external_postings(&data, rec.n_postings)?
+                            }
+                        }
+                    } else {
+                        Vec::new()
+                    };
+                    let code = |slot: u8| rec.moves.get(slot as usize).map_or(NO_MOVE, |m| m.code);
+                    if rec.top.is_empty() {
+                        found.top.extend(postings.iter().map(|p| (p.game, code(p.slot))));
+                    } else {
+                        found.top.extend(rec.top.iter().map(|p| (p.game, code(p.slot))));
+                    }
+                    if want_all {
+                        found.all.extend(postings.iter().map(|p| (p.game, code(p.slot))));
+                    }
+                }
+            }
+            if let Some(b) = r.s_block_for(prefix) {
+                let block = self
+                    .blocks
+                    .get(&run::block_key(r.id, b'S', b))?
+                    .ok_or_else(|| Error::Corrupt(format!("missing index block {}/S/{b}", r.id)))?;
+                let mut games = run::find_in_s_block(&block, prefix)?;
+                games.dedup();
+                for g in games {
+                    // The prefix only selects candidates: replay to check the whole key.
+                    let occs = self.replayer.occurrences(g)?;
+                    if let Some(o) = occs.iter().find(|o| o.key == key) {
+                        let f = self.facts.get(g)?;
+                        found.stats.entry(o.code).or_default().add_game(&f, o.mover);
+                        found.top.push((g, o.code));
+                        if want_all {
+                            found.all.push((g, o.code));
+                        }
+                    }
+                }
+            }
+        }
+        Ok(found)
+    }
+
+    /// Statistics of a position and its best-rated games.
+    pub fn position(&self, key: u128, top_n: usize) -> Result<PositionStats> {
+        let found = self.find(key, false)?;
+        let mut totals = Stats::default();
+        let mut moves: Vec<(u16, Stats)> = found.stats.into_iter().collect();
+        for (_, s) in &moves {
+            totals.merge(s);
+        }
+        moves.sort_by(|a, b| b.1.games().cmp(&a.1.games()).then(a.0.cmp(&b.0)));
+        let mut top = found.top;
+        top.sort_unstable();
+        top.dedup_by_key(|t| t.0);
+        let mut ranked: Vec<((u32, u16), GameFacts)> = Vec::with_capacity(top.len());
+        for t in top {
+            ranked.push((t, self.facts.get(t.0)?));
+        }
+        ranked.sort_by(|a, b| run::top_order((a.0.0, &a.1), (b.0.0, &b.1)));
+        ranked.truncate(top_n.min(TOP_GAMES.max(top_n)));
+        Ok(PositionStats { totals, moves, top_games: ranked.into_iter().map(|(t, _)| t).collect() })
+    }
+
+    /// Every game reaching a position (any move order), sorted and paged: the total and the
+    /// page of (game id, move played there).
+    pub fn position_games(&self, key: u128, sort: GameSort, offset: usize, limit: usize) -> Result<(u64, Vec<(u32, u16)>)> {
+        let found = self.find(key, true)?;
+        let mut all = found.all;
+        all.sort_unstable();
+        all.dedup_by_key(|t| t.0);
+        let total = all.len() as u64;
+        match sort {
+            GameSort::Id => {}
+            GameSort::Rating | GameSort::Date => {
+                let mut keyed: Vec<((u32, u16), GameFacts)> = Vec::with_capacity(all.len());
+                for t in all {
+                    keyed.push((t, self.facts.get(t.0)?));
+                }
+                if sort == GameSort::Rating {
+                    keyed.sort_by(|a, b| run::top_order((a.0.0, &a.1), (b.0.0, &b.1)));
+                } else {
+                    keyed.sort_by(|a, b| b.1.date.cmp(&a.1.date).then(a.0.0.cmp(&b.0.0)));
+                }
+                all = keyed.into_iter().map(|(t, _)| t).collect();
+            }
+        }
+        let page = all.into_iter().skip(offset).take(limit).collect();
+        Ok((total, page))
+    }
+
+    /// Ids of all games, in id order.
+    pub fn all_game_ids(&self) -> Result<Vec<u32>> {
+        let mut ids = Vec::new();
+        self.games.scan(&[], None, |k, _| {
+            if let Ok(k) = <[u8; 4]>::try_from(k) {
+                ids.push(u32::from_be_bytes(k));
+            }
+            true
+        })?;
+        Ok(ids)
+    }
+}

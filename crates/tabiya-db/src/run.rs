@@ -1,0 +1,821 @@
+//! The position index: immutable sorted runs of two kinds of entries.
+//!
+//! A *run* is the index of a set of games (one import batch, or several batches merged).
+//! Every counted position of every game of the run is in exactly one of two places:
+//!
+//! - a **T record** (tree): positions reached by many games (at least [`PROMOTE_AT`] in the
+//!   run). Keyed by the full 128-bit position key, it holds the statistics of every move
+//!   played there and the list of games (postings) with the move each played.
+//! - an **S entry** (single): positions reached by few games are kept as one entry per game:
+//!   the key's top 32 bits and the game id. A query replays those games and checks the full
+//!   key, so a 32-bit prefix can never give a wrong answer; it only costs a replay.
+//!
+//! This keeps the rare positions — the long tails of games, most of the index — at about four
+//! bytes each while the opening tree answers from precomputed statistics. Runs are written in
+//! blocks of about 4 KB, sorted by key, with a directory of each block's first key, all inside
+//! store transactions. Queries combine the answers of all runs; merging runs promotes
+//! positions whose combined count reaches the threshold.
+
+use std::collections::HashMap;
+
+use crate::codec::{DecodeError, Reader, put_varint};
+use crate::hll::Hll;
+use crate::stats::{GameFacts, Stats};
+
+/// Positions reached by at least this many games of a run get a T record.
+pub const PROMOTE_AT: usize = 8;
+/// Postings lists up to this length are stored inside the T record.
+const INLINE_POSTINGS: usize = 64;
+/// Top games kept in a T record (when it has more games than this).
+pub const TOP_GAMES: usize = 8;
+/// Largest encoded size of a block: with its key and the store's page header it still fits
+/// one 4 KiB page (a value one byte over would take two).
+const BLOCK_BYTES: usize = 3968;
+
+pub const RUNS: &str = "runs";
+pub const BLOCKS: &str = "blocks";
+pub const POSTINGS: &str = "postings";
+pub const SKETCHES: &str = "sketches";
+
+/// One counted position of one game, as the index builder sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Occ {
+    pub key: u128,
+    pub game: u32,
+    pub code: u16,
+    pub mover: u8,
+}
+
+/// Statistics of one move of a T record ([`crate::chess::NO_MOVE`] for games ending there).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveEntry {
+    pub code: u16,
+    pub stats: Stats,
+}
+
+/// A game in a postings list: its id and the slot (index into the record's moves) of the
+/// move it played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Posting {
+    pub game: u32,
+    pub slot: u8,
+}
+
+/// A position with many games.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TRecord {
+    pub key: u128,
+    pub moves: Vec<MoveEntry>,
+    /// Best-rated games (by mean rating, then date), only when there are more than
+    /// [`TOP_GAMES`] postings; otherwise the postings themselves are the top games.
+    pub top: Vec<Posting>,
+    /// Number of games; the list itself is inline when short, else in the postings table.
+    pub n_postings: u64,
+    pub postings: Option<Vec<Posting>>,
+}
+
+impl TRecord {
+    pub fn totals(&self) -> Stats {
+        let mut s = Stats::default();
+        for m in &self.moves {
+            s.merge(&m.stats);
+        }
+        s
+    }
+}
+
+/// An S entry: a game reaching a rare position whose key starts with `prefix`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct SEntry {
+    pub prefix: u32,
+    pub game: u32,
+}
+
+pub fn prefix(key: u128) -> u32 {
+    (key >> 96) as u32
+}
+
+/// Orders games for "top games": higher mean rating first, then newer, then lower id.
+pub fn top_order(a: (u32, &GameFacts), b: (u32, &GameFacts)) -> std::cmp::Ordering {
+    b.1.mean_rating()
+        .cmp(&a.1.mean_rating())
+        .then(b.1.date.cmp(&a.1.date))
+        .then(a.0.cmp(&b.0))
+}
+
+/// Builds a T record from the occurrences of one position (any order, one per game).
+pub fn make_record(key: u128, occs: &[Occ], facts: &dyn Fn(u32) -> GameFacts) -> TRecord {
+    let mut moves: Vec<MoveEntry> = Vec::new();
+    let mut postings: Vec<Posting> = Vec::with_capacity(occs.len());
+    for o in occs {
+        let slot = match moves.iter().position(|m| m.code == o.code) {
+            Some(s) => s,
+            None => {
+                moves.push(MoveEntry { code: o.code, stats: Stats::default() });
+                moves.len() - 1
+            }
+        };
+        moves[slot].stats.add_game(&facts(o.game), o.mover);
+        postings.push(Posting { game: o.game, slot: slot as u8 });
+    }
+    postings.sort_unstable();
+    finish_record(key, moves, postings, facts)
+}
+
+fn finish_record(key: u128, moves: Vec<MoveEntry>, postings: Vec<Posting>, facts: &dyn Fn(u32) -> GameFacts) -> TRecord {
+    let top = if postings.len() > TOP_GAMES {
+        let mut ranked: Vec<(Posting, GameFacts)> = postings.iter().map(|p| (*p, facts(p.game))).collect();
+        ranked.sort_by(|a, b| top_order((a.0.game, &a.1), (b.0.game, &b.1)));
+        ranked.truncate(TOP_GAMES);
+        ranked.into_iter().map(|(p, _)| p).collect()
+    } else {
+        Vec::new()
+    };
+    TRecord { key, moves, top, n_postings: postings.len() as u64, postings: Some(postings) }
+}
+
+/// Merges records of the same key (from different runs, or promoted S entries).
+pub fn merge_records(key: u128, parts: Vec<TRecord>, facts: &dyn Fn(u32) -> GameFacts) -> TRecord {
+    let mut moves: Vec<MoveEntry> = Vec::new();
+    let mut postings: Vec<Posting> = Vec::new();
+    for rec in parts {
+        let mut remap = Vec::with_capacity(rec.moves.len());
+        for m in rec.moves {
+            let slot = match moves.iter().position(|x| x.code == m.code) {
+                Some(s) => {
+                    moves[s].stats.merge(&m.stats);
+                    s
+                }
+                None => {
+                    moves.push(m);
+                    moves.len() - 1
+                }
+            };
+            remap.push(slot as u8);
+        }
+        for p in rec.postings.expect("postings loaded before merging") {
+            postings.push(Posting { game: p.game, slot: remap[p.slot as usize] });
+        }
+    }
+    postings.sort_unstable();
+    postings.dedup_by_key(|p| p.game);
+    finish_record(key, moves, postings, facts)
+}
+
+/// Splits the occurrences of a batch into T records and S entries, and sketches the number
+/// of distinct positions.
+pub fn build(mut occs: Vec<Occ>, facts: &dyn Fn(u32) -> GameFacts) -> (Vec<TRecord>, Vec<SEntry>, Hll) {
+    occs.sort_unstable_by(|a, b| a.key.cmp(&b.key).then(a.game.cmp(&b.game)));
+    let mut records = Vec::new();
+    let mut singles = Vec::new();
+    let mut hll = Hll::default();
+    let mut i = 0;
+    while i < occs.len() {
+        let key = occs[i].key;
+        hll.add(key);
+        let mut j = i + 1;
+        while j < occs.len() && occs[j].key == key {
+            j += 1;
+        }
+        if j - i >= PROMOTE_AT {
+            records.push(make_record(key, &occs[i..j], facts));
+        } else {
+            singles.extend(occs[i..j].iter().map(|o| SEntry { prefix: prefix(key), game: o.game }));
+        }
+        i = j;
+    }
+    singles.sort_unstable();
+    (records, singles, hll)
+}
+
+// ---------------------------------------------------------------------------------------
+// Encoding
+
+fn encode_postings(postings: &[Posting], out: &mut Vec<u8>) {
+    let mut last = 0u32;
+    for p in postings {
+        put_varint(out, (p.game - last) as u64);
+        out.push(p.slot);
+        last = p.game;
+    }
+}
+
+fn decode_postings(r: &mut Reader<'_>, n: u64) -> Result<Vec<Posting>, DecodeError> {
+    let mut v = Vec::with_capacity(n.min(1 << 20) as usize);
+    let mut last = 0u32;
+    for _ in 0..n {
+        let d = r.varint_u32("posting")?;
+        last = last.checked_add(d).ok_or(DecodeError { what: "posting", offset: r.pos() })?;
+        let slot = r.u8("posting slot")?;
+        v.push(Posting { game: last, slot });
+    }
+    Ok(v)
+}
+
+/// Encodes a T record; long postings lists are returned separately for the postings table.
+pub fn encode_record(rec: &TRecord, out: &mut Vec<u8>) -> Option<Vec<u8>> {
+    let mut body = Vec::with_capacity(64);
+    body.extend_from_slice(&rec.key.to_be_bytes());
+    put_varint(&mut body, rec.moves.len() as u64);
+    for m in &rec.moves {
+        body.extend_from_slice(&m.code.to_le_bytes());
+        m.stats.encode(&mut body);
+    }
+    put_varint(&mut body, rec.top.len() as u64);
+    for p in &rec.top {
+        put_varint(&mut body, p.game as u64);
+        body.push(p.slot);
+    }
+    put_varint(&mut body, rec.n_postings);
+    let postings = rec.postings.as_deref().unwrap_or(&[]);
+    let external = if rec.n_postings as usize <= INLINE_POSTINGS {
+        encode_postings(postings, &mut body);
+        None
+    } else {
+        let mut ext = Vec::with_capacity(postings.len() * 2);
+        encode_postings(postings, &mut ext);
+        Some(ext)
+    };
+    put_varint(out, body.len() as u64);
+    out.extend_from_slice(&body);
+    external
+}
+
+/// Decodes a T record body (after its length). Long postings are left unloaded.
+pub fn decode_record(body: &[u8]) -> Result<TRecord, DecodeError> {
+    let mut r = Reader::new(body);
+    let key = u128::from_be_bytes(r.array::<16>("record key")?);
+    let n = r.varint("move count")?;
+    if n > 256 {
+        return Err(DecodeError { what: "move count", offset: r.pos() });
+    }
+    let mut moves = Vec::with_capacity(n as usize);
+    for _ in 0..n {
+        let code = u16::from_le_bytes(r.array::<2>("move code")?);
+        let stats = Stats::decode(&mut r)?;
+        moves.push(MoveEntry { code, stats });
+    }
+    let nt = r.varint("top count")?;
+    if nt > TOP_GAMES as u64 {
+        return Err(DecodeError { what: "top count", offset: r.pos() });
+    }
+    let mut top = Vec::with_capacity(nt as usize);
+    for _ in 0..nt {
+        let game = r.varint_u32("top game")?;
+        let slot = r.u8("top slot")?;
+        top.push(Posting { game, slot });
+    }
+    let n_postings = r.varint("postings count")?;
+    let postings = if n_postings as usize <= INLINE_POSTINGS { Some(decode_postings(&mut r, n_postings)?) } else { None };
+    Ok(TRecord { key, moves, top, n_postings, postings })
+}
+
+pub fn decode_external_postings(data: &[u8], n: u64) -> Result<Vec<Posting>, DecodeError> {
+    decode_postings(&mut Reader::new(data), n)
+}
+
+/// Splits encoded T records into blocks: (first key, block bytes, external postings).
+pub struct EncodedRun {
+    pub t_blocks: Vec<(u128, Vec<u8>)>,
+    pub s_blocks: Vec<(u32, Vec<u8>)>,
+    pub postings: Vec<(u128, Vec<u8>)>,
+    pub t_records: u64,
+    pub s_entries: u64,
+}
+
+/// Incremental block writer, so merges can stream.
+#[derive(Default)]
+pub struct RunEncoder {
+    t_cur: Vec<u8>,
+    t_first: Option<u128>,
+    t_count: u64,
+    s_cur: Vec<SEntry>,
+    s_min_game: u32,
+    s_max_game: u32,
+    pub t_records: u64,
+    pub s_entries: u64,
+}
+
+/// What a [`RunEncoder`] emits as it fills blocks.
+pub enum Emitted {
+    TBlock(u128, Vec<u8>),
+    SBlock(u32, Vec<u8>),
+    Postings(u128, Vec<u8>),
+}
+
+/// Bits needed for `v`.
+fn bit_width(v: u32) -> u8 {
+    (32 - v.leading_zeros()) as u8
+}
+
+/// Exact encoded size of S entries with the best Rice parameter, and that parameter.
+fn s_block_size(entries: &[SEntry]) -> (usize, u8) {
+    let Some(first) = entries.first() else { return (0, 0) };
+    let (min_g, max_g) = entries.iter().fold((u32::MAX, 0), |(lo, hi), e| (lo.min(e.game), hi.max(e.game)));
+    let w = bit_width(max_g - min_g) as usize;
+    let span = (entries[entries.len() - 1].prefix - first.prefix) as u64;
+    let k0 = rice_guess(span, entries.len() as u64);
+    let mut best = (usize::MAX, 0u8);
+    for k in k0.saturating_sub(1)..=(k0 + 1).min(31) {
+        let mut bits = 0usize;
+        let mut last = first.prefix;
+        for e in &entries[1..] {
+            bits += ((e.prefix - last) >> k) as usize + 1 + k as usize;
+            last = e.prefix;
+        }
+        bits += entries.len() * w;
+        let size = bits.div_ceil(8);
+        if size < best.0 {
+            best = (size, k);
+        }
+    }
+    (best.0 + S_HEADER, best.1)
+}
+
+/// Bytes of an S block's header, at most.
+const S_HEADER: usize = 16;
+
+/// The Rice parameter for a mean gap of `span / n`: about log2(mean × ln 2).
+fn rice_guess(span: u64, n: u64) -> u8 {
+    let mean = (span as f64 / n.max(1) as f64) * std::f64::consts::LN_2;
+    if mean < 1.0 { 0 } else { (mean.log2().floor() as u8).min(31) }
+}
+
+struct BitWriter {
+    out: Vec<u8>,
+    acc: u64,
+    n: u32,
+}
+
+impl BitWriter {
+    fn put(&mut self, v: u64, bits: u32) {
+        let mut v = v;
+        let mut bits = bits;
+        while bits > 0 {
+            let take = bits.min(64 - self.n).min(32);
+            let part = v & ((1u64 << take) - 1);
+            self.acc |= part << self.n;
+            self.n += take;
+            v >>= take;
+            bits -= take;
+            while self.n >= 8 {
+                self.out.push(self.acc as u8);
+                self.acc >>= 8;
+                self.n -= 8;
+            }
+        }
+    }
+
+    fn unary(&mut self, q: u32) {
+        for _ in 0..q / 32 {
+            self.put(u32::MAX as u64, 32);
+        }
+        self.put((1u64 << (q % 32)) - 1, q % 32 + 1);
+    }
+
+    fn finish(mut self) -> Vec<u8> {
+        if self.n > 0 {
+            self.out.push(self.acc as u8);
+        }
+        self.out
+    }
+}
+
+struct BitReader<'a> {
+    data: &'a [u8],
+    pos: usize,
+    acc: u64,
+    n: u32,
+}
+
+impl BitReader<'_> {
+    fn refill(&mut self) {
+        while self.n <= 56 && self.pos < self.data.len() {
+            self.acc |= (self.data[self.pos] as u64) << self.n;
+            self.pos += 1;
+            self.n += 8;
+        }
+    }
+
+    fn get(&mut self, bits: u32) -> Option<u64> {
+        if bits == 0 {
+            return Some(0);
+        }
+        self.refill();
+        if self.n < bits {
+            return None;
+        }
+        let v = self.acc & ((1u64 << bits) - 1);
+        self.acc >>= bits;
+        self.n -= bits;
+        Some(v)
+    }
+
+    fn unary(&mut self) -> Option<u32> {
+        let mut q = 0u32;
+        loop {
+            self.refill();
+            if self.n == 0 {
+                return None;
+            }
+            let ones = (!self.acc).trailing_zeros().min(self.n);
+            if ones < self.n {
+                q += ones;
+                self.acc >>= ones + 1;
+                self.n -= ones + 1;
+                return Some(q);
+            }
+            q += ones;
+            self.acc = 0;
+            self.n = 0;
+            if q > 1 << 26 {
+                return None;
+            }
+        }
+    }
+}
+
+/// Encodes S entries (sorted by prefix, then game):
+/// `varint count, u32 LE first prefix, u8 k, u8 w, varint min game`, then a bit stream
+/// (LSB first) with, per entry, the gap to the previous prefix Rice-coded with parameter `k`
+/// (quotient in unary as ones ended by a zero, then `k` low bits; absent for the first
+/// entry) and the game id minus the block's smallest in `w` bits.
+pub fn encode_s_block(entries: &[SEntry]) -> Vec<u8> {
+    let (_, k) = s_block_size(entries);
+    let mut out = Vec::new();
+    put_varint(&mut out, entries.len() as u64);
+    let Some(first) = entries.first() else { return out };
+    let (min_g, max_g) = entries.iter().fold((u32::MAX, 0), |(lo, hi), e| (lo.min(e.game), hi.max(e.game)));
+    let w = bit_width(max_g - min_g);
+    out.extend_from_slice(&first.prefix.to_le_bytes());
+    out.push(k);
+    out.push(w);
+    put_varint(&mut out, min_g as u64);
+    let mut bw = BitWriter { out, acc: 0, n: 0 };
+    let mut last = first.prefix;
+    for (i, e) in entries.iter().enumerate() {
+        if i > 0 {
+            let gap = e.prefix - last;
+            bw.unary(gap >> k);
+            bw.put((gap & ((1u64 << k) as u32).wrapping_sub(1)) as u64, k as u32);
+            last = e.prefix;
+        }
+        bw.put((e.game - min_g) as u64, w as u32);
+    }
+    bw.finish()
+}
+
+impl RunEncoder {
+    pub fn push_record(&mut self, rec: &TRecord, emit: &mut dyn FnMut(Emitted)) {
+        let mut enc = Vec::with_capacity(64);
+        let ext = encode_record(rec, &mut enc);
+        if self.t_first.is_some() && self.t_cur.len() + enc.len() > BLOCK_BYTES {
+            self.flush_t(emit);
+        }
+        if self.t_first.is_none() {
+            self.t_first = Some(rec.key);
+        }
+        self.t_cur.extend_from_slice(&enc);
+        if let Some(ext) = ext {
+            emit(Emitted::Postings(rec.key, ext));
+        }
+        self.t_count += 1;
+        self.t_records += 1;
+    }
+
+    /// S entries must come in (prefix, game) order. A block never splits a prefix, so the
+    /// block directory finds every entry of a prefix in one block.
+    pub fn push_single(&mut self, e: SEntry, emit: &mut dyn FnMut(Emitted)) {
+        if self.s_cur.is_empty() {
+            self.s_min_game = e.game;
+            self.s_max_game = e.game;
+        }
+        self.s_min_game = self.s_min_game.min(e.game);
+        self.s_max_game = self.s_max_game.max(e.game);
+        self.s_cur.push(e);
+        self.s_entries += 1;
+        // Cheap estimate first (Rice cost ≈ span / 2^k + n (k + 1)); the exact size only
+        // near the limit.
+        let n = self.s_cur.len() as u64;
+        if n % 16 == 0 {
+            let span = (e.prefix - self.s_cur[0].prefix) as u64;
+            let k = rice_guess(span, n) as u64;
+            let w = bit_width(self.s_max_game - self.s_min_game) as u64;
+            let est = ((span >> k) + n * (k + 1 + w)).div_ceil(8) as usize + S_HEADER;
+            if est * 100 > BLOCK_BYTES * 97 && s_block_size(&self.s_cur).0 > BLOCK_BYTES {
+                self.cut_s(emit);
+            }
+        }
+    }
+
+    /// Emits the longest run of whole prefixes that fits a block; keeps the rest.
+    fn cut_s(&mut self, emit: &mut dyn FnMut(Emitted)) {
+        let mut n = self.s_cur.len();
+        while n > 1 && s_block_size(&self.s_cur[..n]).0 > BLOCK_BYTES {
+            n -= (n / 64).max(1);
+        }
+        // Move the cut back to a prefix boundary (keep at least one prefix).
+        while n > 0 && n < self.s_cur.len() && self.s_cur[n].prefix == self.s_cur[n - 1].prefix {
+            n -= 1;
+        }
+        if n == 0 {
+            // One prefix larger than a block: emit it whole.
+            n = self.s_cur.iter().position(|e| e.prefix != self.s_cur[0].prefix).unwrap_or(self.s_cur.len());
+        }
+        let rest = self.s_cur.split_off(n);
+        let block = std::mem::replace(&mut self.s_cur, rest);
+        (self.s_min_game, self.s_max_game) =
+            self.s_cur.iter().fold((u32::MAX, 0), |(lo, hi), e| (lo.min(e.game), hi.max(e.game)));
+        emit(Emitted::SBlock(block[0].prefix, encode_s_block(&block)));
+    }
+
+    fn flush_t(&mut self, emit: &mut dyn FnMut(Emitted)) {
+        if let Some(first) = self.t_first.take() {
+            let mut block = Vec::with_capacity(self.t_cur.len() + 4);
+            put_varint(&mut block, self.t_count);
+            block.extend_from_slice(&self.t_cur);
+            self.t_cur.clear();
+            self.t_count = 0;
+            emit(Emitted::TBlock(first, block));
+        }
+    }
+
+    pub fn finish(&mut self, emit: &mut dyn FnMut(Emitted)) {
+        self.flush_t(emit);
+        while !self.s_cur.is_empty() {
+            if s_block_size(&self.s_cur).0 > BLOCK_BYTES {
+                self.cut_s(emit);
+            } else {
+                let block = std::mem::take(&mut self.s_cur);
+                emit(Emitted::SBlock(block[0].prefix, encode_s_block(&block)));
+            }
+        }
+    }
+}
+
+/// Decodes a T block into its records (long postings unloaded).
+pub fn decode_t_block(block: &[u8]) -> Result<Vec<TRecord>, DecodeError> {
+    let mut r = Reader::new(block);
+    let n = r.varint("block count")?;
+    let mut v = Vec::with_capacity(n.min(4096) as usize);
+    for _ in 0..n {
+        let len = r.varint("record length")? as usize;
+        v.push(decode_record(r.bytes(len, "record")?)?);
+    }
+    Ok(v)
+}
+
+/// Finds one record in a T block without decoding the others.
+pub fn find_in_t_block(block: &[u8], key: u128) -> Result<Option<TRecord>, DecodeError> {
+    let mut r = Reader::new(block);
+    let n = r.varint("block count")?;
+    for _ in 0..n {
+        let len = r.varint("record length")? as usize;
+        let body = r.bytes(len, "record")?;
+        if body.len() < 16 {
+            return Err(DecodeError { what: "record", offset: r.pos() });
+        }
+        let k = u128::from_be_bytes(body[..16].try_into().expect("16 bytes"));
+        if k == key {
+            return decode_record(body).map(Some);
+        }
+        if k > key {
+            break;
+        }
+    }
+    Ok(None)
+}
+
+/// Decodes an S block (see [`encode_s_block`]).
+pub fn decode_s_block(block: &[u8]) -> Result<Vec<SEntry>, DecodeError> {
+    let mut r = Reader::new(block);
+    let n = r.varint("block count")?;
+    let mut v = Vec::with_capacity(n.min(1 << 16) as usize);
+    if n == 0 {
+        return Ok(v);
+    }
+    let mut prefix = u32::from_le_bytes(r.array::<4>("first prefix")?);
+    let k = r.u8("rice parameter")? as u32;
+    let w = r.u8("game width")? as u32;
+    let min_g = r.varint_u32("first game")?;
+    if k > 31 || w > 32 {
+        return Err(DecodeError { what: "block header", offset: r.pos() });
+    }
+    let bad = |what: &'static str| DecodeError { what, offset: r.pos() };
+    let mut br = BitReader { data: r.remaining(), pos: 0, acc: 0, n: 0 };
+    for i in 0..n {
+        if i > 0 {
+            let q = br.unary().ok_or_else(|| bad("prefix gap"))?;
+            let low = br.get(k).ok_or_else(|| bad("prefix gap"))? as u32;
+            let gap = (q as u64) << k | low as u64;
+            prefix = u32::try_from(prefix as u64 + gap).map_err(|_| bad("prefix gap"))?;
+        }
+        let g = br.get(w).ok_or_else(|| bad("game"))? as u32;
+        let game = min_g.checked_add(g).ok_or_else(|| bad("game"))?;
+        v.push(SEntry { prefix, game });
+    }
+    Ok(v)
+}
+
+/// Games of an S block with the given prefix.
+pub fn find_in_s_block(block: &[u8], want: u32) -> Result<Vec<u32>, DecodeError> {
+    Ok(decode_s_block(block)?.into_iter().filter(|e| e.prefix == want).map(|e| e.game).collect())
+}
+
+/// The directory of a run: first key of every block, plus counts.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RunDir {
+    pub id: u32,
+    pub t_first: Vec<u128>,
+    pub s_first: Vec<u32>,
+    pub t_records: u64,
+    pub s_entries: u64,
+    /// Games indexed by the run.
+    pub games: u64,
+    /// Encoded bytes of its blocks and postings.
+    pub bytes: u64,
+}
+
+impl RunDir {
+    pub fn encode(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        put_varint(&mut out, self.t_first.len() as u64);
+        for k in &self.t_first {
+            out.extend_from_slice(&k.to_be_bytes());
+        }
+        put_varint(&mut out, self.s_first.len() as u64);
+        for p in &self.s_first {
+            out.extend_from_slice(&p.to_be_bytes());
+        }
+        put_varint(&mut out, self.t_records);
+        put_varint(&mut out, self.s_entries);
+        put_varint(&mut out, self.games);
+        put_varint(&mut out, self.bytes);
+        out
+    }
+
+    pub fn decode(id: u32, data: &[u8]) -> Result<RunDir, DecodeError> {
+        let mut r = Reader::new(data);
+        let nt = r.varint("t blocks")? as usize;
+        let mut t_first = Vec::with_capacity(nt.min(1 << 24));
+        for _ in 0..nt {
+            t_first.push(u128::from_be_bytes(r.array::<16>("t first key")?));
+        }
+        let ns = r.varint("s blocks")? as usize;
+        let mut s_first = Vec::with_capacity(ns.min(1 << 24));
+        for _ in 0..ns {
+            s_first.push(u32::from_be_bytes(r.array::<4>("s first prefix")?));
+        }
+        Ok(RunDir {
+            id,
+            t_first,
+            s_first,
+            t_records: r.varint("t records")?,
+            s_entries: r.varint("s entries")?,
+            games: r.varint("games")?,
+            bytes: r.varint("bytes")?,
+        })
+    }
+
+    /// Block holding `key` among the T blocks, if any could.
+    pub fn t_block_for(&self, key: u128) -> Option<u32> {
+        let i = self.t_first.partition_point(|&f| f <= key);
+        (i > 0).then(|| (i - 1) as u32)
+    }
+
+    pub fn s_block_for(&self, prefix: u32) -> Option<u32> {
+        let i = self.s_first.partition_point(|&f| f <= prefix);
+        (i > 0).then(|| (i - 1) as u32)
+    }
+}
+
+pub fn run_key(id: u32) -> [u8; 4] {
+    id.to_be_bytes()
+}
+
+pub fn block_key(run: u32, kind: u8, idx: u32) -> [u8; 9] {
+    let mut k = [0u8; 9];
+    k[..4].copy_from_slice(&run.to_be_bytes());
+    k[4] = kind;
+    k[5..].copy_from_slice(&idx.to_be_bytes());
+    k
+}
+
+pub fn postings_key(run: u32, key: u128) -> [u8; 20] {
+    let mut k = [0u8; 20];
+    k[..4].copy_from_slice(&run.to_be_bytes());
+    k[4..].copy_from_slice(&key.to_be_bytes());
+    k
+}
+
+/// Groups occurrences by key (helper for promotion during merges).
+pub fn group_by_key(occs: Vec<Occ>) -> HashMap<u128, Vec<Occ>> {
+    let mut m: HashMap<u128, Vec<Occ>> = HashMap::new();
+    for o in occs {
+        m.entry(o.key).or_default().push(o);
+    }
+    m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::GameOutcome;
+
+    fn facts(g: u32) -> GameFacts {
+        GameFacts {
+            outcome: Some(if g % 3 == 0 { GameOutcome::FirstWins } else if g % 3 == 1 { GameOutcome::Draw } else { GameOutcome::SecondWins }),
+            ratings: [Some(2000 + 2 * g as u16), Some(2100)],
+            year: Some(2000),
+            date: 20000101,
+            values: None,
+        }
+    }
+
+    fn encode_all(recs: &[TRecord], singles: &[SEntry]) -> Vec<Emitted> {
+        let mut enc = RunEncoder::default();
+        let mut emitted = Vec::new();
+        for r in recs {
+            enc.push_record(r, &mut |e| emitted.push(e));
+        }
+        for s in singles {
+            enc.push_single(*s, &mut |e| emitted.push(e));
+        }
+        enc.finish(&mut |e| emitted.push(e));
+        emitted
+    }
+
+    #[test]
+    fn build_splits_by_threshold_and_blocks_round_trip() {
+        let mut occs = Vec::new();
+        for g in 0..20u32 {
+            occs.push(Occ { key: 42, game: g, code: (g % 2) as u16, mover: 0 });
+            occs.push(Occ { key: (g as u128 % 5) << 100 | (g as u128 % 2), game: g, code: 1, mover: 1 });
+        }
+        let (recs, singles, hll) = build(occs, &facts);
+        assert_eq!(recs.len(), 1);
+        assert_eq!(recs[0].n_postings, 20);
+        assert_eq!(recs[0].totals().games(), 20);
+        assert_eq!(recs[0].top.len(), TOP_GAMES);
+        assert_eq!(recs[0].top[0].game, 19); // highest rated
+        assert_eq!(singles.len(), 20);
+        assert_eq!(hll.estimate(), 11);
+        let mut got_s = Vec::new();
+        for e in &encode_all(&recs, &singles) {
+            match e {
+                Emitted::TBlock(first, b) => {
+                    assert_eq!(*first, 42);
+                    let rec = find_in_t_block(b, 42).unwrap().unwrap();
+                    assert_eq!(rec.moves, recs[0].moves);
+                    assert!(find_in_t_block(b, 41).unwrap().is_none());
+                }
+                Emitted::SBlock(_, b) => got_s.extend(decode_s_block(b).unwrap()),
+                Emitted::Postings(..) => unreachable!("20 postings are inline"),
+            }
+        }
+        assert_eq!(got_s, singles);
+    }
+
+    #[test]
+    fn s_blocks_fit_pages_and_never_split_a_prefix() {
+        // Pseudo-random prefixes with some repeated, as a big run would have.
+        let mut singles: Vec<SEntry> = (0..200_000u64)
+            .map(|i| {
+                let x = i.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                SEntry { prefix: ((x >> 32) as u32) & !0xF, game: (x as u32) % 1_000_000 }
+            })
+            .collect();
+        singles.sort_unstable();
+        let emitted = encode_all(&[], &singles);
+        let mut got = Vec::new();
+        let mut firsts = Vec::new();
+        for e in &emitted {
+            if let Emitted::SBlock(first, b) = e {
+                assert!(b.len() <= BLOCK_BYTES, "block of {} bytes", b.len());
+                let d = decode_s_block(b).unwrap();
+                assert_eq!(d[0].prefix, *first);
+                firsts.push(*first);
+                got.extend(d);
+            }
+        }
+        assert_eq!(got, singles);
+        // No prefix spans two blocks.
+        for w in firsts.windows(2) {
+            assert!(w[0] < w[1]);
+        }
+        // Rice coding costs about log2(mean gap) + 1.5 bits a gap; games take 20 bits here.
+        let bits = 8.0 * emitted.iter().map(|e| if let Emitted::SBlock(_, b) = e { b.len() } else { 0 }).sum::<usize>() as f64
+            / singles.len() as f64;
+        let bound = ((1u64 << 32) as f64 / 200_000.0).log2() + 2.0 + 20.0;
+        assert!(bits < bound, "{bits} bits per entry, expected under {bound}");
+    }
+
+    #[test]
+    fn corrupt_s_block_is_an_error() {
+        let singles: Vec<SEntry> = (0..100).map(|i| SEntry { prefix: i * 1000, game: i }).collect();
+        let b = encode_s_block(&singles);
+        for cut in [1, 5, b.len() / 2] {
+            assert!(decode_s_block(&b[..cut]).is_err());
+        }
+    }
+}
