@@ -212,6 +212,13 @@ impl WriteTx {
         f(&mut t)
     }
 
+    /// Opens a table for writing (created if needed). Several different tables may be open at
+    /// once; drop them before committing.
+    pub fn table<'t>(&'t self, name: &'t str) -> Result<TableMut<'t>> {
+        let table = self.txn.open_table(def(name)).map_err(|e| StoreError::new(format!("opening table {name}"), e))?;
+        Ok(TableMut { name, table })
+    }
+
     /// Makes every write of this transaction durable and visible, all at once.
     pub fn commit(self) -> Result<()> {
         self.txn.commit().map_err(|e| StoreError::new("committing", e))
