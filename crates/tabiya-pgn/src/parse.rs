@@ -45,6 +45,9 @@ fn castling_mode_for_variant(variant: Option<&str>) -> Result<Option<CastlingMod
 
 /// Converts a SAN (or UCI, as python-chess accepts) token to a legal move.
 pub fn san_to_move(pos: &Chess, san: San) -> Result<Move, String> {
+    if san == San::Null {
+        return Err("null move (Z0 or --): not a legal chess move, so the game cannot be indexed".to_string());
+    }
     match san.to_move(pos) {
         Ok(m) => Ok(m),
         Err(err) => {
