@@ -107,19 +107,42 @@ fn bench(c: &mut Criterion) {
     let games = load_games();
     assert!(games.len() > 27_000);
     let dir = tempfile::tempdir().unwrap();
+    // The book probed below: whole games, written once outside any timing.
+    let (inputs, _) = aggregate_games(
+        games.iter().enumerate().map(|(i, g)| (i as u32, g)),
+        &GameFilter::default(),
+    );
+    let report = write_book(dir.path(), "probe", &KvetkaBookSpec::default(), inputs).unwrap();
+    eprintln!(
+        "TCEC whole-game book: {} elements, {} blocks, {} bytes, {} files; positions skipped {}, \
+         moves skipped: underpromotion {}, piece number {}, other {}",
+        report.elements,
+        report.blocks,
+        report.bytes,
+        report.files.len(),
+        report.positions_skipped,
+        report.moves_skipped_underpromotion,
+        report.moves_skipped_piece_number,
+        report.moves_skipped_other
+    );
     let mut group = c.benchmark_group("kvetka");
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(60));
     group.throughput(Throughput::Elements(games.len() as u64));
-    for (label, max_move) in [("build_tcec_40_plies", 40u8), ("build_tcec_whole_games", 0xFF)] {
+    for (label, max_move) in [
+        ("build_tcec_40_plies", 40u8),
+        ("build_tcec_whole_games", 0xFF),
+    ] {
         group.bench_function(label, |b| {
             b.iter(|| {
                 let filter = GameFilter {
                     max_move,
                     ..GameFilter::default()
                 };
-                let (inputs, _) =
-                    aggregate_games(games.iter().enumerate().map(|(i, g)| (i as u32, g)), &filter);
+                let (inputs, _) = aggregate_games(
+                    games.iter().enumerate().map(|(i, g)| (i as u32, g)),
+                    &filter,
+                );
                 let spec = KvetkaBookSpec {
                     max_move,
                     ..KvetkaBookSpec::default()
@@ -130,7 +153,7 @@ fn bench(c: &mut Criterion) {
     }
 
     // Probes: every position of the first 2,000 games against the whole-game book.
-    let book = KvetkaBook::open(dir.path().join("build_tcec_whole_games")).unwrap();
+    let book = KvetkaBook::open(dir.path().join("probe")).unwrap();
     let mut probes = Vec::new();
     for g in games.iter().take(2000) {
         let mut pos = g.start.clone();

@@ -29,13 +29,13 @@ pub use format::{
     compact_len, put_compact, put_unicode,
 };
 pub use key::{
-    KEY_LEN, KeyError, KvetkaKey, Normalisation, decode_key, decode_key_setup,
-    encode_normalised, normalise, position_key, transform,
+    KEY_LEN, KeyError, KvetkaKey, Normalisation, decode_key, decode_key_setup, encode_normalised,
+    normalise, position_key, transform,
 };
 pub use ksf::{Ksf, KsfGame, KsfSource, TOC_UNIT, result_byte};
 pub use moves::{
-    CODE_CASTLE_LONG, CODE_CASTLE_SHORT, CodeMeaning, MoveCodeError, MoveDecodeError,
-    code_meaning, decode_move, encode_move,
+    CODE_CASTLE_LONG, CODE_CASTLE_SHORT, CodeMeaning, MoveCodeError, MoveDecodeError, code_meaning,
+    decode_move, encode_move,
 };
 pub use reader::{
     EcoComment, ElementLocation, GameSource, IndexSource, KvetkaBook, KvetkaDetailMove,

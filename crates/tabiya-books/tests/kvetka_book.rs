@@ -17,8 +17,8 @@ use tabiya_books::{
     BookGame, BookMove, BookPosition, BookStats, GameResult, SourceRef,
     kvetka::{
         GameFilter, GameLink, IndexSource, KvetkaBook, KvetkaBookSpec, KvetkaGameInfo,
-        KvetkaGameRef, KvetkaKey, KvetkaPositionInput, KvetkaSource, aggregate_games,
-        position_key, write_book,
+        KvetkaGameRef, KvetkaKey, KvetkaPositionInput, KvetkaSource, aggregate_games, position_key,
+        write_book,
     },
 };
 
@@ -93,10 +93,18 @@ fn expected_from(games: &[(Vec<Chess>, Vec<Move>, GameResult)], max_ply: usize) 
                 match result {
                     GameResult::Draw => e.draws += 1,
                     GameResult::WhiteWins => {
-                        if mover == Color::White { e.wins += 1 } else { e.losses += 1 }
+                        if mover == Color::White {
+                            e.wins += 1
+                        } else {
+                            e.losses += 1
+                        }
                     }
                     GameResult::BlackWins => {
-                        if mover == Color::Black { e.wins += 1 } else { e.losses += 1 }
+                        if mover == Color::Black {
+                            e.wins += 1
+                        } else {
+                            e.losses += 1
+                        }
                     }
                     GameResult::Unknown => {}
                 }
@@ -119,7 +127,8 @@ fn expected_from(games: &[(Vec<Chess>, Vec<Move>, GameResult)], max_ply: usize) 
                     }
                     continue;
                 }
-                let count = (pos.board().by_color(pos.turn()) & pos.board().by_role(m.role())).count();
+                let count =
+                    (pos.board().by_color(pos.turn()) & pos.board().by_role(m.role())).count();
                 if count > codes_for(m.role()) {
                     exp.crowded_moves += 1;
                     e.crowded = true;
@@ -194,7 +203,11 @@ fn eco_table() -> HashMap<String, (String, String, Option<String>)> {
                 if tok.ends_with('.') {
                     continue;
                 }
-                let m = tok.parse::<shakmaty::san::San>().unwrap().to_move(&pos).unwrap();
+                let m = tok
+                    .parse::<shakmaty::san::San>()
+                    .unwrap()
+                    .to_move(&pos)
+                    .unwrap();
                 pos.play_unchecked(m);
             }
             let (name, var) = match cols[1].split_once(": ") {
@@ -263,10 +276,7 @@ fn inputs_from(t: &Twic, exp: &Expected) -> Vec<KvetkaPositionInput> {
         .collect()
 }
 
-fn spec<'a>(
-    t: &Twic,
-    eco: Option<&'a tabiya_books::kvetka::EcoLookup<'a>>,
-) -> KvetkaBookSpec<'a> {
+fn spec<'a>(t: &Twic, eco: Option<&'a tabiya_books::kvetka::EcoLookup<'a>>) -> KvetkaBookSpec<'a> {
     KvetkaBookSpec {
         caption: "TWIC 920".into(),
         max_move: MAX_PLY as u8,
@@ -387,8 +397,13 @@ fn twic_book_written_and_read_back() {
     let eco = eco_table();
     let lookup = |p: &Chess| eco.get(&fen_key(p)).cloned();
     let dir = tempfile::tempdir().unwrap();
-    let report = write_book(dir.path(), "twic", &spec(&t, Some(&lookup)), inputs_from(&t, &exp))
-        .unwrap();
+    let report = write_book(
+        dir.path(),
+        "twic",
+        &spec(&t, Some(&lookup)),
+        inputs_from(&t, &exp),
+    )
+    .unwrap();
     println!("{report:?}");
     assert_eq!(report.elements, exp.entries.len() as u64);
     assert_eq!(report.positions_skipped, 0);
@@ -402,8 +417,14 @@ fn twic_book_written_and_read_back() {
 
     // ECO comments where the tables name the position.
     let mut after = Chess::default();
-    for san in ["e4", "c5", "Nf3", "Nc6", "d4", "cxd4", "Nxd4", "Nf6", "Nc3", "e5"] {
-        let m = san.parse::<shakmaty::san::San>().unwrap().to_move(&after).unwrap();
+    for san in [
+        "e4", "c5", "Nf3", "Nc6", "d4", "cxd4", "Nxd4", "Nf6", "Nc3", "e5",
+    ] {
+        let m = san
+            .parse::<shakmaty::san::San>()
+            .unwrap()
+            .to_move(&after)
+            .unwrap();
         after.play_unchecked(m);
     }
     if book.probe(&after).unwrap().found {
@@ -439,7 +460,10 @@ fn twic_book_written_and_read_back() {
         max_move: MAX_PLY as u8,
         ..GameFilter::default()
     };
-    let (inputs, agg) = aggregate_games(games.iter().enumerate().map(|(i, g)| (i as u32, g)), &filter);
+    let (inputs, agg) = aggregate_games(
+        games.iter().enumerate().map(|(i, g)| (i as u32, g)),
+        &filter,
+    );
     assert_eq!(agg.games_added, 2245);
     let dir2 = tempfile::tempdir().unwrap();
     let report2 = write_book(dir2.path(), "agg", &spec(&t, None), inputs).unwrap();
@@ -454,7 +478,10 @@ fn twic_book_written_and_read_back() {
         max_move: MAX_PLY as u8,
         ..GameFilter::default()
     };
-    let (_, agg) = aggregate_games(games.iter().enumerate().map(|(i, g)| (i as u32, g)), &strong);
+    let (_, agg) = aggregate_games(
+        games.iter().enumerate().map(|(i, g)| (i as u32, g)),
+        &strong,
+    );
     let expected_strong = t
         .raw
         .iter()
@@ -582,7 +609,11 @@ fn element_size_limit_trims_game_links() {
     let report = write_book(dir.path(), "big", &s, vec![input]).unwrap();
     // Whatever is kept, kept + trimmed = 500 and the element fits.
     let book = KvetkaBook::open(dir.path().join("big")).unwrap();
-    let e = book.probe_detail(&Chess::default()).unwrap().element.unwrap();
+    let e = book
+        .probe_detail(&Chess::default())
+        .unwrap()
+        .element
+        .unwrap();
     let kept = e.raw.last_games.unwrap().len() as u64;
     assert_eq!(kept + report.game_links_trimmed, 500);
     assert!(report.game_links_trimmed > 0);

@@ -278,7 +278,12 @@ fn fixture_reads_with_index() {
     check_book(&book, dir.path());
     assert_eq!(book.index_source(), IndexSource::Kin);
     assert_eq!(book.header_len(), f.header_len);
-    assert!(book.verify().unwrap().iter().all(|p| p.contains("unknown bytes")));
+    assert!(
+        book.verify()
+            .unwrap()
+            .iter()
+            .all(|p| p.contains("unknown bytes"))
+    );
 }
 
 #[test]
@@ -308,24 +313,46 @@ fn check_book(book: &KvetkaBook, dir: &Path) {
     assert_eq!(h.book_type, 1);
     assert_eq!(h.caption, "Test");
     assert_eq!(
-        (h.min_white_elo, h.min_black_elo, h.min_stronger_elo, h.min_weaker_elo),
+        (
+            h.min_white_elo,
+            h.min_black_elo,
+            h.min_stronger_elo,
+            h.min_weaker_elo
+        ),
         (2000, 0, 0, 2100)
     );
-    assert_eq!((h.max_move, h.element_type, h.links, h.block_count), (16, 1, 0, 1));
+    assert_eq!(
+        (h.max_move, h.element_type, h.links, h.block_count),
+        (16, 1, 0, 1)
+    );
     assert_eq!(book.block_count(), 1);
 
     // Start position: totals for White, move stats from the child (after 1.e4: Black won 1,
     // lost 4 -> for White, the mover: 4 wins, 0 draws, 1 loss). 1.Nf3 is not stored.
     let p = book.probe(&Chess::default()).unwrap();
     assert!(p.found);
-    assert_eq!((p.games, p.wins, p.draws, p.losses), (Some(204), Some(3), Some(200), Some(1)));
-    assert_eq!(p.moves.len(), 2);
-    assert_eq!((p.moves[0].uci.as_str(), p.moves[0].san.as_str()), ("e2e4", "e4"));
     assert_eq!(
-        (p.moves[0].games, p.moves[0].wins, p.moves[0].draws, p.moves[0].losses),
+        (p.games, p.wins, p.draws, p.losses),
+        (Some(204), Some(3), Some(200), Some(1))
+    );
+    assert_eq!(p.moves.len(), 2);
+    assert_eq!(
+        (p.moves[0].uci.as_str(), p.moves[0].san.as_str()),
+        ("e2e4", "e4")
+    );
+    assert_eq!(
+        (
+            p.moves[0].games,
+            p.moves[0].wins,
+            p.moves[0].draws,
+            p.moves[0].losses
+        ),
         (Some(5), Some(4), Some(0), Some(1))
     );
-    assert_eq!((p.moves[1].uci.as_str(), p.moves[1].san.as_str()), ("g1f3", "Nf3"));
+    assert_eq!(
+        (p.moves[1].uci.as_str(), p.moves[1].san.as_str()),
+        ("g1f3", "Nf3")
+    );
     assert_eq!(p.moves[1].wins, None);
 
     let d = book.probe_detail(&Chess::default()).unwrap();
@@ -334,7 +361,10 @@ fn check_book(book: &KvetkaBook, dir: &Path) {
     assert_eq!(e.raw.some_game, Some(GameLink { source: 0, game: 5 }));
     assert_eq!(
         e.raw.last_games,
-        Some(vec![GameLink { source: 0, game: 1 }, GameLink { source: 0, game: 2 }])
+        Some(vec![
+            GameLink { source: 0, game: 1 },
+            GameLink { source: 0, game: 2 }
+        ])
     );
     assert_eq!(e.raw.comment.as_deref(), Some("Start"));
     assert_eq!(d.eco, None);
@@ -373,8 +403,14 @@ fn check_book(book: &KvetkaBook, dir: &Path) {
     assert_eq!(src.source_type, 1);
     assert_eq!(src.path.as_deref(), Some(dir.join("games.pgn").as_path()));
     assert_eq!((src.offset, src.length), (0x1234, 0x56));
-    assert_eq!((src.game.white.as_str(), src.game.black.as_str()), ("Ann", "Bo"));
-    assert_eq!((src.game.white_elo, src.game.black_elo, src.game.result), (2500, 2400, 1));
+    assert_eq!(
+        (src.game.white.as_str(), src.game.black.as_str()),
+        ("Ann", "Bo")
+    );
+    assert_eq!(
+        (src.game.white_elo, src.game.black_elo, src.game.result),
+        (2500, 2400, 1)
+    );
     assert!(book.game_source(GameLink { source: 0, game: 6 }).is_err());
     assert!(book.game_source(GameLink { source: 1, game: 0 }).is_err());
 
@@ -420,7 +456,11 @@ fn corrupt_and_truncated_inputs() {
     // starts (right after the header).
     write_fixture(dir.path(), &f, false);
     fs::write(dir.path().join("fix_0.kob"), &f.kob[..f.header_len + 100]).unwrap();
-    expect_corrupt(KvetkaBook::open(&base).unwrap_err(), "fix_0.kob", f.header_len as u64);
+    expect_corrupt(
+        KvetkaBook::open(&base).unwrap_err(),
+        "fix_0.kob",
+        f.header_len as u64,
+    );
 
     // Truncated inside the header.
     fs::write(dir.path().join("fix_0.kob"), &f.kob[..10]).unwrap();
@@ -447,7 +487,11 @@ fn corrupt_and_truncated_inputs() {
     let mut bad = f.kob.clone();
     bad[f.header_len] = 0x09;
     fs::write(dir.path().join("fix_0.kob"), &bad).unwrap();
-    expect_corrupt(KvetkaBook::open(&base).unwrap_err(), "fix_0.kob", f.header_len as u64);
+    expect_corrupt(
+        KvetkaBook::open(&base).unwrap_err(),
+        "fix_0.kob",
+        f.header_len as u64,
+    );
 
     // An element length running past n: found when the block is read.
     let mut bad = f.kob.clone();
@@ -494,6 +538,9 @@ fn moves_decode_on_the_normalised_board() {
     // board after 1.e4 is c2-c4, which is c7-c5 on the real board.
     let n = decode_key(&key(AFTER_E4_BITS)).unwrap();
     let m = decode_move(&n, 0x09).unwrap();
-    assert_eq!(m.to_uci(shakmaty::CastlingMode::Standard).to_string(), "c2c4");
+    assert_eq!(
+        m.to_uci(shakmaty::CastlingMode::Standard).to_string(),
+        "c2c4"
+    );
     assert!(n.is_legal(m));
 }

@@ -69,8 +69,8 @@ fn check(pos: &Chess) -> Result<(), String> {
                     Role::Queen => 3,
                     _ => 2,
                 };
-                let count = (normal.board().by_color(Color::White) & normal.board().by_role(role))
-                    .count();
+                let count =
+                    (normal.board().by_color(Color::White) & normal.board().by_role(role)).count();
                 if number <= limit || count < number {
                     return Err(format!("{m:?}: bad piece number {number} of {count}"));
                 }
@@ -97,7 +97,10 @@ fn corpus_positions_round_trip_through_keys() {
                 let (key, norm) = position_key(pos).unwrap();
                 let back = transform(&decode_key(&key).unwrap(), norm).unwrap();
                 assert_eq!(back.board(), pos.board());
-                assert_ne!(back.castles().castling_rights(), pos.castles().castling_rights());
+                assert_ne!(
+                    back.castles().castling_rights(),
+                    pos.castles().castling_rights()
+                );
                 return;
             }
             match check(pos) {
@@ -134,7 +137,10 @@ fn too_many_promoted_pieces_is_an_error() {
         .unwrap()
         .into_setup();
     assert_eq!(setup.board.occupied().count(), 21);
-    assert_eq!(encode_normalised(&setup), Err(KeyError::TooLong { bits: 177 }));
+    assert_eq!(
+        encode_normalised(&setup),
+        Err(KeyError::TooLong { bits: 177 })
+    );
     // 20 of them fit exactly: 120 + 44 + 8 = 172.
     let setup = "qqqqqqqk/qq6/8/8/8/8/QQ6/QQQQQQQK w - - 0 1"
         .parse::<Fen>()
@@ -150,13 +156,22 @@ fn bad_keys_are_errors_with_offsets() {
         Err(KeyError::Invalid { offset: 21, .. })
     ));
     // All zeros: 64 empty squares then ep 0, castling 0: no kings, an illegal position.
-    assert!(matches!(decode_key(&[0u8; 22]), Err(KeyError::IllegalPosition(_))));
+    assert!(matches!(
+        decode_key(&[0u8; 22]),
+        Err(KeyError::IllegalPosition(_))
+    ));
     // All ones: the square codes run past 176 bits.
-    assert!(matches!(decode_key(&[0xff; 22]), Err(KeyError::Invalid { .. })));
+    assert!(matches!(
+        decode_key(&[0xff; 22]),
+        Err(KeyError::Invalid { .. })
+    ));
     // A padding bit set after the start position's castling field (bit 175).
     let (mut key, _) = position_key(&Chess::default()).unwrap();
     key[21] |= 0x01;
-    assert!(matches!(decode_key(&key), Err(KeyError::Invalid { offset: 21, .. })));
+    assert!(matches!(
+        decode_key(&key),
+        Err(KeyError::Invalid { offset: 21, .. })
+    ));
     // A mirrored-away board: no castling rights, white king on d1.
     let pos: Chess = "4k3/8/8/8/8/8/8/3K4 w - - 0 1"
         .parse::<Fen>()

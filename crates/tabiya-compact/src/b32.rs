@@ -147,7 +147,10 @@ fn rooks_from_outside(board: &Board, color: Color, king_side: bool) -> Vec<Squar
             .filter(|r| r.file() > king.file())
             .collect()
     } else {
-        rooks.into_iter().filter(|r| r.file() < king.file()).collect()
+        rooks
+            .into_iter()
+            .filter(|r| r.file() < king.file())
+            .collect()
     }
 }
 
@@ -458,7 +461,13 @@ mod tests {
         );
         // All-zero: 64 empty squares, full-move number 0.
         let err = decode_b32(&[0u8; 32]).unwrap_err();
-        assert!(matches!(err, B32Error::InvalidField { field: "full-move number", .. }));
+        assert!(matches!(
+            err,
+            B32Error::InvalidField {
+                field: "full-move number",
+                ..
+            }
+        ));
         // A board full of white pawns has no empty square.
         assert_eq!(
             decode_b32(&[0x11; 32]).unwrap_err(),

@@ -82,12 +82,12 @@ fn color_bit(color: Color) -> u8 {
 
 fn put_nibble(out: &mut [u8; CDB_LEN], j: usize, nibble: u8) {
     let byte = 8 + j / 2;
-    out[byte] |= if j % 2 == 0 { nibble << 4 } else { nibble };
+    out[byte] |= if j.is_multiple_of(2) { nibble << 4 } else { nibble };
 }
 
 fn get_nibble(bytes: &[u8], j: usize) -> u8 {
     let byte = bytes[8 + j / 2];
-    if j % 2 == 0 { byte >> 4 } else { byte & 0x0f }
+    if j.is_multiple_of(2) { byte >> 4 } else { byte & 0x0f }
 }
 
 /// Encodes a chess position (placement, side to move, castling rights, en-passant square
@@ -238,9 +238,7 @@ pub fn decode_cdb_setup(bytes: &[u8]) -> Result<Setup, CdbError> {
                 if sq.rank() != color.backrank() {
                     return Err(CdbError::Invalid {
                         offset: 8 + j / 2,
-                        reason: format!(
-                            "castling rook code on {sq}, not on {color}'s back rank"
-                        ),
+                        reason: format!("castling rook code on {sq}, not on {color}'s back rank"),
                     });
                 }
                 castling_rights.add(sq);
@@ -331,7 +329,8 @@ pub fn decode_cdb_setup(bytes: &[u8]) -> Result<Setup, CdbError> {
 pub fn decode_cdb(bytes: &[u8]) -> Result<Chess, CdbError> {
     let setup = decode_cdb_setup(bytes)?;
     let mode = CastlingMode::detect(&setup);
-    let pos = Chess::from_setup(setup, mode).map_err(|e| CdbError::IllegalPosition(e.to_string()))?;
+    let pos =
+        Chess::from_setup(setup, mode).map_err(|e| CdbError::IllegalPosition(e.to_string()))?;
     let again = encode_cdb(&pos)?;
     if let Some(offset) = again.iter().zip(bytes).position(|(a, b)| a != b) {
         return Err(CdbError::NonCanonical { offset });
@@ -399,7 +398,10 @@ mod tests {
     fn errors_name_offsets() {
         assert_eq!(
             decode_cdb(&[0; 23]).unwrap_err(),
-            CdbError::WrongLength { len: 23, offset: 23 }
+            CdbError::WrongLength {
+                len: 23,
+                offset: 23
+            }
         );
         // No men, turn nibble 0 -> invalid at byte 8.
         assert!(matches!(

@@ -30,7 +30,9 @@ fn corpus_round_trips() {
                 if setup.halfmoves > 127 || setup.fullmoves.get() > 65535 {
                     match encode_b32(&setup) {
                         Err(B32Error::OutOfRange { .. }) => b32_out_of_range += 1,
-                        other => failures.push(format!("{fen:?}: expected OutOfRange, got {other:?}")),
+                        other => {
+                            failures.push(format!("{fen:?}: expected OutOfRange, got {other:?}"))
+                        }
                     }
                     continue;
                 }
@@ -91,7 +93,12 @@ fn corpus_round_trips() {
          {cdb_checked}, Chess960 positions {chess960_positions}, inner-rook castling rights \
          {inner_rook_rights}"
     );
-    assert!(failures.is_empty(), "{} failures, first: {:#?}", failures.len(), &failures[..failures.len().min(10)]);
+    assert!(
+        failures.is_empty(),
+        "{} failures, first: {:#?}",
+        failures.len(),
+        &failures[..failures.len().min(10)]
+    );
     // The corpus is known: 2,245 TWIC + 13,463 pgnmentor + 27,608 TCEC games plus the edge
     // cases; two antichess and two crazyhouse games are skipped.
     assert!(stats.games > 43_000, "{stats:?}");

@@ -336,7 +336,10 @@ impl RawElement {
             );
         }
         let mut e = Cursor::new(&c.data[..end], body_start);
-        let key: KvetkaKey = e.take(KEY_LEN, "element key")?.try_into().expect("22 bytes");
+        let key: KvetkaKey = e
+            .take(KEY_LEN, "element key")?
+            .try_into()
+            .expect("22 bytes");
         let wins = e.compact("wins")?;
         let draws = e.compact("draws")?;
         let losses = e.compact("loses")?;

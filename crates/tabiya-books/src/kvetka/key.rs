@@ -289,7 +289,9 @@ pub fn decode_key_setup(key: &[u8]) -> Result<Setup, KeyError> {
         } else {
             Color::White
         };
-        setup.board.set_piece_at(key_square(i), Piece { color, role });
+        setup
+            .board
+            .set_piece_at(key_square(i), Piece { color, role });
     }
     let ep_offset = r.offset();
     let ep = r.read_n(4)?;

@@ -267,16 +267,20 @@ pub enum MoveDecodeError {
 /// Decodes a code into a legal move of the normalised position (White to move).
 pub fn decode_move(pos: &Chess, code: u8) -> Result<Move, MoveDecodeError> {
     let meaning = code_meaning(code).ok_or(MoveDecodeError::UnknownCode(code))?;
-    let legal = pos.legal_moves();
     match meaning {
-        CodeMeaning::Castle(side) => legal
-            .iter()
-            .copied()
-            .find(|m| m.castling_side() == Some(side))
-            .ok_or_else(|| MoveDecodeError::Illegal {
-                code,
-                detail: format!("{side:?} castling"),
-            }),
+        CodeMeaning::Castle(side) => {
+            let candidate = pos
+                .board()
+                .king_of(Color::White)
+                .zip(pos.castles().rook(Color::White, side))
+                .map(|(king, rook)| Move::Castle { king, rook });
+            candidate
+                .filter(|&m| pos.turn() == Color::White && pos.is_legal(m))
+                .ok_or_else(|| MoveDecodeError::Illegal {
+                    code,
+                    detail: format!("{side:?} castling"),
+                })
+        }
         CodeMeaning::Step {
             role,
             number,
@@ -302,23 +306,26 @@ pub fn decode_move(pos: &Chess, code: u8) -> Result<Move, MoveDecodeError> {
             );
             let promotion =
                 (role == Role::Pawn && to.rank() == shakmaty::Rank::Eighth).then_some(Role::Queen);
-            legal
-                .iter()
-                .copied()
-                .find(|m| match *m {
-                    Move::Normal {
-                        from: f,
-                        to: t,
-                        promotion: p,
-                        ..
-                    } => f == from && t == to && p == promotion,
-                    Move::EnPassant { from: f, to: t } => f == from && t == to,
-                    _ => false,
-                })
-                .ok_or_else(|| MoveDecodeError::Illegal {
+            let capture = pos.board().role_at(to);
+            let m = if role == Role::Pawn && dx != 0 && capture.is_none() {
+                Move::EnPassant { from, to }
+            } else {
+                Move::Normal {
+                    role,
+                    from,
+                    capture,
+                    to,
+                    promotion,
+                }
+            };
+            if pos.turn() == Color::White && pos.is_legal(m) {
+                Ok(m)
+            } else {
+                Err(MoveDecodeError::Illegal {
                     code,
                     detail: format!("{role:?} {from}{to}"),
                 })
+            }
         }
     }
 }

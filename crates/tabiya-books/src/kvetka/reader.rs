@@ -187,7 +187,10 @@ impl std::fmt::Debug for KvetkaBook {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("KvetkaBook")
             .field("base", &self.base)
-            .field("files", &self.files.iter().map(|f| &f.path).collect::<Vec<_>>())
+            .field(
+                "files",
+                &self.files.iter().map(|f| &f.path).collect::<Vec<_>>(),
+            )
             .field("header", &self.header)
             .field("index_source", &self.index_source)
             .finish()
@@ -263,7 +266,10 @@ fn book_files(path: &Path) -> Result<(PathBuf, Vec<PathBuf>), KvetkaError> {
         }
         return Ok((dir.join(stem), vec![path.to_path_buf()]));
     }
-    let base = match name.strip_suffix(".kin").or_else(|| name.strip_suffix(".ksf")) {
+    let base = match name
+        .strip_suffix(".kin")
+        .or_else(|| name.strip_suffix(".ksf"))
+    {
         Some(stem) => dir.join(stem),
         None => path.to_path_buf(),
     };
@@ -356,9 +362,8 @@ impl KvetkaBook {
         }
         if options.use_ksf && ksf_path.is_file() {
             let data = fs::read(&ksf_path).map_err(io_err(&ksf_path))?;
-            book.ksf = Some(
-                Ksf::parse(&data, options.string_order).map_err(parse_err(&ksf_path, 0))?,
-            );
+            book.ksf =
+                Some(Ksf::parse(&data, options.string_order).map_err(parse_err(&ksf_path, 0))?);
         }
         Ok(book)
     }
@@ -387,7 +392,10 @@ impl KvetkaBook {
                 return Err(corrupt(
                     path,
                     (i * KEY_LEN) as u64,
-                    format!("key of block {i} is smaller than the key of block {}", i - 1),
+                    format!(
+                        "key of block {i} is smaller than the key of block {}",
+                        i - 1
+                    ),
                 ));
             }
             index.push((key, i as u32));
@@ -506,18 +514,58 @@ impl KvetkaBook {
         self.ksf.as_ref()
     }
 
-    /// Finds the element of a key (binary search over the index, then a scan of one block).
+    /// Finds the element of a key (binary search over the index, then a scan of one block
+    /// that reads only each element's length and key until the key is reached).
     pub fn find(&self, key: &KvetkaKey) -> Result<Option<KvetkaElement>, KvetkaError> {
         let i = self.index.partition_point(|(k, _)| k <= key);
         if i == 0 {
             return Ok(None);
         }
         let block = self.index[i - 1].1 as usize;
-        for e in self.block_elements(block)? {
-            match e.raw.key.cmp(key) {
-                std::cmp::Ordering::Equal => return Ok(Some(e)),
+        let (file, off) = self.blocks[block];
+        let path = &self.files[file].path;
+        let (data, n) = self.block_bytes(block)?;
+        let mut c = Cursor::new(&data[..n], 2);
+        while c.pos < n {
+            let at = c.pos;
+            let length = c
+                .compact("element length")
+                .map_err(parse_err(path, off as u64))?;
+            let body = c.pos;
+            let stored: &[u8] = c
+                .take(KEY_LEN, "element key")
+                .map_err(parse_err(path, off as u64))?;
+            match stored.cmp(&key[..]) {
+                std::cmp::Ordering::Less => {
+                    let next = body as u64 + length;
+                    if next > n as u64 {
+                        return Err(corrupt(
+                            path,
+                            (off + at) as u64,
+                            format!("element length {length} runs past the block's useful bytes"),
+                        ));
+                    }
+                    c.pos = next as usize;
+                }
                 std::cmp::Ordering::Greater => return Ok(None),
-                std::cmp::Ordering::Less => {}
+                std::cmp::Ordering::Equal => {
+                    c.pos = at;
+                    let raw = RawElement::parse(
+                        &mut c,
+                        n,
+                        self.header.stores_links(),
+                        self.options.string_order,
+                    )
+                    .map_err(parse_err(path, off as u64))?;
+                    return Ok(Some(KvetkaElement {
+                        raw,
+                        location: ElementLocation {
+                            file,
+                            offset: (off + at) as u64,
+                            block: block as u32,
+                        },
+                    }));
+                }
             }
         }
         Ok(None)
@@ -528,7 +576,9 @@ impl KvetkaBook {
         let Ok((key, _)) = position_key(pos) else {
             return Ok(None);
         };
-        Ok(self.find(&key)?.map(|e| (e.raw.wins, e.raw.draws, e.raw.losses)))
+        Ok(self
+            .find(&key)?
+            .map(|e| (e.raw.wins, e.raw.draws, e.raw.losses)))
     }
 
     /// Everything stored for a position: element, decoded moves (mapped to the real board)
@@ -834,17 +884,20 @@ impl KvetkaBook {
             let key: String = r.key.iter().map(|b| format!("{b:02x}")).collect();
             let pos = decode_key(&r.key);
             let fen = match &pos {
-                Ok(p) => shakmaty::fen::Fen::from_position(p, shakmaty::EnPassantMode::Legal)
-                    .to_string(),
+                Ok(p) => {
+                    shakmaty::fen::Fen::from_position(p, shakmaty::EnPassantMode::Legal).to_string()
+                }
                 Err(e) => format!("<{e}>"),
             };
             let moves: Vec<String> = r
                 .moves
                 .iter()
-                .map(|&c| match pos.as_ref().ok().map(|p| (p, decode_move(p, c))) {
-                    Some((p, Ok(m))) => format!("{c:02x}:{}", San::from_move(p, m)),
-                    _ => format!("{c:02x}:?"),
-                })
+                .map(
+                    |&c| match pos.as_ref().ok().map(|p| (p, decode_move(p, c))) {
+                        Some((p, Ok(m))) => format!("{c:02x}:{}", San::from_move(p, m)),
+                        _ => format!("{c:02x}:?"),
+                    },
+                )
                 .collect();
             writeln!(
                 out,
@@ -891,39 +944,34 @@ impl KvetkaBook {
     }
 }
 
-/// Maps a legal move of one position to the corresponding legal move of `to_pos`, the two
-/// positions being related by `norm` (either direction: the map is its own inverse).
+/// Maps a legal move of one position to the corresponding move of `to_pos`, the two
+/// positions being related by `norm` (either direction: the map is its own inverse). The
+/// squares are transformed directly; the result is checked for legality in `to_pos`.
 pub fn map_move(m: Move, to_pos: &Chess, norm: Normalisation) -> Option<Move> {
-    let legal = to_pos.legal_moves();
-    match m {
-        Move::Castle { .. } => {
-            let side = m.castling_side()?;
-            legal
-                .iter()
-                .copied()
-                .find(|x| x.castling_side() == Some(side))
-        }
+    let t = |sq| norm.to_real(sq);
+    let mapped = match m {
         Move::Normal {
+            role,
             from,
+            capture,
             to,
             promotion,
-            ..
-        } => {
-            let (f, t) = (norm.to_real(from), norm.to_real(to));
-            legal.iter().copied().find(|x| match *x {
-                Move::Normal {
-                    from, to, promotion: p, ..
-                } => from == f && to == t && p == promotion,
-                _ => false,
-            })
-        }
-        Move::EnPassant { from, to } => {
-            let (f, t) = (norm.to_real(from), norm.to_real(to));
-            legal
-                .iter()
-                .copied()
-                .find(|x| matches!(*x, Move::EnPassant { from, to } if from == f && to == t))
-        }
-        Move::Put { .. } => None,
-    }
+        } => Move::Normal {
+            role,
+            from: t(from),
+            capture,
+            to: t(to),
+            promotion,
+        },
+        Move::EnPassant { from, to } => Move::EnPassant {
+            from: t(from),
+            to: t(to),
+        },
+        Move::Castle { king, rook } => Move::Castle {
+            king: t(king),
+            rook: t(rook),
+        },
+        Move::Put { .. } => return None,
+    };
+    to_pos.is_legal(mapped).then_some(mapped)
 }

@@ -235,7 +235,9 @@ pub fn write_book(
                     m.some_game = some_game;
                 }
                 m.last_games.extend(last_games);
-                if spec.eco.is_some() && m.eco_candidates.len() < 4 && !m.eco_candidates.contains(pos)
+                if spec.eco.is_some()
+                    && m.eco_candidates.len() < 4
+                    && !m.eco_candidates.contains(pos)
                 {
                     m.eco_candidates.push(pos.clone());
                 }
@@ -300,7 +302,7 @@ pub fn write_book(
         let comment = spec.eco.and_then(|eco| {
             std::iter::once(&m.real)
                 .chain(m.eco_candidates.iter())
-                .find_map(|p| eco(p))
+                .find_map(eco)
                 .map(|(code, name, variation)| match variation {
                     Some(v) => format!("{code}|{name}|{v}"),
                     None => format!("{code}|{name}"),
@@ -494,10 +496,7 @@ pub fn write_book(
             let count = max_game.map_or(0, |g| g as usize + 1);
             let mut games = Vec::with_capacity(count);
             for g in 0..count as u32 {
-                let (address, length) = ksf_games
-                    .get(&(i as u16, g))
-                    .copied()
-                    .unwrap_or((0, 0));
+                let (address, length) = ksf_games.get(&(i as u16, g)).copied().unwrap_or((0, 0));
                 let info = spec.game_info.get(&(i, g)).cloned().unwrap_or_default();
                 games.push(KsfGame {
                     address,

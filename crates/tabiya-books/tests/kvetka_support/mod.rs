@@ -143,8 +143,8 @@ pub fn replay_file(path: &PathBuf, stats: &mut ReplayStats, f: &mut dyn FnMut(&C
                 };
                 fen.clone()
                     .into_position(mode)
-                    .or_else(|_| fen.into_position(CastlingMode::Chess960))
                     .ok()
+                    .or_else(|| fen.into_position(CastlingMode::Chess960).ok())
             }),
         };
         let Some(mut pos) = start else {
@@ -190,7 +190,18 @@ pub fn chess960_start(n: u32) -> Chess {
     };
     place(&mut files, n % 6, 'q');
     n /= 6;
-    let pairs = [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)];
+    let pairs = [
+        (0, 1),
+        (0, 2),
+        (0, 3),
+        (0, 4),
+        (1, 2),
+        (1, 3),
+        (1, 4),
+        (2, 3),
+        (2, 4),
+        (3, 4),
+    ];
     let (a, b) = pairs[n as usize];
     // Place the second knight first so the first index is unaffected.
     place(&mut files, b, 'n');
