@@ -82,12 +82,20 @@ fn color_bit(color: Color) -> u8 {
 
 fn put_nibble(out: &mut [u8; CDB_LEN], j: usize, nibble: u8) {
     let byte = 8 + j / 2;
-    out[byte] |= if j.is_multiple_of(2) { nibble << 4 } else { nibble };
+    out[byte] |= if j.is_multiple_of(2) {
+        nibble << 4
+    } else {
+        nibble
+    };
 }
 
 fn get_nibble(bytes: &[u8], j: usize) -> u8 {
     let byte = bytes[8 + j / 2];
-    if j.is_multiple_of(2) { byte >> 4 } else { byte & 0x0f }
+    if j.is_multiple_of(2) {
+        byte >> 4
+    } else {
+        byte & 0x0f
+    }
 }
 
 /// Encodes a chess position (placement, side to move, castling rights, en-passant square
