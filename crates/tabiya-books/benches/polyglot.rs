@@ -12,7 +12,7 @@
 
 use std::hint::black_box;
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use shakmaty::{Chess, Position};
 use tabiya_books::polyglot::{self, EntrySource, PolyglotBuildOptions, PolyglotReader};
 
@@ -29,11 +29,19 @@ fn benches(c: &mut Criterion) {
     group.sample_size(10);
     group.throughput(Throughput::Elements(twic.len() as u64));
     group.bench_function("twic0920", |b| {
-        b.iter(|| polyglot::build(black_box(twic.clone()), &opts))
+        b.iter_batched(
+            || twic.clone(),
+            |g| polyglot::build(g, &opts),
+            BatchSize::LargeInput,
+        )
     });
     group.throughput(Throughput::Elements(tcec.len() as u64));
     group.bench_function("tcec", |b| {
-        b.iter(|| polyglot::build(black_box(tcec.clone()), &opts))
+        b.iter_batched(
+            || tcec.clone(),
+            |g| polyglot::build(g, &opts),
+            BatchSize::LargeInput,
+        )
     });
     group.finish();
 

@@ -190,7 +190,7 @@ pub fn aggregate_with_report(
         kept_games.push(game);
     }
 
-    records.sort_unstable_by(|a, b| (a.key, a.game, a.ply).cmp(&(b.key, b.game, b.ply)));
+    records.sort_unstable_by_key(|r| (r.key, r.game, r.ply));
 
     let mut kept: Vec<PosAcc> = Vec::new();
     let mut i = 0;

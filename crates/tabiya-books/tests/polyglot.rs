@@ -164,6 +164,14 @@ fn compare_builds(
 fn read_games(path: &Path) -> Vec<BookGame> {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let parsed = parse_pgn(&bytes);
+    // make-book reads the result from the Result tag; in the shared files the termination
+    // marker always agrees, so either source gives the same book.
+    assert_eq!(
+        parsed.result_mismatch,
+        0,
+        "{}: Result tag vs marker",
+        path.display()
+    );
     assert!(
         parsed.illegal.is_empty(),
         "{}: illegal moves {:?}",

@@ -234,6 +234,8 @@ pub fn tcec_bytes() -> Vec<u8> {
 
 #[cfg(test)]
 mod tests {
+    // The bench includes this file too, where `#[test]` functions are left out.
+    #[allow(unused_imports)]
     use super::*;
 
     #[test]

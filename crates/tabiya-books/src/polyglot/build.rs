@@ -142,7 +142,7 @@ pub fn build_with_report(
         }
     }
     report.moves_counted = records.len() as u64;
-    let entries = aggregate(&mut records, opts, &mut report);
+    let entries = aggregate(records, opts, &mut report);
     report.entries = entries.len() as u64;
     (PolyglotBook { entries }, report)
 }
@@ -189,12 +189,52 @@ fn replay(game: &BookGame, max_ply: u32, records: &mut Vec<Rec>) -> bool {
     true
 }
 
+/// Sorts records by (key, seq): one counting pass and one scatter pass on the top bits of
+/// the key (keys are uniformly distributed hashes), then a small sort per bucket.
+fn sort_records(records: Vec<Rec>) -> Vec<Rec> {
+    let n = records.len();
+    let by_key_seq = |r: &Rec| (r.key, r.seq);
+    if n < 1 << 14 {
+        let mut records = records;
+        records.sort_unstable_by_key(by_key_seq);
+        return records;
+    }
+    // About 16 records per bucket, at most 2^20 buckets.
+    let bits = (usize::BITS - (n / 16).leading_zeros()).clamp(10, 20);
+    let shift = 64 - bits;
+    let mut starts = vec![0usize; (1 << bits) + 1];
+    for r in &records {
+        starts[(r.key >> shift) as usize + 1] += 1;
+    }
+    for i in 1..starts.len() {
+        starts[i] += starts[i - 1];
+    }
+    let mut next = starts.clone();
+    let blank = Rec {
+        key: 0,
+        seq: 0,
+        mv: 0,
+        score: 0,
+        white: false,
+    };
+    let mut out = vec![blank; n];
+    for r in records {
+        let b = (r.key >> shift) as usize;
+        out[next[b]] = r;
+        next[b] += 1;
+    }
+    for w in starts.windows(2) {
+        out[w[0]..w[1]].sort_unstable_by_key(by_key_seq);
+    }
+    out
+}
+
 fn aggregate(
-    records: &mut [Rec],
+    records: Vec<Rec>,
     opts: &PolyglotBuildOptions,
     report: &mut BuildReport,
 ) -> Vec<Entry> {
-    records.sort_unstable_by(|a, b| a.key.cmp(&b.key).then(a.seq.cmp(&b.seq)));
+    let records = sort_records(records);
     let min_score = opts.min_score / 100.0;
     let mut out = Vec::new();
     let mut accs: Vec<Acc> = Vec::new();
