@@ -608,6 +608,20 @@ fn dump_of_lasker_trap_is_polyglots() {
         let ours = polyglot::dump(&reader, colour).to_text(&path.display().to_string());
         assert_eq!(ours, theirs, "{name}");
     }
+    // The book holds Black's moves only, each with weight 2 (python-chess lists them so).
+    let black = polyglot::dump(&reader, Color::Black);
+    assert_eq!(black.lines.len(), 1);
+    let line = &black.lines[0];
+    assert_eq!(line.moves.len(), 14);
+    for (i, m) in line.moves.iter().enumerate() {
+        if i % 2 == 1 {
+            assert_eq!((m.weight, m.probability), (Some(2), Some(1.0)));
+        } else {
+            assert_eq!((m.weight, m.probability), (None, None));
+        }
+    }
+    assert_eq!(line.moves[13].san, "fxg1=N+");
+    assert_eq!(black.positions_on_lines, 7);
 }
 
 // ---------------------------------------------------------------- reader

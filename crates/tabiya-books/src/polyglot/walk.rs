@@ -31,6 +31,8 @@ pub struct DumpMove {
     /// For moves of the dumped colour: weight / sum of the weights of the position's book
     /// moves. `None` for the opponent's moves.
     pub probability: Option<f64>,
+    /// For moves of the dumped colour: the entry's weight. `None` for the opponent's moves.
+    pub weight: Option<u16>,
 }
 
 /// How a dumped line ends.
@@ -114,7 +116,7 @@ enum Kind {
 struct Frame {
     pos: Chess,
     kind: Kind,
-    children: Vec<(Move, Option<f64>)>,
+    children: Vec<(Move, Option<(f64, u16)>)>,
     next: usize,
     count: usize,
 }
@@ -167,7 +169,7 @@ impl Search {
                 let total: u64 = moves.iter().map(|&(_, w)| u64::from(w)).sum();
                 moves
                     .into_iter()
-                    .map(|(m, w)| (m, Some(f64::from(w) / total as f64)))
+                    .map(|(m, w)| (m, Some((f64::from(w) / total as f64, w))))
                     .collect()
             }
             Kind::All => pos
@@ -203,7 +205,7 @@ impl Search {
         };
         while let Some(top) = stack.last_mut() {
             if top.next < top.children.len() {
-                let (m, probability) = top.children[top.next];
+                let (m, share) = top.children[top.next];
                 top.next += 1;
                 let mut child = top.pos.clone();
                 let san = SanPlus::from_move_and_play_unchecked(&mut child, m).to_string();
@@ -215,7 +217,8 @@ impl Search {
                 self.path.push(DumpMove {
                     mv: m,
                     san,
-                    probability,
+                    probability: share.map(|(p, _)| p),
+                    weight: share.map(|(_, w)| w),
                 });
                 match self.enter(src, child, kind) {
                     Ok(frame) => stack.push(frame),
