@@ -760,3 +760,94 @@ proptest! {
         prop_assert_eq!(all.len(), expected.len());
     }
 }
+
+#[test]
+fn links_flag_adds_transpositions() {
+    // Game A: 1.e4 e5 2.Nf3; game B: 1.Nf3 e5 (and no further move given). With `links`, the
+    // writer adds 2.e4 to the position after 1.Nf3 e5, which leads to A's final position.
+    let play = |sans: &[&str]| {
+        let mut p = Chess::default();
+        let mut out = vec![p.clone()];
+        for s in sans {
+            let m = s
+                .parse::<shakmaty::san::San>()
+                .unwrap()
+                .to_move(&p)
+                .unwrap();
+            p.play_unchecked(m);
+            out.push(p.clone());
+        }
+        out
+    };
+    let a = play(&["e4", "e5", "Nf3"]);
+    let b = play(&["Nf3", "e5"]);
+    let input = |pos: &Chess, next: Option<&Chess>| KvetkaPositionInput {
+        position: BookPosition {
+            position: pos.clone(),
+            stats: Some(BookStats {
+                games: 1,
+                wins: 1,
+                ..BookStats::default()
+            }),
+            recommendation: None,
+            commentary: None,
+            moves: next
+                .map(|n| {
+                    let mv = pos
+                        .legal_moves()
+                        .into_iter()
+                        .find(|m| {
+                            let mut c = pos.clone();
+                            c.play_unchecked(*m);
+                            c == *n
+                        })
+                        .unwrap();
+                    BookMove {
+                        mv,
+                        annotation: None,
+                        weight: None,
+                        learn: None,
+                        stats: None,
+                        green: None,
+                        red: None,
+                        commentary: None,
+                    }
+                })
+                .into_iter()
+                .collect(),
+        },
+        some_game: None,
+        last_games: Vec::new(),
+    };
+    let mut inputs = Vec::new();
+    for line in [&a, &b] {
+        for (i, p) in line.iter().enumerate() {
+            inputs.push(input(p, line.get(i + 1)));
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let s = KvetkaBookSpec {
+        links: true,
+        ..KvetkaBookSpec::default()
+    };
+    let report = write_book(dir.path(), "links", &s, inputs.clone()).unwrap();
+    // The start position appears in both lines: merged once.
+    assert_eq!(report.merged_positions, 1);
+    assert_eq!(report.links_added, 1);
+    let book = KvetkaBook::open(dir.path().join("links")).unwrap();
+    assert_eq!(book.header().links, 1);
+    let p = book.probe(&b[2]).unwrap();
+    let ucis: Vec<&str> = p.moves.iter().map(|m| m.uci.as_str()).collect();
+    assert_eq!(ucis, ["e2e4"]);
+    // The start position holds both first moves, its stats summed over the two inputs.
+    let p = book.probe(&a[0]).unwrap();
+    assert_eq!(p.wins, Some(2));
+    let mut ucis: Vec<&str> = p.moves.iter().map(|m| m.uci.as_str()).collect();
+    ucis.sort();
+    assert_eq!(ucis, ["e2e4", "g1f3"]);
+    // Without `links` the transposition is not added.
+    let report = write_book(dir.path(), "nolinks", &KvetkaBookSpec::default(), inputs).unwrap();
+    assert_eq!(report.links_added, 0);
+    let book = KvetkaBook::open(dir.path().join("nolinks")).unwrap();
+    assert!(book.probe(&b[2]).unwrap().moves.is_empty());
+}

@@ -544,3 +544,44 @@ fn moves_decode_on_the_normalised_board() {
     );
     assert!(n.is_legal(m));
 }
+
+mod flips {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// Random byte changes anywhere in the fixture's files: opening, probing, verifying,
+        /// dumping and listing give errors or answers, never a panic.
+        #[test]
+        fn random_corruption_never_panics(
+            kob_flips in prop::collection::vec((0usize..2200, any::<u8>()), 0..6),
+            kin_flips in prop::collection::vec((0usize..22, any::<u8>()), 0..2),
+            ksf_flips in prop::collection::vec((0usize..700, any::<u8>()), 0..3),
+        ) {
+            let mut f = fixture();
+            for (i, b) in kob_flips {
+                let n = f.kob.len();
+                f.kob[i % n] = b;
+            }
+            for (i, b) in kin_flips {
+                f.kin[i] = b;
+            }
+            for (i, b) in ksf_flips {
+                let n = f.ksf.len();
+                f.ksf[i % n] = b;
+            }
+            let dir = tempfile::tempdir().unwrap();
+            write_fixture(dir.path(), &f, true);
+            if let Ok(book) = KvetkaBook::open(dir.path().join("fix")) {
+                let _ = book.probe(&Chess::default());
+                let _ = book.probe(&after_e4());
+                let _ = book.verify();
+                let _ = book.read_positions();
+                let _ = book.dump(&mut Vec::new());
+                let _ = book.game_source(GameLink { source: 0, game: 5 });
+            }
+        }
+    }
+}
