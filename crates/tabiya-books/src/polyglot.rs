@@ -144,11 +144,16 @@ pub trait EntrySource {
 
     /// All entries of `pos`, in stored order, with their moves decoded.
     fn probe_entries(&self, pos: &Chess) -> Vec<ProbedEntry> {
-        self.entries_for_key(key(pos))
+        let entries = self.entries_for_key(key(pos));
+        if entries.is_empty() {
+            return Vec::new();
+        }
+        let legal = pos.legal_moves();
+        entries
             .into_iter()
             .map(|entry| ProbedEntry {
                 entry,
-                mv: decode_move(pos, entry.raw_move),
+                mv: decode_among(pos, &legal, entry.raw_move),
             })
             .collect()
     }
@@ -272,6 +277,11 @@ pub fn raw_move_uci(raw: u16) -> String {
 /// move (`e1g1`) is accepted as castling too (python-chess does the same). Moves that are not
 /// legal in `pos` are reported, never a panic.
 pub fn decode_move(pos: &Chess, raw: u16) -> Result<Move, MoveDecodeError> {
+    decode_among(pos, &pos.legal_moves(), raw)
+}
+
+/// [`decode_move`] with the legal moves of `pos` already generated.
+pub(crate) fn decode_among(pos: &Chess, legal: &[Move], raw: u16) -> Result<Move, MoveDecodeError> {
     let promotion_bits = ((raw >> 12) & 7) as u8;
     let high = raw & 0x8000 != 0;
     if promotion_bits > 4 || high {
@@ -290,13 +300,16 @@ pub fn decode_move(pos: &Chess, raw: u16) -> Result<Move, MoveDecodeError> {
         4 => Some(Role::Queen),
         _ => None,
     };
-    let found = pos.legal_moves().into_iter().find(|m| match *m {
+    // The king's two-square move as castling only in standard chess, where it cannot be a
+    // normal king move too (in Chess960 it can).
+    let standard = castling_mode(pos) == CastlingMode::Standard;
+    let found = legal.iter().copied().find(|m| match *m {
         Move::Castle { king, rook } => {
             if king != from || promotion.is_some() {
                 return false;
             }
             let side = CastlingSide::from_king_side(king < rook);
-            to == rook || to == side.king_to(pos.turn())
+            to == rook || (standard && to == side.king_to(pos.turn()))
         }
         _ => m.from() == Some(from) && m.to() == to && m.promotion() == promotion,
     });

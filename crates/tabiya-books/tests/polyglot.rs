@@ -1116,3 +1116,36 @@ for line in sorted(out): print(line)
         "every lasker-trap entry is reachable"
     );
 }
+
+#[test]
+fn chess960_castling_is_king_takes_rook_only() {
+    // King f1, rook h1, short castling right: f1g1 is also an ordinary king move.
+    let pos: Chess = "4k3/8/8/8/8/8/8/5K1R w H - 0 1"
+        .parse::<Fen>()
+        .unwrap()
+        .into_position(CastlingMode::Chess960)
+        .unwrap();
+    let f1 = 5u16;
+    let castle = polyglot::decode_move(&pos, (f1 << 6) | 7).unwrap();
+    assert!(castle.is_castle());
+    let king_move = polyglot::decode_move(&pos, (f1 << 6) | 6).unwrap();
+    assert!(!king_move.is_castle());
+    assert_eq!(polyglot::encode_move(&castle), Some((f1 << 6) | 7));
+    let key = polyglot::key(&pos);
+    let book = PolyglotBook::from_entries(
+        "960",
+        vec![Entry {
+            key,
+            raw_move: (f1 << 6) | 7,
+            weight: 1,
+            learn: 0,
+        }],
+    )
+    .unwrap();
+    let probe = book.probe(&pos);
+    assert_eq!(
+        probe.moves[0].uci, "f1h1",
+        "Chess960 UCI is king takes rook"
+    );
+    assert_eq!(probe.moves[0].san, "O-O");
+}

@@ -9,17 +9,38 @@ use std::fmt::Write as _;
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Color, Move, Position};
 
-use super::{EntrySource, decode_move, key};
+use super::{EntrySource, decode_among, key};
 use crate::{BookMove, BookPosition};
 
 /// Legal book moves of `pos` with a weight above zero, in stored order (duplicates kept):
 /// `gen_book_moves()` of polyglot.
 fn weighted_book_moves(src: &impl EntrySource, pos: &Chess) -> Vec<(Move, u16)> {
-    src.entries_for_key(key(pos))
+    let entries = src.entries_for_key(key(pos));
+    if entries.iter().all(|e| e.weight == 0) {
+        return Vec::new();
+    }
+    let legal = pos.legal_moves();
+    entries
         .into_iter()
         .filter(|e| e.weight > 0)
-        .filter_map(|e| decode_move(pos, e.raw_move).ok().map(|m| (m, e.weight)))
+        .filter_map(|e| {
+            decode_among(pos, &legal, e.raw_move)
+                .ok()
+                .map(|m| (m, e.weight))
+        })
         .collect()
+}
+
+/// Whether `pos` has at least one legal book move with a weight above zero.
+fn has_weighted_book_move(src: &impl EntrySource, pos: &Chess) -> bool {
+    let entries = src.entries_for_key(key(pos));
+    if entries.iter().all(|e| e.weight == 0) {
+        return false;
+    }
+    let legal = pos.legal_moves();
+    entries
+        .iter()
+        .any(|e| e.weight > 0 && decode_among(pos, &legal, e.raw_move).is_ok())
 }
 
 /// One move of a dumped line.
@@ -178,7 +199,7 @@ impl Search {
                 .filter(|&m| {
                     let mut child = pos.clone();
                     child.play_unchecked(m);
-                    !weighted_book_moves(src, &child).is_empty()
+                    has_weighted_book_move(src, &child)
                 })
                 .map(|m| (m, None))
                 .collect(),
@@ -428,8 +449,9 @@ impl<S: EntrySource> Iterator for PositionWalk<'_, S> {
             self.report.positions += 1;
             self.report.entries_reached += entries.len() as u64;
             let mut moves = Vec::with_capacity(entries.len());
+            let legal = pos.legal_moves();
             for e in entries {
-                let Ok(m) = decode_move(&pos, e.raw_move) else {
+                let Ok(m) = decode_among(&pos, &legal, e.raw_move) else {
                     self.report.illegal_entries += 1;
                     continue;
                 };
