@@ -34,7 +34,7 @@
 use shakmaty::zobrist::Zobrist128;
 use shakmaty::{Chess, Color, EnPassantMode, Position};
 
-use crate::polyglot::{decode_move, encode_move};
+use crate::polyglot::{decode_among, encode_move};
 use crate::{BookGame, BookMove, BookPosition, BookStats, GameResult};
 
 /// Options of [`aggregate`].
@@ -313,11 +313,12 @@ fn rebuild(games: &[BookGame], kept: Vec<PosAcc>) -> Vec<BookPosition> {
                 ply += 1;
             }
             let acc = &kept[k];
+            let legal = pos.legal_moves();
             let moves = acc
                 .moves
                 .iter()
                 .filter_map(|m| {
-                    let mv = decode_move(&pos, m.mv).ok()?;
+                    let mv = decode_among(&pos, &legal, m.mv).ok()?;
                     Some(BookMove {
                         mv,
                         annotation: None,

@@ -273,8 +273,9 @@ pub fn raw_move_uci(raw: u16) -> String {
 
 /// Decodes a stored move into the legal move of `pos` it denotes.
 ///
-/// King-takes-rook castling (`e1h1`) becomes shakmaty's castling move; the king's two-square
-/// move (`e1g1`) is accepted as castling too (python-chess does the same). Moves that are not
+/// King-takes-rook castling (`e1h1`) becomes shakmaty's castling move; in standard chess the
+/// king's two-square move (`e1g1`) is accepted as castling too (python-chess does the same),
+/// in Chess960 positions it is not (it may be an ordinary king move there). Moves that are not
 /// legal in `pos` are reported, never a panic.
 pub fn decode_move(pos: &Chess, raw: u16) -> Result<Move, MoveDecodeError> {
     decode_among(pos, &pos.legal_moves(), raw)
