@@ -162,8 +162,9 @@ const CASTLING_ROOK_NIBBLES: [u8; 3] = [0b1000, 0b0011, 0b1011];
 ///
 /// Errors if the setup has more than 32 men, clocks out of range (half-move clock above 127,
 /// full-move number above 65535), an en-passant square not on the rank the side to move
-/// would capture towards, a castling right that is not the outermost rook on its side of a
-/// king on the back rank, or variant state (pockets, promoted pieces, remaining checks).
+/// would capture towards, castling rights B32 cannot name (two on one side of a king, a
+/// rook that is not among the three outermost on its side of a king on the back rank, a
+/// right without its rook), or variant state (pockets, promoted pieces, remaining checks).
 pub fn encode_b32(setup: &Setup) -> Result<[u8; B32_LEN], B32Error> {
     if setup.pockets.is_some() || setup.remaining_checks.is_some() || setup.promoted.any() {
         return Err(B32Error::NotRepresentable(
