@@ -115,24 +115,37 @@ pub fn transform(pos: &Chess, norm: Normalisation) -> Result<Chess, KeyError> {
     Chess::from_setup(setup, mode).map_err(|e| KeyError::IllegalPosition(e.to_string()))
 }
 
+/// Bit buffer big enough for any board (64 six-bit codes plus 8 bits), most significant
+/// bit first.
 struct BitWriter {
-    bytes: [u8; KEY_LEN],
-    bit: usize,
-    overflow: usize,
+    words: [u64; 7],
+    len: usize,
 }
 
 impl BitWriter {
     fn push(&mut self, value: u32, width: usize) {
-        for i in (0..width).rev() {
-            if self.bit >= KEY_LEN * 8 {
-                self.overflow += 1;
-                continue;
-            }
-            if value >> i & 1 == 1 {
-                self.bytes[self.bit / 8] |= 0x80 >> (self.bit % 8);
-            }
-            self.bit += 1;
+        let v = u64::from(value);
+        let word = self.len / 64;
+        let avail = 64 - self.len % 64;
+        if width <= avail {
+            self.words[word] |= v << (avail - width);
+        } else {
+            let rest = width - avail;
+            self.words[word] |= v >> rest;
+            self.words[word + 1] |= v << (64 - rest);
         }
+        self.len += width;
+    }
+
+    fn key(&self) -> Result<KvetkaKey, KeyError> {
+        if self.len > KEY_LEN * 8 {
+            return Err(KeyError::TooLong { bits: self.len });
+        }
+        let mut out = [0u8; KEY_LEN];
+        for (i, b) in out.iter_mut().enumerate() {
+            *b = (self.words[i / 8] >> (56 - 8 * (i % 8))) as u8;
+        }
+        Ok(out)
     }
 }
 
@@ -169,9 +182,8 @@ pub fn encode_normalised(setup: &Setup) -> Result<KvetkaKey, KeyError> {
         ));
     }
     let mut w = BitWriter {
-        bytes: [0; KEY_LEN],
-        bit: 0,
-        overflow: 0,
+        words: [0; 7],
+        len: 0,
     };
     for i in 0..64 {
         match setup.board.piece_at(key_square(i)) {
@@ -214,12 +226,7 @@ pub fn encode_normalised(setup: &Setup) -> Result<KvetkaKey, KeyError> {
         }
     }
     w.push(castling, 4);
-    if w.overflow > 0 {
-        return Err(KeyError::TooLong {
-            bits: KEY_LEN * 8 + w.overflow,
-        });
-    }
-    Ok(w.bytes)
+    w.key()
 }
 
 /// The key of a position and how the position was normalised.

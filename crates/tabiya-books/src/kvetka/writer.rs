@@ -200,7 +200,10 @@ pub fn write_book(
     positions: impl IntoIterator<Item = KvetkaPositionInput>,
 ) -> Result<KvetkaWriteReport, KvetkaError> {
     let mut report = KvetkaWriteReport::default();
-    let mut merged: BTreeMap<KvetkaKey, Merged> = BTreeMap::new();
+    // Entries in a vector, found through a hash map and sorted by key at the end (a B-tree of
+    // these large values spends its time moving them).
+    let mut slots: HashMap<KvetkaKey, usize> = HashMap::new();
+    let mut entries: Vec<(KvetkaKey, Merged)> = Vec::new();
     let mut ksf_games: BTreeMap<(u16, u32), (u32, u32)> = BTreeMap::new();
 
     for input in positions {
@@ -224,10 +227,10 @@ pub fn write_book(
             .filter_map(|r| link_of(r, &mut report, &mut ksf_games))
             .collect();
         let stats = input.position.stats.clone().unwrap_or_default();
-        let entry = match merged.entry(key) {
-            std::collections::btree_map::Entry::Occupied(o) => {
+        let entry = match slots.get(&key) {
+            Some(&i) => {
                 report.merged_positions += 1;
-                let m = o.into_mut();
+                let m = &mut entries[i].1;
                 m.wins += stats.wins;
                 m.draws += stats.draws;
                 m.losses += stats.losses;
@@ -243,17 +246,24 @@ pub fn write_book(
                 }
                 m
             }
-            std::collections::btree_map::Entry::Vacant(v) => v.insert(Merged {
-                real: pos.clone(),
-                normal: normal.clone(),
-                wins: stats.wins,
-                draws: stats.draws,
-                losses: stats.losses,
-                codes: Vec::new(),
-                some_game,
-                last_games,
-                eco_candidates: Vec::new(),
-            }),
+            None => {
+                slots.insert(key, entries.len());
+                entries.push((
+                    key,
+                    Merged {
+                        real: pos.clone(),
+                        normal: normal.clone(),
+                        wins: stats.wins,
+                        draws: stats.draws,
+                        losses: stats.losses,
+                        codes: Vec::new(),
+                        some_game,
+                        last_games,
+                        eco_candidates: Vec::new(),
+                    },
+                ));
+                &mut entries.last_mut().expect("just pushed").1
+            }
         };
         for bm in &input.position.moves {
             let Some(nm) = map_move(bm.mv, &normal, norm) else {
@@ -273,9 +283,11 @@ pub fn write_book(
         }
     }
 
+    drop(slots);
+    entries.sort_unstable_by_key(|e| e.0);
     if spec.links {
-        let keys: HashSet<KvetkaKey> = merged.keys().copied().collect();
-        for m in merged.values_mut() {
+        let keys: HashSet<KvetkaKey> = entries.iter().map(|(k, _)| *k).collect();
+        for (_, m) in entries.iter_mut() {
             for mv in m.normal.legal_moves() {
                 let Ok(code) = encode_move(&m.normal, mv) else {
                     continue;
@@ -297,8 +309,8 @@ pub fn write_book(
 
     // Elements.
     let stores_links = spec.store_game_links;
-    let mut elements: Vec<Vec<u8>> = Vec::with_capacity(merged.len());
-    for (key, m) in &merged {
+    let mut elements: Vec<Vec<u8>> = Vec::with_capacity(entries.len());
+    for (key, m) in &entries {
         let comment = spec.eco.and_then(|eco| {
             std::iter::once(&m.real)
                 .chain(m.eco_candidates.iter())
@@ -397,7 +409,7 @@ pub fn write_book(
     let mut first_keys: Vec<KvetkaKey> = Vec::new();
     let mut current = [0u8; BLOCK_SIZE];
     let mut used = 2usize;
-    for (bytes, key) in elements.iter().zip(merged.keys()) {
+    for (bytes, (key, _)) in elements.iter().zip(&entries) {
         if used + bytes.len() > BLOCK_SIZE {
             current[..2].copy_from_slice(&(used as u16).to_be_bytes());
             blocks.push(current);
