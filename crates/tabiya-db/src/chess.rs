@@ -3,7 +3,7 @@
 
 use shakmaty::fen::Fen;
 use shakmaty::zobrist::Zobrist128;
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, KnownOutcome, Move, Position, Role, Square};
+use shakmaty::{Bitboard, CastlingMode, Chess, Color, EnPassantMode, KnownOutcome, Move, Piece, Position, Role, Square, attacks};
 use tabiya_pgn::model::{Game, Node, Variation, parse_date};
 
 use crate::codec::{DecodeError, Reader, put_str, put_varint};
@@ -43,21 +43,116 @@ pub fn code_to_move(pos: &Chess, code: u16) -> Option<Move> {
     pos.legal_moves().into_iter().find(|m| move_code(m) == code)
 }
 
-/// Legal moves in code order (the order move indices refer to).
-fn sorted_moves(pos: &Chess) -> Vec<(u16, Move)> {
-    let mut v: Vec<(u16, Move)> = pos.legal_moves().into_iter().map(|m| (move_code(&m), m)).collect();
-    v.sort_unstable_by_key(|(c, _)| *c);
-    v
+/// The squares (and promotions) the piece on `from` may go to, in the order move codes
+/// count them: ascending square, promotions as queen, rook, bishop, knight; castling as the
+/// king going to its rook. Pseudo-legal: stored games were checked when imported.
+fn targets(pos: &Chess, from: Square, mut f: impl FnMut(Square, Option<Role>) -> bool) {
+    let board = pos.board();
+    let Some(piece) = board.piece_at(from) else { return };
+    let us = board.by_color(piece.color);
+    let occupied = board.occupied();
+    let bb: Bitboard = match piece.role {
+        Role::Pawn => {
+            let forward: i32 = if piece.color == Color::White { 8 } else { -8 };
+            let mut t = Bitboard::EMPTY;
+            if let Some(one) = from.offset(forward)
+                && !occupied.contains(one)
+            {
+                t |= Bitboard::from_square(one);
+                let start_rank = if piece.color == Color::White { shakmaty::Rank::Second } else { shakmaty::Rank::Seventh };
+                if from.rank() == start_rank
+                    && let Some(two) = one.offset(forward)
+                    && !occupied.contains(two)
+                {
+                    t |= Bitboard::from_square(two);
+                }
+            }
+            let mut capturable = board.by_color(!piece.color);
+            if let Some(ep) = pos.ep_square(EnPassantMode::Legal) {
+                capturable |= Bitboard::from_square(ep);
+            }
+            t | (attacks::pawn_attacks(piece.color, from) & capturable)
+        }
+        Role::King => {
+            (attacks::king_attacks(from) & !us) | (pos.castles().castling_rights() & us & board.rooks())
+        }
+        role => attacks::attacks(from, Piece { color: piece.color, role }, occupied) & !us,
+    };
+    let last_rank = if piece.color == Color::White { shakmaty::Rank::Eighth } else { shakmaty::Rank::First };
+    for to in bb {
+        if piece.role == Role::Pawn && to.rank() == last_rank {
+            for r in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+                if !f(to, Some(r)) {
+                    return;
+                }
+            }
+        } else if !f(to, None) {
+            return;
+        }
+    }
 }
 
-fn move_index(pos: &Chess, m: &Move) -> u8 {
-    let code = move_code(m);
-    let moves = pos.legal_moves();
-    moves.iter().filter(|x| move_code(x) < code).count() as u8
+/// Appends a move's code: one byte, the index of the moving piece among the mover's pieces
+/// (ascending square) in the high nibble and the index of its target (see [`targets`]) in
+/// the low nibble; a target index of 15 or more is written as 15 and a second byte with
+/// the rest. Decoding needs no legal move generation, so replays are fast.
+pub fn encode_move(pos: &Chess, m: &Move, out: &mut Vec<u8>) {
+    let (from, to, promo) = match *m {
+        Move::Normal { from, to, promotion, .. } => (from, to, promotion),
+        Move::EnPassant { from, to } => (from, to, None),
+        Move::Castle { king, rook } => (king, rook, None),
+        Move::Put { to, .. } => (to, to, None),
+    };
+    let us = pos.us();
+    let piece_idx = (us & Bitboard((1u64 << from as u32) - 1)).count() as u8;
+    let mut idx = 0usize;
+    let mut found = None;
+    targets(pos, from, |sq, r| {
+        if sq == to && r == promo {
+            found = Some(idx);
+            return false;
+        }
+        idx += 1;
+        true
+    });
+    let t = found.unwrap_or(0);
+    if t < 15 {
+        out.push(piece_idx << 4 | t as u8);
+    } else {
+        out.push(piece_idx << 4 | 15);
+        out.push((t - 15) as u8);
+    }
 }
 
-fn move_at(pos: &Chess, idx: u8) -> Option<Move> {
-    sorted_moves(pos).get(idx as usize).map(|(_, m)| *m)
+/// Reads one move code (see [`encode_move`]).
+pub fn decode_move(pos: &Chess, r: &mut Reader<'_>) -> Result<Move, DecodeError> {
+    let b = r.u8("move")?;
+    let piece_idx = (b >> 4) as usize;
+    let mut t = (b & 15) as usize;
+    if t == 15 {
+        t += r.u8("move")? as usize;
+    }
+    let Some(from) = pos.us().into_iter().nth(piece_idx) else { return Err(bad("move piece", r)) };
+    let mut target = None;
+    let mut i = 0usize;
+    targets(pos, from, |sq, role| {
+        if i == t {
+            target = Some((sq, role));
+            return false;
+        }
+        i += 1;
+        true
+    });
+    let Some((to, promotion)) = target else { return Err(bad("move target", r)) };
+    let board = pos.board();
+    let role = board.role_at(from).expect("piece on from");
+    if role == Role::King && board.by_color(pos.turn()).contains(to) {
+        return Ok(Move::Castle { king: from, rook: to });
+    }
+    if role == Role::Pawn && from.file() != to.file() && !board.occupied().contains(to) {
+        return Ok(Move::EnPassant { from, to });
+    }
+    Ok(Move::Normal { role, from, capture: board.role_at(to), to, promotion })
 }
 
 /// One counted position of a game.
@@ -167,8 +262,7 @@ pub fn encode_game(game: &Game, names: &mut dyn Names, out: &mut Vec<u8>) {
 }
 
 /// The part of the stored form that needs no dictionary (so parse threads can make it):
-/// flags, start position, main line as indices into the legal moves sorted by
-/// [`move_code`], and the annotations (comments, NAGs, variations) when there are any.
+/// flags, start position, main line as move codes ([`encode_move`]), and the annotations (comments, NAGs, variations) when there are any.
 pub fn encode_body(game: &Game, out: &mut Vec<u8>) {
     let annotated = game.has_annotations();
     let standard = game.standard_start();
@@ -192,7 +286,7 @@ pub fn encode_body(game: &Game, out: &mut Vec<u8>) {
     put_varint(out, game.moves.len() as u64);
     let mut pos = game.start.clone();
     for node in &game.moves {
-        out.push(move_index(&pos, &node.mv));
+        encode_move(&pos, &node.mv, out);
         pos.play_unchecked(node.mv);
     }
     if annotated {
@@ -304,7 +398,7 @@ fn encode_node_annotations(node: &Node, before: &Chess, out: &mut Vec<u8>) {
         put_varint(out, v.moves.len() as u64);
         let mut pos = before.clone();
         for n in &v.moves {
-            out.push(move_index(&pos, &n.mv));
+            encode_move(&pos, &n.mv, out);
             encode_node_annotations(n, &pos, out);
             pos.play_unchecked(n.mv);
         }
@@ -335,11 +429,13 @@ fn decode_line_from(r: &mut Reader<'_>) -> Result<Line, DecodeError> {
         Chess::default()
     };
     let n = r.varint("ply count")? as usize;
-    let idx = r.bytes(n, "moves")?;
+    if n > r.remaining().len() {
+        return Err(bad("ply count", r));
+    }
     let mut moves = Vec::with_capacity(n);
     let mut pos = start.clone();
-    for &i in idx {
-        let m = move_at(&pos, i).ok_or_else(|| bad("move index", r))?;
+    for _ in 0..n {
+        let m = decode_move(&pos, r)?;
         pos.play_unchecked(m);
         moves.push(m);
     }
@@ -457,8 +553,7 @@ fn decode_node_annotations(r: &mut Reader<'_>, node: &mut Node, before: &Chess) 
         let nm = r.varint("variation length")?;
         let mut pos = before.clone();
         for _ in 0..nm {
-            let idx = r.u8("variation move")?;
-            let m = move_at(&pos, idx).ok_or_else(|| bad("variation move", r))?;
+            let m = decode_move(&pos, r)?;
             let mut n = Node::new(m);
             decode_node_annotations(r, &mut n, &pos)?;
             pos.play_unchecked(m);
@@ -531,6 +626,30 @@ mod tests {
         occurrences(&g.start, &moves, Some(2), &mut occ);
         assert_eq!(occ.len(), 3);
         assert_eq!(occ[2].code, move_code(&moves[2]));
+    }
+
+    #[test]
+    fn move_codes_round_trip_every_legal_move() {
+        // Positions with castling (both sides), en passant, promotions and underpromotions,
+        // and a Chess960 start.
+        let fens = [
+            "r3k2r/pPpp1ppp/5q2/3Pp3/8/8/PPP2PPP/R3K2R w KQkq e6 0 10",
+            "4k3/1P6/8/8/8/8/6p1/4K2R b K - 0 1",
+            "nbbrknrq/pppppppp/8/8/8/8/PPPPPPPP/NBBRKNRQ w KQkq - 0 1",
+            "1k6/8/8/8/8/8/8/Q2QK2Q w - - 0 1",
+        ];
+        for f in fens {
+            let setup = Fen::from_ascii(f.as_bytes()).unwrap();
+            let mode = CastlingMode::detect(setup.as_setup());
+            let pos: Chess = setup.into_position(mode).unwrap();
+            for m in pos.legal_moves() {
+                let mut out = Vec::new();
+                encode_move(&pos, &m, &mut out);
+                let mut r = Reader::new(&out);
+                assert_eq!(decode_move(&pos, &mut r).unwrap(), m, "{f} {m}");
+                assert!(r.is_empty());
+            }
+        }
     }
 
     #[test]

@@ -8,7 +8,7 @@ use crate::hll::Hll;
 use crate::facts::FACTS;
 use crate::names::{NAME_IDS, NAMES, StoreNames};
 use crate::run::{self, BLOCKS, POSTINGS, RUNS};
-use crate::{DEDUP, Database, Error, GAMES, META, Result, load_runs};
+use crate::{Database, Error, GAMES, META, Result, load_runs};
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -74,10 +74,10 @@ pub fn collect(db: &Database) -> Result<DbStats> {
     let distinct = sketch.estimate();
     let names = StoreNames::new(&read)?;
     let parts_def: [(&str, &[&str]); 5] = [
-        ("games", &[GAMES, FACTS]),
+        ("games", &[GAMES]),
+        ("facts", &[FACTS]),
         ("names", &[NAMES, NAME_IDS]),
         ("index", &[RUNS, BLOCKS, POSTINGS, run::SKETCHES]),
-        ("duplicates", &[DEDUP]),
         ("meta", &[META]),
     ];
     let mut parts = Vec::new();

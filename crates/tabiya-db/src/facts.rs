@@ -1,5 +1,6 @@
-//! Per-game facts (result, ratings, date, Othello values) in fixed-size slots, 1024 games a
-//! row, so queries can rank and count games without decoding them.
+//! Per-game facts (result, ratings, date, Othello values) and duplicate digests in
+//! fixed-size slots, [`PER_ROW`] games a row (a row fits one 4 KiB page), so queries can rank
+//! and count games without decoding them and imports can load every digest quickly.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -10,15 +11,18 @@ use crate::stats::GameFacts;
 use crate::Result;
 
 pub const FACTS: &str = "facts";
-const PER_ROW: u32 = 1024;
-const SLOT: usize = GameFacts::ENCODED_LEN;
+/// Games per row.
+pub const PER_ROW: u32 = 128;
+const FACTS_LEN: usize = GameFacts::ENCODED_LEN;
+/// Slot: facts, then the 128-bit duplicate digest (0 = none).
+const SLOT: usize = FACTS_LEN + 16;
 
 fn row_key(game: u32) -> [u8; 4] {
     (game / PER_ROW).to_be_bytes()
 }
 
-/// Writes the facts of consecutive games starting at `first`.
-pub fn write_facts(w: &WriteTx, first: u32, facts: &[GameFacts]) -> Result<()> {
+/// Writes the facts and digests of consecutive games starting at `first`.
+pub fn write_facts(w: &WriteTx, first: u32, facts: &[GameFacts], digests: &[u128]) -> Result<()> {
     w.with_table(FACTS, |t| {
         let mut i = 0usize;
         while i < facts.len() {
@@ -33,8 +37,9 @@ pub fn write_facts(w: &WriteTx, first: u32, facts: &[GameFacts]) -> Result<()> {
                 row.resize(end, 0);
             }
             let mut buf = Vec::with_capacity(n * SLOT);
-            for f in &facts[i..i + n] {
-                f.encode(&mut buf);
+            for j in i..i + n {
+                facts[j].encode(&mut buf);
+                buf.extend_from_slice(&digests.get(j).copied().unwrap_or(0).to_le_bytes());
             }
             row[start..end].copy_from_slice(&buf);
             t.put(&key, &row)?;
@@ -43,6 +48,24 @@ pub fn write_facts(w: &WriteTx, first: u32, facts: &[GameFacts]) -> Result<()> {
         Ok(())
     })?;
     Ok(())
+}
+
+/// Every stored duplicate digest with its game.
+pub fn load_digests(read: &ReadTx) -> Result<HashMap<u128, u32>> {
+    let t = read.table(FACTS)?;
+    let mut map = HashMap::new();
+    t.scan(&[], None, |k, row| {
+        let Ok(k) = <[u8; 4]>::try_from(k) else { return true };
+        let base = u32::from_be_bytes(k) * PER_ROW;
+        for (i, slot) in row.chunks_exact(SLOT).enumerate() {
+            let d = u128::from_le_bytes(slot[FACTS_LEN..].try_into().expect("16 bytes"));
+            if d != 0 {
+                map.insert(d, base + i as u32);
+            }
+        }
+        true
+    })?;
+    Ok(map)
 }
 
 /// Reads facts with a small row cache.
@@ -60,7 +83,7 @@ impl FactsReader {
         let row = game / PER_ROW;
         let mut cache = self.cache.borrow_mut();
         if !cache.contains_key(&row) {
-            if cache.len() > 4096 {
+            if cache.len() > 16_384 {
                 cache.clear();
             }
             let data = self.table.get(&row_key(game))?.unwrap_or_default();
@@ -68,7 +91,7 @@ impl FactsReader {
         }
         let data = &cache[&row];
         let start = (game % PER_ROW) as usize * SLOT;
-        match data.get(start..start + SLOT) {
+        match data.get(start..start + FACTS_LEN) {
             Some(b) => Ok(GameFacts::decode(b.try_into().expect("slot size"))),
             None => Ok(GameFacts::default()),
         }

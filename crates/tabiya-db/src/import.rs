@@ -25,7 +25,7 @@ use crate::facts::write_facts;
 use crate::names::{NameCache, write_names};
 use crate::run::{self, Occ};
 use crate::stats::GameFacts;
-use crate::{DEDUP, Database, Error, GAMES, META, Result, meta_u64};
+use crate::{Database, Error, GAMES, META, Result, meta_u64, records};
 
 /// How to import.
 #[derive(Debug, Clone)]
@@ -200,6 +200,7 @@ pub(crate) struct Batch {
     pub records: Vec<Vec<u8>>,
     pub facts: Vec<GameFacts>,
     pub occs: Vec<Occ>,
+    /// Duplicate digest of every game of the batch, in id order.
     pub dedup: Vec<(u128, u32)>,
     pub names: Vec<(Dict, u32, String)>,
 }
@@ -215,10 +216,18 @@ fn game_key(id: u32) -> [u8; 4] {
 }
 
 /// Commits one batch: games, facts, names, duplicate digests and a new index run.
+/// Prints a timing line on stderr when `TABIYA_TRACE` is set (for benchmarks).
+pub(crate) fn trace(what: &str, since: Instant) {
+    if std::env::var_os("TABIYA_TRACE").is_some() {
+        eprintln!("[trace] {what}: {:.3} s", since.elapsed().as_secs_f64());
+    }
+}
+
 pub(crate) fn commit_batch(db: &Database, batch: Batch) -> Result<()> {
     if batch.records.is_empty() {
         return Ok(());
     }
+    let t0 = Instant::now();
     let read = db.store.read()?;
     let run_id = meta_u64(&read, "next_run")? as u32;
     drop(read);
@@ -226,25 +235,43 @@ pub(crate) fn commit_batch(db: &Database, batch: Batch) -> Result<()> {
     let first = batch.first_game;
     let facts = &batch.facts;
     let lookup = |g: u32| facts[(g - first) as usize];
+    let n_occs = batch.occs.len();
     let (records, singles, sketch) = run::build(batch.occs, &lookup);
+    trace(&format!("batch of {n} games: sorted {n_occs} positions into {} records, {} singles", records.len(), singles.len()), t0);
+    // Stored games are compressed with the database's dictionary, trained on the first
+    // batch big enough.
+    let read = db.store.read()?;
+    let mut dict = read.table(META)?.get(records::DICT_KEY)?;
+    drop(read);
+    let new_dict = if dict.is_none() && batch.records.len() >= records::TRAIN_MIN {
+        let t = Instant::now();
+        dict = records::train(&batch.records);
+        trace("trained the game dictionary", t);
+        dict.clone()
+    } else {
+        None
+    };
+    let ed = dict.as_deref().map(records::encoder_dictionary);
+    let mut packer = records::Packer::new(ed.as_ref())?;
+    let mut packed = Vec::with_capacity(batch.records.len());
+    for rec in &batch.records {
+        let mut p = Vec::with_capacity(rec.len() / 2 + 16);
+        packer.pack(rec, &mut p)?;
+        packed.push(p);
+    }
     let w = db.store.write()?;
     w.with_table(GAMES, |t| {
-        for (i, rec) in batch.records.iter().enumerate() {
-            t.put(&game_key(first + i as u32), rec)?;
+        for (i, p) in packed.iter().enumerate() {
+            t.put(&game_key(first + i as u32), p)?;
         }
         Ok(())
     })?;
-    write_facts(&w, first, &batch.facts)?;
+    if let Some(d) = new_dict {
+        w.with_table(META, |t| t.put(records::DICT_KEY, &d))?;
+    }
+    let digests: Vec<u128> = batch.dedup.iter().map(|(h, _)| *h).collect();
+    write_facts(&w, first, &batch.facts, &digests)?;
     write_names(&w, &batch.names)?;
-    w.with_table(DEDUP, |t| {
-        for (h, id) in &batch.dedup {
-            let key = h.to_be_bytes();
-            let mut v = t.get(&key)?.unwrap_or_default();
-            v.extend_from_slice(&id.to_be_bytes());
-            t.put(&key, &v)?;
-        }
-        Ok(())
-    })?;
     crate::merge::write_run(&w, run_id, n as u64, records.into_iter(), singles.into_iter(), &sketch)?;
     w.with_table(META, |t| {
         t.put(b"next_game", (first + n).to_string().as_bytes())?;
@@ -252,20 +279,13 @@ pub(crate) fn commit_batch(db: &Database, batch: Batch) -> Result<()> {
         Ok(())
     })?;
     w.commit()?;
+    trace(&format!("batch of {n} games committed"), t0);
     Ok(())
 }
 
 fn load_dedup(db: &Database) -> Result<HashMap<u128, u32>> {
     let read = db.store.read()?;
-    let t = read.table(DEDUP)?;
-    let mut map = HashMap::with_capacity(t.len()? as usize);
-    t.scan(&[], None, |k, v| {
-        if let (Ok(k), Some(id)) = (<[u8; 16]>::try_from(k), v.get(..4)) {
-            map.insert(u128::from_be_bytes(k), u32::from_be_bytes(id.try_into().expect("4 bytes")));
-        }
-        true
-    })?;
-    Ok(map)
+    crate::facts::load_digests(&read)
 }
 
 fn reason_kind(reason: &str) -> String {
@@ -441,7 +461,9 @@ impl Database {
             writer.join().map_err(|_| Error::Corrupt("writer thread panicked".into()))??;
             Ok(())
         })?;
+        let t = Instant::now();
         crate::merge::compact(self)?;
+        trace("merged index runs", t);
         summary.seconds = started.elapsed().as_secs_f64();
         summary.games_per_second = if summary.seconds > 0.0 { summary.games as f64 / summary.seconds } else { 0.0 };
         summary.database_games = self.game_count()?;

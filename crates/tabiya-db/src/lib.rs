@@ -6,9 +6,8 @@
 //! |---|---|---|
 //! | `meta` | name | setting or counter |
 //! | `games` | game id (u32 BE) | the game in its stored form ([`chess::encode_game`]) |
-//! | `facts` | game id / 1024 | 12-byte facts of 1024 games ([`facts`]) |
+//! | `facts` | game id / 128 | facts and duplicate digests of 128 games ([`facts`]) |
 //! | `names`, `name_ids` | dictionary + id / name | the name dictionaries ([`names`]) |
-//! | `dedup` | 64-bit hash of a game's Seven Tag Roster and main line | game ids |
 //! | `runs`, `blocks`, `postings` | run id, block | the position index ([`run`]) |
 //!
 //! Every import batch is one write transaction: its games, names, facts, duplicate hashes
@@ -23,7 +22,9 @@ pub mod import;
 pub mod merge;
 pub mod names;
 pub mod openings;
+pub mod othello;
 pub mod query;
+pub mod records;
 pub mod run;
 pub mod stats;
 
@@ -36,7 +37,6 @@ pub use stats::{GameFacts, GameOutcome, Stats};
 
 pub const META: &str = "meta";
 pub const GAMES: &str = "games";
-pub const DEDUP: &str = "dedup";
 
 /// Version of the on-disk layout.
 pub const FORMAT_VERSION: u32 = 1;
@@ -162,6 +162,19 @@ impl Database {
     /// Number of games stored.
     pub fn game_count(&self) -> Result<u64> {
         Ok(self.store.read()?.table(GAMES)?.len()?)
+    }
+
+    /// Gives free pages back to the file system when they are more than a quarter of the
+    /// file (after imports and merges). Returns the bytes saved.
+    pub fn shrink(&mut self) -> Result<u64> {
+        let before = self.store.file_size();
+        let names = [META, GAMES, facts::FACTS, names::NAMES, names::NAME_IDS, run::RUNS, run::BLOCKS, run::POSTINGS, run::SKETCHES];
+        let used: u64 = self.store.table_sizes(&names)?.iter().map(|(_, s)| s.allocated_bytes).sum();
+        if used * 4 >= before * 3 {
+            return Ok(0);
+        }
+        self.store.compact()?;
+        Ok(before.saturating_sub(self.store.file_size()))
     }
 
     /// The index runs, oldest first.

@@ -15,7 +15,7 @@ use crate::facts::FactsReader;
 use crate::hll::Hll;
 use crate::run::{self, BLOCKS, Emitted, Occ, POSTINGS, RUNS, RunDir, RunEncoder, SEntry, SKETCHES, TRecord};
 use crate::stats::GameFacts;
-use crate::{Database, Error, GAMES, META, Result, load_runs, meta_u64};
+use crate::{Database, Error, META, Result, load_runs, meta_u64};
 
 /// Writes a run block by block as records and entries arrive.
 pub(crate) struct RunWriter<'t> {
@@ -170,17 +170,14 @@ impl SIter<'_> {
 
 /// Replays stored games to recover their counted positions.
 pub(crate) struct Replayer<'a> {
-    pub games: TableRef,
+    pub games: crate::records::Records,
     pub db: &'a Database,
 }
 
 impl Replayer<'_> {
     /// The counted positions of a game.
     pub fn occurrences(&self, game: u32) -> Result<Vec<crate::chess::Occurrence>> {
-        let data = self
-            .games
-            .get(&game.to_be_bytes())?
-            .ok_or_else(|| Error::Corrupt(format!("index refers to missing game {game}")))?;
+        let data = self.games.get(game)?.ok_or_else(|| Error::Corrupt(format!("index refers to missing game {game}")))?;
         match self.db.kind() {
             crate::Kind::Chess => {
                 let (start, _, moves, _) = crate::chess::decode_line(&data)?;
@@ -188,7 +185,7 @@ impl Replayer<'_> {
                 crate::chess::occurrences(&start, &moves, self.db.max_ply(), &mut occs);
                 Ok(occs)
             }
-            crate::Kind::Othello => Err(Error::Usage("Othello replay is not available in this build".into())),
+            crate::Kind::Othello => crate::othello::record_occurrences(&data),
         }
     }
 }
@@ -199,10 +196,49 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
     let blocks = read.table(BLOCKS)?;
     let postings = read.table(POSTINGS)?;
     let facts = FactsReader::new(&read)?;
-    let replayer = Replayer { games: read.table(GAMES)?, db };
+    let replayer = Replayer { games: crate::records::Records::new(&read)?, db };
     let fact = |g: u32| -> GameFacts { facts.get(g).unwrap_or_default() };
     let new_id = meta_u64(&read, "next_run")? as u32;
     let games: u64 = runs.iter().map(|r| r.games).sum();
+
+    // Pass 1: find the prefixes where enough games meet that a position may reach the
+    // threshold, and replay each of their games once.
+    let mut dense: HashMap<u32, Vec<Occ>> = HashMap::new();
+    {
+        let mut siters: Vec<SIter> = runs.iter().map(|d| SIter { dir: d, blocks: &blocks, next_block: 0, buf: VecDeque::new() }).collect();
+        let mut wanted: HashMap<u32, Vec<u32>> = HashMap::new(); // game -> dense prefixes
+        loop {
+            let mut next: Option<u32> = None;
+            for s in siters.iter_mut() {
+                if let Some(p) = s.peek()? {
+                    next = Some(next.map_or(p, |n: u32| n.min(p)));
+                }
+            }
+            let Some(p) = next else { break };
+            let mut games: Vec<u32> = Vec::new();
+            for s in siters.iter_mut() {
+                while s.peek()? == Some(p) {
+                    games.push(s.buf.pop_front().expect("peeked").game);
+                }
+            }
+            if games.len() >= run::PROMOTE_AT {
+                dense.insert(p, Vec::new());
+                for g in games {
+                    wanted.entry(g).or_default().push(p);
+                }
+            }
+        }
+        let mut order: Vec<(u32, Vec<u32>)> = wanted.into_iter().collect();
+        order.sort_unstable_by_key(|(g, _)| *g);
+        for (g, prefixes) in order {
+            for o in replayer.occurrences(g)? {
+                let p = run::prefix(o.key);
+                if prefixes.contains(&p) {
+                    dense.get_mut(&p).expect("dense prefix").push(Occ { key: o.key, game: g, code: o.code, mover: o.mover });
+                }
+            }
+        }
+    }
 
     let mut titers: Vec<TIter> = runs
         .iter()
@@ -245,18 +281,7 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
         // Enough games share this prefix that one position may now reach the threshold:
         // replay them to find out. (Fewer cannot promote anything; a position rare in one
         // run and recorded in another is still answered right, by summing both.)
-        if ss.len() >= run::PROMOTE_AT {
-            let mut seen_games: Vec<u32> = ss.iter().map(|e| e.game).collect();
-            seen_games.sort_unstable();
-            seen_games.dedup();
-            let mut occs: Vec<Occ> = Vec::new();
-            for g in seen_games {
-                for o in replayer.occurrences(g)? {
-                    if run::prefix(o.key) == p {
-                        occs.push(Occ { key: o.key, game: g, code: o.code, mover: o.mover });
-                    }
-                }
-            }
+        if let Some(occs) = dense.remove(&p) {
             ss.clear();
             let t_keys: Vec<u128> = ts.iter().map(|r| r.key).collect();
             let mut groups: HashMap<u128, Vec<Occ>> = run::group_by_key(occs);

@@ -11,7 +11,7 @@ use crate::merge::Replayer;
 use crate::names::StoreNames;
 use crate::run::{self, BLOCKS, POSTINGS, RunDir, TOP_GAMES};
 use crate::stats::{GameFacts, Stats};
-use crate::{Database, Error, GAMES, Result, load_runs};
+use crate::{Database, Error, Result, load_runs};
 
 /// What the index knows of one position.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -46,7 +46,6 @@ pub struct Snapshot<'a> {
     facts: FactsReader,
     replayer: Replayer<'a>,
     names: StoreNames,
-    games: TableRef,
 }
 
 impl Database {
@@ -60,9 +59,8 @@ impl Database {
             blocks: read.table(BLOCKS)?,
             postings: read.table(POSTINGS)?,
             facts: FactsReader::new(&read)?,
-            replayer: Replayer { games: read.table(GAMES)?, db: self },
+            replayer: Replayer { games: crate::records::Records::new(&read)?, db: self },
             names: StoreNames::new(&read)?,
-            games: read.table(GAMES)?,
             read,
         })
     }
@@ -95,7 +93,7 @@ impl<'a> Snapshot<'a> {
 
     /// The stored form of a game.
     pub fn game_record(&self, id: u32) -> Result<Option<Vec<u8>>> {
-        Ok(self.games.get(&id.to_be_bytes())?)
+        self.replayer.games.get(id)
     }
 
     /// A whole chess game.
@@ -218,13 +216,6 @@ impl<'a> Snapshot<'a> {
 
     /// Ids of all games, in id order.
     pub fn all_game_ids(&self) -> Result<Vec<u32>> {
-        let mut ids = Vec::new();
-        self.games.scan(&[], None, |k, _| {
-            if let Ok(k) = <[u8; 4]>::try_from(k) {
-                ids.push(u32::from_be_bytes(k));
-            }
-            true
-        })?;
-        Ok(ids)
+        self.replayer.games.ids()
     }
 }

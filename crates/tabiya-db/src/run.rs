@@ -165,7 +165,7 @@ pub fn merge_records(key: u128, parts: Vec<TRecord>, facts: &dyn Fn(u32) -> Game
 /// Splits the occurrences of a batch into T records and S entries, and sketches the number
 /// of distinct positions.
 pub fn build(mut occs: Vec<Occ>, facts: &dyn Fn(u32) -> GameFacts) -> (Vec<TRecord>, Vec<SEntry>, Hll) {
-    occs.sort_unstable_by(|a, b| a.key.cmp(&b.key).then(a.game.cmp(&b.game)));
+    sort_occs(&mut occs);
     let mut records = Vec::new();
     let mut singles = Vec::new();
     let mut hll = Hll::default();
@@ -186,6 +186,41 @@ pub fn build(mut occs: Vec<Occ>, facts: &dyn Fn(u32) -> GameFacts) -> (Vec<TReco
     }
     singles.sort_unstable();
     (records, singles, hll)
+}
+
+/// Sorts occurrences by (key, game): one counting pass on the top 12 key bits, then small
+/// sorts per bucket (faster than one big comparison sort on these random keys).
+pub fn sort_occs(occs: &mut Vec<Occ>) {
+    const BITS: u32 = 12;
+    if occs.len() < 1 << 16 {
+        occs.sort_unstable_by(|a, b| a.key.cmp(&b.key).then(a.game.cmp(&b.game)));
+        return;
+    }
+    let bucket = |o: &Occ| (o.key >> (128 - BITS)) as usize;
+    let mut counts = vec![0usize; 1 << BITS];
+    for o in occs.iter() {
+        counts[bucket(o)] += 1;
+    }
+    let mut starts = Vec::with_capacity(counts.len());
+    let mut sum = 0;
+    for c in &counts {
+        starts.push(sum);
+        sum += c;
+    }
+    let mut out: Vec<Occ> = Vec::with_capacity(occs.len());
+    let spare = out.spare_capacity_mut();
+    let mut next = starts.clone();
+    for o in occs.iter() {
+        let b = bucket(o);
+        spare[next[b]].write(*o);
+        next[b] += 1;
+    }
+    // SAFETY: every slot below occs.len() was written exactly once above.
+    unsafe { out.set_len(occs.len()) };
+    for (i, &start) in starts.iter().enumerate() {
+        out[start..start + counts[i]].sort_unstable_by(|a, b| a.key.cmp(&b.key).then(a.game.cmp(&b.game)));
+    }
+    *occs = out;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -808,6 +843,20 @@ mod tests {
             / singles.len() as f64;
         let bound = ((1u64 << 32) as f64 / 200_000.0).log2() + 2.0 + 20.0;
         assert!(bits < bound, "{bits} bits per entry, expected under {bound}");
+    }
+
+    #[test]
+    fn bucket_sort_matches_a_plain_sort() {
+        let mut occs: Vec<Occ> = (0..200_000u64)
+            .map(|i| {
+                let x = (i as u128).wrapping_mul(0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C835);
+                Occ { key: x ^ (x >> 64) % 1000, game: (i % 977) as u32, code: 0, mover: 0 }
+            })
+            .collect();
+        let mut plain = occs.clone();
+        plain.sort_unstable_by(|a, b| a.key.cmp(&b.key).then(a.game.cmp(&b.game)));
+        sort_occs(&mut occs);
+        assert_eq!(occs, plain);
     }
 
     #[test]

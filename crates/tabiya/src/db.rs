@@ -56,6 +56,8 @@ pub struct ImportArgs {
     /// Print the summary as JSON.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub names: crate::othello_db::WthorNameArgs,
 }
 
 /// A position given on the command line.
@@ -119,6 +121,8 @@ pub struct ExploreArgs {
     pub db: DbArg,
     #[command(flatten)]
     pub position: PositionArg,
+    #[command(flatten)]
+    pub othello: crate::othello_db::MovesArg,
     /// Number of top games to show.
     #[arg(long, default_value_t = 8)]
     pub top: usize,
@@ -139,6 +143,8 @@ pub struct GamesArgs {
     pub db: DbArg,
     #[command(flatten)]
     pub position: PositionArg,
+    #[command(flatten)]
+    pub othello: crate::othello_db::OthelloFilterArgs,
     #[arg(long, value_enum, default_value = "rating")]
     pub sort: SortArg,
     #[arg(long, default_value_t = 20)]
@@ -176,8 +182,11 @@ fn open_db(arg: &DbArg) -> anyhow::Result<Database> {
 }
 
 pub fn import(args: ImportArgs) -> anyhow::Result<()> {
+    if crate::othello_db::import_is_othello(&args)? {
+        return crate::othello_db::import(&args);
+    }
     let dir = args.db.dir();
-    let db = Database::open_or_create(&dir, Kind::Chess, args.max_ply)?;
+    let mut db = Database::open_or_create(&dir, Kind::Chess, args.max_ply)?;
     let opts = ImportOptions { keep_duplicates: args.keep_duplicates, batch_games: args.batch.max(1), ..Default::default() };
     let progress = Arc::new(ImportProgress::default());
     let show = std::io::stderr().is_terminal();
@@ -216,6 +225,7 @@ pub fn import(args: ImportArgs) -> anyhow::Result<()> {
         let _ = t.join();
     }
     let summary = result?;
+    db.shrink()?;
     if args.json {
         print_json(&summary)?;
     } else {
@@ -412,8 +422,11 @@ fn pct(n: u64, total: u64) -> String {
 
 pub fn explore(args: ExploreArgs) -> anyhow::Result<()> {
     let db = open_db(&args.db)?;
-    if db.kind() != Kind::Chess {
-        bail!("{} is an Othello database: use --moves", args.db.dir().display());
+    if db.kind() == Kind::Othello {
+        return crate::othello_db::explore(&db, &args);
+    }
+    if args.othello.moves.is_some() {
+        bail!("{} is a chess database: --moves is for Othello; give the position with --play or --fen", args.db.dir().display());
     }
     let r = args.position.resolve()?;
     let snap = db.snapshot()?;
@@ -512,6 +525,10 @@ pub struct GamesJson {
 
 pub fn games(args: GamesArgs) -> anyhow::Result<()> {
     let db = open_db(&args.db)?;
+    if db.kind() == Kind::Othello {
+        return crate::othello_db::games(&db, &args);
+    }
+    crate::othello_db::reject_for_chess(&args)?;
     let r = args.position.resolve()?;
     let snap = db.snapshot()?;
     let sort = match args.sort {

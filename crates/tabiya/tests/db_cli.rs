@@ -395,3 +395,72 @@ fn stats_report_games_positions_and_bytes() {
         assert!(parts.iter().any(|p| p["name"] == name && p["bytes"].as_u64().unwrap() > 0), "{name}");
     }
 }
+
+/// Total games counted in a position's statistics (results known or not, ended there or not).
+fn counted(e: &Value) -> u64 {
+    ["white", "draws", "black", "unknown"].iter().map(|f| e[*f].as_u64().unwrap()).sum()
+}
+
+#[test]
+fn killed_imports_leave_a_consistent_database_and_finish_on_rerun() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(shared("pgn/pgnmentor")).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    let probes = ["", "e2e4", "d2d4,g8f6,c2c4", "e2e4,c7c5,g1f3,d7d6"];
+    let snapshot = |db: &Path| -> (Value, Vec<Value>) {
+        let s = json(&["stats", "--json", "--db", db.to_str().unwrap()]);
+        let e = probes
+            .iter()
+            .map(|p| if p.is_empty() { json(&["explore", "--json", "--db", db.to_str().unwrap()]) } else { explore(db, p) })
+            .collect();
+        (s, e)
+    };
+    let reference = dir.path().join("reference");
+    let started = std::time::Instant::now();
+    import(&reference, &files, &["--batch", "500"]);
+    let full_ms = started.elapsed().as_millis() as u64;
+    let (ref_stats, ref_explore) = snapshot(&reference);
+    let total = ref_stats["games"].as_u64().unwrap();
+
+    // Kill at several moments spread over the import's own duration on this machine.
+    let mut partial = 0;
+    for (i, tenth) in [1u64, 3, 5, 7, 9].into_iter().enumerate() {
+        let delay_ms = full_ms * tenth / 10;
+        let db = dir.path().join(format!("killed{i}"));
+        let mut child = Command::new(BIN)
+            .args(["import", "--db", db.to_str().unwrap(), "--batch", "500"])
+            .args(&files)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        // SIGKILL: no chance to clean up.
+        child.kill().unwrap();
+        child.wait().unwrap();
+        if db.join("tabiya.redb").exists() {
+            // The database opens, and every statistic counts only whole games.
+            let s = json(&["stats", "--json", "--db", db.to_str().unwrap()]);
+            let start = json(&["explore", "--json", "--db", db.to_str().unwrap()]);
+            assert_eq!(counted(&start), s["games"].as_u64().unwrap(), "kill after {delay_ms} ms: start position counts every stored game once");
+            let listed = json(&["games", "--json", "--db", db.to_str().unwrap(), "--limit", "0"]);
+            assert_eq!(listed["total"], s["games"]);
+            let games = s["games"].as_u64().unwrap();
+            if games > 0 && games < total {
+                partial += 1;
+            }
+        }
+        // Running the same import again finishes the job.
+        import(&db, &files, &["--batch", "500"]);
+        let (stats, explored) = snapshot(&db);
+        for f in ["games", "positions", "distinctPositions"] {
+            assert_eq!(stats[f], ref_stats[f], "kill after {delay_ms} ms: {f}");
+        }
+        for (a, b) in explored.iter().zip(&ref_explore) {
+            for f in ["white", "draws", "black", "unknown", "moves"] {
+                assert_eq!(a[f], b[f], "kill after {delay_ms} ms: {f} of {}", a["fen"]);
+            }
+        }
+    }
+    assert!(partial >= 2, "only {partial} kills landed in the middle of the import ({full_ms} ms); the test did not test much");
+}

@@ -1,0 +1,150 @@
+//! Stored games are compressed one by one with a zstd dictionary trained on the database's
+//! own games, so each game stays readable on its own (a query decodes a handful of games)
+//! while taking a fraction of its raw size.
+//!
+//! A stored value is one codec byte then the payload: 0 = raw, 1 = zstd with the database's
+//! dictionary (`meta/zdict`). The dictionary is trained once, from the first batch of at least
+//! [`TRAIN_MIN`] games; games stored before that stay raw.
+
+use std::cell::RefCell;
+
+use tabiya_store::{ReadTx, TableRef};
+use zstd::dict::{DecoderDictionary, EncoderDictionary};
+
+use crate::{Error, GAMES, META, Result};
+
+pub const RAW: u8 = 0;
+pub const ZSTD_DICT: u8 = 1;
+/// Fewest games worth training a dictionary on.
+pub const TRAIN_MIN: usize = 1000;
+const DICT_BYTES: usize = 48 * 1024;
+const LEVEL: i32 = 3;
+pub const DICT_KEY: &[u8] = b"zdict";
+
+/// Trains a dictionary on raw game records.
+pub fn train(samples: &[Vec<u8>]) -> Option<Vec<u8>> {
+    // Every n-th record, at most 4,000: enough for a good dictionary, quick to train.
+    let step = (samples.len() / 4000).max(1);
+    let take: Vec<&Vec<u8>> = samples.iter().step_by(step).take(4000).collect();
+    zstd::dict::from_samples(&take, DICT_BYTES).ok()
+}
+
+/// Compresses records with a dictionary, reusing one compression context.
+pub struct Packer<'d> {
+    compressor: Option<zstd::bulk::Compressor<'d>>,
+}
+
+impl<'d> Packer<'d> {
+    pub fn new(dict: Option<&'d EncoderDictionary<'static>>) -> Result<Packer<'d>> {
+        let compressor = match dict {
+            Some(d) => Some(zstd::bulk::Compressor::with_prepared_dictionary(d).map_err(|e| Error::Corrupt(format!("zstd: {e}")))?),
+            None => None,
+        };
+        Ok(Packer { compressor })
+    }
+
+    pub fn pack(&mut self, raw: &[u8], out: &mut Vec<u8>) -> Result<()> {
+        out.clear();
+        match &mut self.compressor {
+            Some(c) => {
+                out.push(ZSTD_DICT);
+                let packed = c.compress(raw).map_err(|e| Error::Corrupt(format!("zstd: {e}")))?;
+                out.extend_from_slice(&packed);
+            }
+            None => {
+                out.push(RAW);
+                out.extend_from_slice(raw);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Prepares a dictionary for [`Packer`].
+pub fn encoder_dictionary(dict: &[u8]) -> EncoderDictionary<'static> {
+    EncoderDictionary::copy(dict, LEVEL)
+}
+
+/// Reads stored games, decompressing them.
+pub struct Records {
+    table: TableRef,
+    dict: Option<DecoderDictionary<'static>>,
+    buf: RefCell<Vec<u8>>,
+}
+
+impl Records {
+    pub fn new(read: &ReadTx) -> Result<Records> {
+        let dict = read.table(META)?.get(DICT_KEY)?.map(|d| DecoderDictionary::copy(&d));
+        Ok(Records { table: read.table(GAMES)?, dict, buf: RefCell::new(Vec::new()) })
+    }
+
+    /// The raw stored form of a game.
+    pub fn get(&self, id: u32) -> Result<Option<Vec<u8>>> {
+        let mut buf = self.buf.borrow_mut();
+        buf.clear();
+        let found = self.table.get_with(&id.to_be_bytes(), |v| buf.extend_from_slice(v))?;
+        if found.is_none() {
+            return Ok(None);
+        }
+        unpack(&buf, self.dict.as_ref()).map(Some).map_err(|e| Error::Corrupt(format!("game {id}: {e}")))
+    }
+
+    /// Ids of all games, in id order.
+    pub fn ids(&self) -> Result<Vec<u32>> {
+        let mut ids = Vec::new();
+        self.table.scan(&[], None, |k, _| {
+            if let Ok(k) = <[u8; 4]>::try_from(k) {
+                ids.push(u32::from_be_bytes(k));
+            }
+            true
+        })?;
+        Ok(ids)
+    }
+}
+
+fn unpack(stored: &[u8], dict: Option<&DecoderDictionary<'static>>) -> std::result::Result<Vec<u8>, String> {
+    match stored.split_first() {
+        Some((&RAW, rest)) => Ok(rest.to_vec()),
+        Some((&ZSTD_DICT, rest)) => {
+            let dict = dict.ok_or("compressed, but the database has no dictionary")?;
+            let size = zstd::zstd_safe::get_frame_content_size(rest)
+                .ok()
+                .flatten()
+                .ok_or("compressed game without its size")? as usize;
+            if size > 64 << 20 {
+                return Err("implausible game size".into());
+            }
+            let mut d = zstd::bulk::Decompressor::with_prepared_dictionary(dict).map_err(|e| e.to_string())?;
+            d.decompress(rest, size).map_err(|e| e.to_string())
+        }
+        Some((c, _)) => Err(format!("unknown codec {c}")),
+        None => Err("empty record".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packs_and_unpacks_with_and_without_dictionary() {
+        let samples: Vec<Vec<u8>> = (0..2000u32)
+            .map(|i| format!("[Event \"Club {}\"] moves e4 e5 Nf3 Nc6 Bb5 a6 game {i}", i % 17).into_bytes())
+            .collect();
+        let dict = train(&samples).expect("dictionary");
+        let ed = encoder_dictionary(&dict);
+        let mut with = Packer::new(Some(&ed)).unwrap();
+        let mut without = Packer::new(None).unwrap();
+        let dd = DecoderDictionary::copy(&dict);
+        let mut out = Vec::new();
+        for s in samples.iter().take(50) {
+            with.pack(s, &mut out).unwrap();
+            assert!(out.len() < s.len());
+            assert_eq!(&unpack(&out, Some(&dd)).unwrap(), s);
+            without.pack(s, &mut out).unwrap();
+            assert_eq!(&unpack(&out, None).unwrap(), s);
+        }
+        assert!(unpack(&[9, 1, 2], None).is_err());
+        assert!(unpack(&[ZSTD_DICT, 1, 2], Some(&dd)).is_err());
+    }
+}
