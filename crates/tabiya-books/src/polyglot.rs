@@ -130,11 +130,28 @@ pub trait EntrySource {
         self.len() == 0
     }
 
-    /// Index range of the entries with `key` (binary search; the source is sorted).
+    /// The key of the entry at `index` (`None` past the end). Sources override this to
+    /// read 8 bytes instead of a whole entry.
+    fn key_at(&self, index: usize) -> Option<u64> {
+        self.entry(index).map(|e| e.key)
+    }
+
+    /// Index range of the entries with `key`: binary search for the first, then a scan (the
+    /// source is sorted; a position has few entries).
     fn key_range(&self, key: u64) -> std::ops::Range<usize> {
-        let lower = partition_point(self, |e| e.key < key);
-        let upper = partition_point(self, |e| e.key <= key);
-        lower..upper.max(lower)
+        let (mut lo, mut hi) = (0usize, self.len());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            match self.key_at(mid) {
+                Some(k) if k < key => lo = mid + 1,
+                _ => hi = mid,
+            }
+        }
+        let mut upper = lo;
+        while self.key_at(upper) == Some(key) {
+            upper += 1;
+        }
+        lo..upper
     }
 
     /// All entries with `key`, in stored order.
@@ -175,18 +192,6 @@ pub trait EntrySource {
             ..BookProbe::default()
         }
     }
-}
-
-fn partition_point<S: EntrySource + ?Sized>(source: &S, pred: impl Fn(&Entry) -> bool) -> usize {
-    let (mut lo, mut hi) = (0usize, source.len());
-    while lo < hi {
-        let mid = lo + (hi - lo) / 2;
-        match source.entry(mid) {
-            Some(e) if pred(&e) => lo = mid + 1,
-            _ => hi = mid,
-        }
-    }
-    lo
 }
 
 fn probe_move(pos: &Chess, m: &Move, entry: Entry) -> BookProbeMove {
@@ -387,6 +392,9 @@ impl EntrySource for PolyglotBook {
     fn entry(&self, index: usize) -> Option<Entry> {
         self.entries.get(index).copied()
     }
+    fn key_at(&self, index: usize) -> Option<u64> {
+        self.entries.get(index).map(|e| e.key)
+    }
 }
 
 impl<S: EntrySource + ?Sized> EntrySource for &S {
@@ -395,6 +403,9 @@ impl<S: EntrySource + ?Sized> EntrySource for &S {
     }
     fn entry(&self, index: usize) -> Option<Entry> {
         (**self).entry(index)
+    }
+    fn key_at(&self, index: usize) -> Option<u64> {
+        (**self).key_at(index)
     }
 }
 

@@ -544,6 +544,12 @@ fn info_matches_info_book() {
             ours.reachable_entries + ours.unreachable_entries,
             ours.entries
         );
+        // read_positions reaches every position either colour's dump reaches.
+        assert!(
+            ours.reachable_positions
+                >= ours.positions_on_lines_white + ours.positions_on_lines_black,
+            "{label}: {ours:?}"
+        );
 
         // dump-book writes one line per line of the walk, after a header line.
         for (colour, name) in [(Color::White, "white"), (Color::Black, "black")] {

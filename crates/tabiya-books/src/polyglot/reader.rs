@@ -109,6 +109,12 @@ impl EntrySource for PolyglotReader {
         let chunk = self.as_bytes().get(start..start + ENTRY_SIZE)?;
         Some(Entry::from_bytes(chunk.try_into().ok()?))
     }
+
+    fn key_at(&self, index: usize) -> Option<u64> {
+        let start = index.checked_mul(ENTRY_SIZE)?;
+        let bytes: [u8; 8] = self.as_bytes().get(start..start + 8)?.try_into().ok()?;
+        Some(u64::from_be_bytes(bytes))
+    }
 }
 
 /// Checks size and order of a whole book.

@@ -7,7 +7,8 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use std::fmt::Write as _;
 
 use shakmaty::san::SanPlus;
-use shakmaty::{Chess, Color, Move, Position};
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
 
 use super::{EntrySource, decode_among, key};
 use crate::{BookMove, BookPosition};
@@ -31,9 +32,23 @@ fn weighted_book_moves(src: &impl EntrySource, pos: &Chess) -> Vec<(Move, u16)> 
         .collect()
 }
 
-/// Whether `pos` has at least one legal book move with a weight above zero.
-fn has_weighted_book_move(src: &impl EntrySource, pos: &Chess) -> bool {
-    let entries = src.entries_for_key(key(pos));
+/// Key of the position after `m` (legal in `pos`, whose key is `k`), without playing the move
+/// where shakmaty can update the hash incrementally.
+fn child_key(pos: &Chess, k: u64, m: Move) -> u64 {
+    match pos.update_zobrist_hash::<Zobrist64>(Zobrist64(k), m, EnPassantMode::PseudoLegal) {
+        Some(z) => z.0,
+        None => {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            key(&child)
+        }
+    }
+}
+
+/// Whether the position with key `k` (`pos`) has at least one legal book move with a weight
+/// above zero.
+fn has_weighted_book_move(src: &impl EntrySource, pos: &Chess, k: u64) -> bool {
+    let entries = src.entries_for_key(k);
     if entries.iter().all(|e| e.weight == 0) {
         return false;
     }
@@ -197,9 +212,13 @@ impl Search {
                 .legal_moves()
                 .into_iter()
                 .filter(|&m| {
+                    let ck = child_key(&pos, k, m);
+                    if src.key_range(ck).is_empty() {
+                        return false;
+                    }
                     let mut child = pos.clone();
                     child.play_unchecked(m);
-                    has_weighted_book_move(src, &child)
+                    has_weighted_book_move(src, &child, ck)
                 })
                 .map(|m| (m, None))
                 .collect(),
@@ -321,9 +340,7 @@ pub struct BookInfo {
     /// Sum and maximum of the weights.
     pub weight_total: u64,
     pub weight_max: u16,
-    /// Positions with entries reached from the start position by [`read_positions`] (book
-    /// moves of both colours, weight 0 included, bridging one ply where a position has no
-    /// entries).
+    /// Positions with entries reached from the start position by [`read_positions`].
     pub reachable_positions: u64,
     /// Entries of those positions, and the rest.
     pub reachable_entries: u64,
@@ -433,24 +450,11 @@ impl<S: EntrySource> Iterator for PositionWalk<'_, S> {
         loop {
             let (pos, k) = self.queue.pop_front()?;
             let entries = self.src.entries_for_key(k);
-            if entries.is_empty() {
-                // A position without entries reached by a book move (or a root): try every
-                // legal move into a position that has entries, one ply only.
-                for m in pos.legal_moves() {
-                    let mut child = pos.clone();
-                    child.play_unchecked(m);
-                    let ck = key(&child);
-                    if self.has_entries(ck) && self.seen.insert(ck) {
-                        self.queue.push_back((child, ck));
-                    }
-                }
-                continue;
-            }
-            self.report.positions += 1;
-            self.report.entries_reached += entries.len() as u64;
-            let mut moves = Vec::with_capacity(entries.len());
             let legal = pos.legal_moves();
-            for e in entries {
+            // Book moves lead on even into positions without entries (which then only
+            // bridge one ply, below).
+            let mut moves = Vec::with_capacity(entries.len());
+            for e in &entries {
                 let Ok(m) = decode_among(&pos, &legal, e.raw_move) else {
                     self.report.illegal_entries += 1;
                     continue;
@@ -472,6 +476,22 @@ impl<S: EntrySource> Iterator for PositionWalk<'_, S> {
                     commentary: None,
                 });
             }
+            // Every legal move into a position that has entries (transpositions, the other
+            // colour's positions of a book built for one colour).
+            for &m in legal.iter() {
+                let ck = child_key(&pos, k, m);
+                if !self.seen.contains(&ck) && self.has_entries(ck) {
+                    self.seen.insert(ck);
+                    let mut child = pos.clone();
+                    child.play_unchecked(m);
+                    self.queue.push_back((child, ck));
+                }
+            }
+            if entries.is_empty() {
+                continue;
+            }
+            self.report.positions += 1;
+            self.report.entries_reached += entries.len() as u64;
             return Some(BookPosition {
                 position: pos,
                 stats: None,
@@ -484,11 +504,12 @@ impl<S: EntrySource> Iterator for PositionWalk<'_, S> {
 }
 
 /// The positions of a book reachable from `roots` (usually just the start position),
-/// breadth first, each position once (by key): from a position with entries the walk plays
-/// its legal book moves; from a position without entries (a root, or one reached by a book
-/// move) it tries every legal move and continues into those positions that have entries, one
-/// ply only. That second rule is what `polyglot dump-book` does for the opponent's moves, and
-/// it is what lets one-colour books (built with `-only-white`/`-only-black`) be read.
+/// breadth first, each position once (by key). From every position reached the walk plays
+/// (1) its legal book moves, continuing even into positions without entries, and (2) every
+/// other legal move that leads into a position with entries. Positions without entries
+/// therefore bridge exactly one ply. This reaches every position `polyglot dump-book` reaches
+/// for either colour (its opponent rule is (2)), transpositions included, and reads
+/// one-colour books (built with `-only-white`/`-only-black`).
 ///
 /// Every yielded position has at least one entry; its legal entries become [`BookMove`]s in
 /// stored order with weight and learn. [`PositionWalk::report`] tells how many entries were
