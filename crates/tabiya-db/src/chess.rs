@@ -168,7 +168,22 @@ pub struct Occurrence {
 /// The positions a game counts: every main-line position up to `max_ply` (inclusive), each
 /// once at its first occurrence, with the move played there.
 pub fn occurrences(start: &Chess, moves: &[Move], max_ply: Option<u32>, out: &mut Vec<Occurrence>) {
+    occurrences_with_plies(start, moves, max_ply, out, None);
+}
+
+/// [`occurrences`], also giving the ply of each position (positions repeated later in the
+/// game are skipped, so consecutive entries are not always consecutive plies).
+pub fn occurrences_with_plies(
+    start: &Chess,
+    moves: &[Move],
+    max_ply: Option<u32>,
+    out: &mut Vec<Occurrence>,
+    mut plies: Option<&mut Vec<u16>>,
+) {
     out.clear();
+    if let Some(p) = plies.as_deref_mut() {
+        p.clear();
+    }
     let limit = max_ply.map_or(moves.len(), |m| (m as usize).min(moves.len()));
     let mut pos = start.clone();
     let mut key = Zobrist128(position_key(&pos));
@@ -179,6 +194,9 @@ pub fn occurrences(start: &Chess, moves: &[Move], max_ply: Option<u32>, out: &mu
         let repeated = out[window_start..].iter().any(|o| o.key == key.0);
         if !repeated {
             out.push(Occurrence { key: key.0, code, mover: if pos.turn() == Color::White { 0 } else { 1 } });
+            if let Some(p) = plies.as_deref_mut() {
+                p.push(ply.min(u16::MAX as usize) as u16);
+            }
         }
         if ply == limit {
             break;
@@ -197,6 +215,22 @@ pub fn occurrences(start: &Chess, moves: &[Move], max_ply: Option<u32>, out: &mu
         pos.play_unchecked(m);
         debug_assert_eq!(key.0, position_key(&pos));
     }
+}
+
+/// Keys of the positions one legal move away (for finding positions the index keeps only
+/// through their successor, see `run::build`).
+pub fn successor_keys(pos: &Chess) -> Vec<u128> {
+    let key = Zobrist128(position_key(pos));
+    pos.legal_moves()
+        .into_iter()
+        .map(|m| {
+            pos.update_zobrist_hash(key, m, EnPassantMode::Legal).map(|k| k.0).unwrap_or_else(|| {
+                let mut p = pos.clone();
+                p.play_unchecked(m);
+                position_key(&p)
+            })
+        })
+        .collect()
 }
 
 /// What the index needs to know about a chess game.

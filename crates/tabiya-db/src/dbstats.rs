@@ -6,7 +6,7 @@ use serde::Serialize;
 use crate::chess::Dict;
 use crate::hll::Hll;
 use crate::facts::FACTS;
-use crate::names::{NAME_IDS, NAMES, StoreNames};
+use crate::names::{NAMES, StoreNames};
 use crate::run::{self, BLOCKS, POSTINGS, RUNS};
 use crate::{Database, Error, GAMES, META, Result, load_runs};
 
@@ -53,7 +53,7 @@ pub fn collect(db: &Database) -> Result<DbStats> {
     let mut positions = 0u64;
     let mut tree = 0u64;
     for r in &runs {
-        positions += r.s_entries;
+        positions += r.s_entries + r.implicit;
         tree += r.t_records;
         for b in 0..r.t_first.len() as u32 {
             let data = blocks
@@ -76,7 +76,7 @@ pub fn collect(db: &Database) -> Result<DbStats> {
     let parts_def: [(&str, &[&str]); 5] = [
         ("games", &[GAMES]),
         ("facts", &[FACTS]),
-        ("names", &[NAMES, NAME_IDS]),
+        ("names", &[NAMES]),
         ("index", &[RUNS, BLOCKS, POSTINGS, run::SKETCHES]),
         ("meta", &[META]),
     ];

@@ -109,6 +109,8 @@ pub struct ImportSummary {
 /// A game ready to store.
 struct Prepared {
     game: Game,
+    /// Ply of each occurrence.
+    plies: Vec<u16>,
     /// The dictionary-free part of the stored form.
     body: Vec<u8>,
     facts: GameFacts,
@@ -186,12 +188,13 @@ fn prepare(bytes: &[u8], line: u64, max_ply: Option<u32>) -> Result<Prepared, Ga
     let game = parse_game(bytes, line)?;
     let moves: Vec<Move> = game.main_line().copied().collect();
     let mut occs = Vec::with_capacity(moves.len() + 1);
-    chess::occurrences(&game.start, &moves, max_ply, &mut occs);
+    let mut plies = Vec::with_capacity(moves.len() + 1);
+    chess::occurrences_with_plies(&game.start, &moves, max_ply, &mut occs, Some(&mut plies));
     let facts = chess::facts(&game);
     let hash = game_digest(&game);
     let mut body = Vec::with_capacity(moves.len() + 64);
     chess::encode_body(&game, &mut body);
-    Ok(Prepared { game, body, facts, occs, hash })
+    Ok(Prepared { game, plies, body, facts, occs, hash })
 }
 
 /// One batch of games to commit.
@@ -224,6 +227,12 @@ pub(crate) fn trace(what: &str, since: Instant) {
 }
 
 pub(crate) fn commit_batch(db: &Database, batch: Batch) -> Result<()> {
+    commit_batch_with_plies(db, batch, None)
+}
+
+/// Commits a batch; with the ply of every occurrence, rare positions are kept every other
+/// ply (see `run::build`).
+pub(crate) fn commit_batch_with_plies(db: &Database, batch: Batch, plies: Option<Vec<u16>>) -> Result<()> {
     if batch.records.is_empty() {
         return Ok(());
     }
@@ -236,8 +245,16 @@ pub(crate) fn commit_batch(db: &Database, batch: Batch) -> Result<()> {
     let facts = &batch.facts;
     let lookup = |g: u32| facts[(g - first) as usize];
     let n_occs = batch.occs.len();
-    let (records, singles, sketch) = run::build(batch.occs, &lookup);
-    trace(&format!("batch of {n} games: sorted {n_occs} positions into {} records, {} singles", records.len(), singles.len()), t0);
+    let built = run::build(batch.occs, &lookup, plies.as_deref());
+    trace(
+        &format!(
+            "batch of {n} games: sorted {n_occs} positions into {} records, {} singles, {} implicit",
+            built.records.len(),
+            built.singles.len(),
+            built.implicit
+        ),
+        t0,
+    );
     // Stored games are compressed with the database's dictionary, trained on the first
     // batch big enough.
     let read = db.store.read()?;
@@ -272,7 +289,7 @@ pub(crate) fn commit_batch(db: &Database, batch: Batch) -> Result<()> {
     let digests: Vec<u128> = batch.dedup.iter().map(|(h, _)| *h).collect();
     write_facts(&w, first, &batch.facts, &digests)?;
     write_names(&w, &batch.names)?;
-    crate::merge::write_run(&w, run_id, n as u64, records.into_iter(), singles.into_iter(), &sketch)?;
+    crate::merge::write_run(&w, run_id, n as u64, built.records.into_iter(), built.singles.into_iter(), &built.sketch, built.implicit)?;
     w.with_table(META, |t| {
         t.put(b"next_game", (first + n).to_string().as_bytes())?;
         t.put(b"next_run", (run_id + 1).to_string().as_bytes())?;
@@ -337,7 +354,7 @@ impl Database {
 
         let (work_tx, work_rx) = crossbeam_channel::bounded::<Work>(8);
         let (parsed_tx, parsed_rx) = crossbeam_channel::bounded::<Parsed>(8);
-        let (batch_tx, batch_rx) = crossbeam_channel::bounded::<Batch>(1);
+        let (batch_tx, batch_rx) = crossbeam_channel::bounded::<(Batch, Vec<u16>)>(1);
         let workers = opts.workers.max(1);
         let names_of: Vec<String> = sources.iter().map(Source::name).collect();
 
@@ -372,8 +389,8 @@ impl Database {
             drop(parsed_tx);
             // Writer.
             let writer = s.spawn(move || -> Result<()> {
-                for batch in batch_rx {
-                    commit_batch(self, batch)?;
+                for (batch, plies) in batch_rx {
+                    commit_batch_with_plies(self, batch, Some(plies))?;
                 }
                 Ok(())
             });
@@ -382,6 +399,7 @@ impl Database {
             let mut pending: BTreeMap<u64, Parsed> = BTreeMap::new();
             let mut next_seq = 0u64;
             let mut batch = Batch::new(next_game);
+            let mut batch_plies: Vec<u16> = Vec::new();
             let mut game_index: Vec<u64> = vec![0; names_of.len()];
             let mut writer_failed = false;
             'receive: for msg in parsed_rx {
@@ -434,13 +452,15 @@ impl Database {
                                 batch.facts.push(prepared.facts);
                                 batch.dedup.push((prepared.hash, id));
                                 batch.occs.extend(prepared.occs.iter().map(|o| Occ { key: o.key, game: id, code: o.code, mover: o.mover }));
+                                batch_plies.extend_from_slice(&prepared.plies);
                                 summary.imported += 1;
                                 summary.files[file].imported += 1;
                                 progress.imported.fetch_add(1, Ordering::Relaxed);
                                 if batch.records.len() >= opts.batch_games {
                                     batch.names = names.take_pending();
                                     let full = std::mem::replace(&mut batch, Batch::new(next_game));
-                                    if batch_tx.send(full).is_err() {
+                                    let plies = std::mem::take(&mut batch_plies);
+                                    if batch_tx.send((full, plies)).is_err() {
                                         writer_failed = true;
                                         break 'receive;
                                     }
@@ -455,7 +475,7 @@ impl Database {
             }
             if !writer_failed {
                 batch.names = names.take_pending();
-                let _ = batch_tx.send(batch);
+                let _ = batch_tx.send((batch, batch_plies));
             }
             drop(batch_tx);
             writer.join().map_err(|_| Error::Corrupt("writer thread panicked".into()))??;

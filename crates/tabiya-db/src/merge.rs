@@ -9,6 +9,7 @@
 
 use std::collections::{HashMap, VecDeque};
 
+
 use tabiya_store::{ReadTx, TableMut, TableRef, WriteTx};
 
 use crate::facts::FactsReader;
@@ -98,6 +99,7 @@ pub(crate) fn write_run(
     records: impl Iterator<Item = TRecord>,
     singles: impl Iterator<Item = SEntry>,
     sketch: &Hll,
+    implicit: u64,
 ) -> Result<RunDir> {
     let mut rw = RunWriter::new(w, run_id, games)?;
     for rec in records {
@@ -106,7 +108,8 @@ pub(crate) fn write_run(
     for s in singles {
         rw.single(s)?;
     }
-    let dir = rw.finish()?;
+    let mut dir = rw.finish()?;
+    dir.implicit = implicit;
     w.with_table(RUNS, |t| t.put(&run::run_key(run_id), &dir.encode()))?;
     w.with_table(SKETCHES, |t| t.put(&run::run_key(run_id), &sketch.encode()))?;
     Ok(dir)
@@ -175,6 +178,25 @@ pub(crate) struct Replayer<'a> {
 }
 
 impl Replayer<'_> {
+    /// The counted positions of a game with the ply of each.
+    pub fn occurrences_with_plies(&self, game: u32) -> Result<(Vec<crate::chess::Occurrence>, Vec<u16>)> {
+        match self.db.kind() {
+            crate::Kind::Chess => {
+                let data = self.games.get(game)?.ok_or_else(|| Error::Corrupt(format!("index refers to missing game {game}")))?;
+                let (start, _, moves, _) = crate::chess::decode_line(&data)?;
+                let mut occs = Vec::with_capacity(moves.len() + 1);
+                let mut plies = Vec::with_capacity(moves.len() + 1);
+                crate::chess::occurrences_with_plies(&start, &moves, self.db.max_ply(), &mut occs, Some(&mut plies));
+                Ok((occs, plies))
+            }
+            crate::Kind::Othello => {
+                let occs = self.occurrences(game)?;
+                let plies = (0..occs.len()).map(|i| i as u16).collect();
+                Ok((occs, plies))
+            }
+        }
+    }
+
     /// The counted positions of a game.
     pub fn occurrences(&self, game: u32) -> Result<Vec<crate::chess::Occurrence>> {
         let data = self.games.get(game)?.ok_or_else(|| Error::Corrupt(format!("index refers to missing game {game}")))?;
@@ -190,6 +212,14 @@ impl Replayer<'_> {
     }
 }
 
+/// What pass 1 of a merge decided for a prefix many games share.
+struct Dense {
+    /// Positions that reach the threshold, with their occurrences.
+    promote: Vec<(u128, Vec<Occ>)>,
+    /// Entries that stay S entries.
+    keep: Vec<SEntry>,
+}
+
 /// Merges runs into one, in one transaction.
 pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
     let read: ReadTx = db.store.read()?;
@@ -202,10 +232,14 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
     let games: u64 = runs.iter().map(|r| r.games).sum();
 
     // Pass 1: find the prefixes where enough games meet that a position may reach the
-    // threshold, and replay each of their games once.
-    let mut dense: HashMap<u32, Vec<Occ>> = HashMap::new();
+    // threshold, replay each of their games once, and decide what to promote.
+    let mut dense: HashMap<u32, Dense> = HashMap::new();
+    // Implicit positions that become explicit because the entry they hid behind is
+    // promoted: new S entries, merged into the output as a third stream.
+    let mut extra: Vec<SEntry> = Vec::new();
     {
         let mut siters: Vec<SIter> = runs.iter().map(|d| SIter { dir: d, blocks: &blocks, next_block: 0, buf: VecDeque::new() }).collect();
+        let mut entries: HashMap<u32, Vec<SEntry>> = HashMap::new();
         let mut wanted: HashMap<u32, Vec<u32>> = HashMap::new(); // game -> dense prefixes
         loop {
             let mut next: Option<u32> = None;
@@ -215,30 +249,71 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
                 }
             }
             let Some(p) = next else { break };
-            let mut games: Vec<u32> = Vec::new();
+            let mut group: Vec<SEntry> = Vec::new();
             for s in siters.iter_mut() {
                 while s.peek()? == Some(p) {
-                    games.push(s.buf.pop_front().expect("peeked").game);
+                    group.push(s.buf.pop_front().expect("peeked"));
                 }
             }
-            if games.len() >= run::PROMOTE_AT {
-                dense.insert(p, Vec::new());
-                for g in games {
-                    wanted.entry(g).or_default().push(p);
+            if group.len() >= run::PROMOTE_AT {
+                for e in &group {
+                    wanted.entry(e.game).or_default().push(p);
                 }
+                entries.insert(p, group);
             }
         }
+        // Resolve each entry to its full key by replaying its game.
+        let mut resolved: HashMap<u32, Vec<(Occ, bool, Option<u128>)>> = HashMap::new();
+        let mut unresolved: HashMap<u32, Vec<SEntry>> = HashMap::new();
         let mut order: Vec<(u32, Vec<u32>)> = wanted.into_iter().collect();
         order.sort_unstable_by_key(|(g, _)| *g);
-        for (g, prefixes) in order {
-            for o in replayer.occurrences(g)? {
-                let p = run::prefix(o.key);
-                if prefixes.contains(&p) {
-                    dense.get_mut(&p).expect("dense prefix").push(Occ { key: o.key, game: g, code: o.code, mover: o.mover });
+        for (g, mut prefixes) in order {
+            prefixes.sort_unstable();
+            prefixes.dedup();
+            let (occs, plies) = replayer.occurrences_with_plies(g)?;
+            for p in prefixes {
+                let mine: Vec<SEntry> = entries[&p].iter().filter(|e| e.game == g).copied().collect();
+                let at: Vec<usize> = (0..occs.len()).filter(|&i| run::prefix(occs[i].key) == p).collect();
+                // One entry and one position with this prefix in the game: the entry is that
+                // position. (Two positions of one game sharing 32 bits are too rare to
+                // bother: their entries stay as they are.)
+                if let ([e], [i]) = (mine.as_slice(), at.as_slice()) {
+                    let o = occs[*i];
+                    let pred_key = (e.pred && *i > 0 && plies[*i - 1].wrapping_add(1) == plies[*i]).then(|| occs[*i - 1].key);
+                    if e.pred && pred_key.is_none() {
+                        unresolved.entry(p).or_default().push(*e);
+                        continue;
+                    }
+                    resolved.entry(p).or_default().push((Occ { key: o.key, game: g, code: o.code, mover: o.mover }, e.pred, pred_key));
+                } else {
+                    unresolved.entry(p).or_default().extend(mine);
                 }
             }
         }
+        for (p, _) in entries {
+            let mut d = Dense { promote: Vec::new(), keep: unresolved.remove(&p).unwrap_or_default() };
+            let mut by_key: HashMap<u128, Vec<(Occ, bool, Option<u128>)>> = HashMap::new();
+            for r in resolved.remove(&p).unwrap_or_default() {
+                by_key.entry(r.0.key).or_default().push(r);
+            }
+            for (k, group) in by_key {
+                if group.len() >= run::PROMOTE_AT {
+                    for (o, _, pred_key) in &group {
+                        if let Some(pk) = pred_key {
+                            extra.push(SEntry { prefix: run::prefix(*pk), game: o.game, pred: false });
+                        }
+                    }
+                    d.promote.push((k, group.into_iter().map(|(o, _, _)| o).collect()));
+                } else {
+                    d.keep.extend(group.into_iter().map(|(o, pred, _)| SEntry { prefix: p, game: o.game, pred }));
+                }
+            }
+            dense.insert(p, d);
+        }
     }
+    extra.sort_unstable();
+    let implicit: u64 = runs.iter().map(|r| r.implicit).sum::<u64>() - extra.len() as u64;
+    let mut extra = extra.into_iter().peekable();
 
     let mut titers: Vec<TIter> = runs
         .iter()
@@ -262,6 +337,9 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
                 next = Some(next.map_or(p, |n: u32| n.min(p)));
             }
         }
+        if let Some(e) = extra.peek() {
+            next = Some(next.map_or(e.prefix, |n: u32| n.min(e.prefix)));
+        }
         let Some(p) = next else { break };
         let mut ts: Vec<TRecord> = Vec::new();
         for t in titers.iter_mut() {
@@ -278,23 +356,17 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
                 ss.push(s.buf.pop_front().expect("peeked"));
             }
         }
-        // Enough games share this prefix that one position may now reach the threshold:
-        // replay them to find out. (Fewer cannot promote anything; a position rare in one
-        // run and recorded in another is still answered right, by summing both.)
-        if let Some(occs) = dense.remove(&p) {
-            ss.clear();
-            let t_keys: Vec<u128> = ts.iter().map(|r| r.key).collect();
-            let mut groups: HashMap<u128, Vec<Occ>> = run::group_by_key(occs);
-            let mut keys: Vec<u128> = groups.keys().copied().collect();
-            keys.sort_unstable();
-            for k in keys {
-                let group = groups.remove(&k).expect("key");
-                if t_keys.contains(&k) || group.len() >= run::PROMOTE_AT {
-                    ts.push(run::make_record(k, &group, &fact));
-                } else {
-                    ss.extend(group.iter().map(|o| SEntry { prefix: p, game: o.game }));
-                }
+        // Where enough games share this prefix, pass 1 decided what reaches the threshold.
+        // (Elsewhere nothing can; a position rare in one run and recorded in another is
+        // still answered right, by summing both.)
+        if let Some(d) = dense.remove(&p) {
+            ss = d.keep;
+            for (k, occs) in d.promote {
+                ts.push(run::make_record(k, &occs, &fact));
             }
+        }
+        while extra.peek().is_some_and(|e| e.prefix == p) {
+            ss.push(extra.next().expect("peeked"));
         }
         // Merge T records of equal keys.
         ts.sort_by_key(|r| r.key);
@@ -317,7 +389,8 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
             rw.single(e)?;
         }
     }
-    let dir = rw.finish()?;
+    let mut dir = rw.finish()?;
+    dir.implicit = implicit;
     w.with_table(RUNS, |t| t.put(&run::run_key(new_id), &dir.encode()))?;
     let mut sketch = Hll::default();
     let sketches = read.table(SKETCHES)?;

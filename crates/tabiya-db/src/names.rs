@@ -9,20 +9,51 @@ use crate::chess::{Dict, NameLookup, Names};
 use crate::Result;
 
 pub const NAMES: &str = "names";
-pub const NAME_IDS: &str = "name_ids";
 
-fn id_key(dict: Dict, id: u32) -> [u8; 5] {
+/// Names per row: a row holds ids `block * 64 .. block * 64 + 63` of one dictionary, each as
+/// `varint(len + 1)` then its bytes (`0` for an id not in use).
+const PER_ROW: u32 = 64;
+
+fn row_key(dict: Dict, id: u32) -> [u8; 5] {
     let mut k = [0u8; 5];
     k[0] = dict as u8;
-    k[1..].copy_from_slice(&id.to_be_bytes());
+    k[1..].copy_from_slice(&(id / PER_ROW).to_be_bytes());
     k
 }
 
-fn name_key(dict: Dict, name: &str) -> Vec<u8> {
-    let mut k = Vec::with_capacity(name.len() + 1);
-    k.push(dict as u8);
-    k.extend_from_slice(name.as_bytes());
-    k
+/// Decodes a row into its 64 slots.
+fn decode_row(data: &[u8]) -> Vec<Option<String>> {
+    let mut r = crate::codec::Reader::new(data);
+    let mut out = Vec::with_capacity(PER_ROW as usize);
+    while !r.is_empty() && out.len() < PER_ROW as usize {
+        match r.varint("name") {
+            Ok(0) => out.push(None),
+            Ok(n) => match r.bytes((n - 1) as usize, "name") {
+                Ok(b) => out.push(Some(String::from_utf8_lossy(b).into_owned())),
+                Err(_) => break,
+            },
+            Err(_) => break,
+        }
+    }
+    out
+}
+
+fn encode_row(slots: &[Option<String>]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for s in slots {
+        match s {
+            None => crate::codec::put_varint(&mut out, 0),
+            Some(n) => {
+                crate::codec::put_varint(&mut out, n.len() as u64 + 1);
+                out.extend_from_slice(n.as_bytes());
+            }
+        }
+    }
+    out
+}
+
+fn dict_of(b: u8) -> Option<Dict> {
+    Dict::ALL.iter().copied().find(|d| *d as u8 == b)
 }
 
 /// All names in memory, for imports: lookups and new ids without touching the store; new
@@ -37,21 +68,22 @@ pub struct NameCache {
 impl NameCache {
     pub fn load(read: &ReadTx) -> Result<NameCache> {
         let mut cache = NameCache::default();
-        let t = read.table(NAME_IDS)?;
+        let t = read.table(NAMES)?;
         let mut bad = None;
         t.scan(&[], None, |k, v| {
-            let Some(dict) = Dict::ALL.iter().copied().find(|d| *d as u8 == k[0]) else {
-                bad = Some("unknown dictionary");
+            let (Some(dict), Ok(block)) = (k.first().copied().and_then(dict_of), <[u8; 4]>::try_from(&k[1..])) else {
+                bad = Some("bad name row key");
                 return false;
             };
-            let (Ok(name), Ok(id)) = (std::str::from_utf8(&k[1..]), <[u8; 4]>::try_from(v)) else {
-                bad = Some("bad name entry");
-                return false;
-            };
-            let id = u32::from_be_bytes(id);
-            cache.ids.insert((dict, name.to_string()), id);
-            let next = cache.next.entry(dict).or_insert(0);
-            *next = (*next).max(id + 1);
+            let base = u32::from_be_bytes(block) * PER_ROW;
+            for (i, slot) in decode_row(v).into_iter().enumerate() {
+                if let Some(name) = slot {
+                    let id = base + i as u32;
+                    cache.ids.insert((dict, name), id);
+                    let next = cache.next.entry(dict).or_insert(0);
+                    *next = (*next).max(id + 1);
+                }
+            }
             true
         })?;
         if let Some(b) = bad {
@@ -92,65 +124,92 @@ impl Names for NameCache {
     }
 }
 
-/// Writes new names.
+/// Writes names (new ones, or new spellings of existing ids).
 pub fn write_names(w: &WriteTx, names: &[(Dict, u32, String)]) -> Result<()> {
+    if names.is_empty() {
+        return Ok(());
+    }
     w.with_table(NAMES, |t| {
+        let mut rows: HashMap<[u8; 5], Vec<Option<String>>> = HashMap::new();
         for (dict, id, name) in names {
-            t.put(&id_key(*dict, *id), name.as_bytes())?;
+            let key = row_key(*dict, *id);
+            if !rows.contains_key(&key) {
+                let existing = t.get(&key)?.map(|v| decode_row(&v)).unwrap_or_default();
+                rows.insert(key, existing);
+            }
+            let row = rows.get_mut(&key).expect("row");
+            let slot = (id % PER_ROW) as usize;
+            if row.len() <= slot {
+                row.resize(slot + 1, None);
+            }
+            row[slot] = Some(name.clone());
         }
-        Ok(())
-    })?;
-    w.with_table(NAME_IDS, |t| {
-        for (dict, id, name) in names {
-            t.put(&name_key(*dict, name), &id.to_be_bytes())?;
+        for (key, row) in rows {
+            t.put(&key, &encode_row(&row))?;
         }
         Ok(())
     })?;
     Ok(())
 }
 
-/// Reads names from the store.
+/// Reads names from the store (rows cached).
 pub struct StoreNames {
     table: TableRef,
+    rows: std::cell::RefCell<HashMap<[u8; 5], Vec<Option<String>>>>,
 }
 
 impl StoreNames {
     pub fn new(read: &ReadTx) -> Result<StoreNames> {
-        Ok(StoreNames { table: read.table(NAMES)? })
+        Ok(StoreNames { table: read.table(NAMES)?, rows: Default::default() })
+    }
+
+    fn each(&self, dict: Dict, mut f: impl FnMut(u32, &str)) -> Result<()> {
+        let from = [dict as u8];
+        let to = [dict as u8 + 1];
+        self.table.scan(&from, Some(&to), |k, v| {
+            if let Ok(block) = <[u8; 4]>::try_from(&k[1..]) {
+                let base = u32::from_be_bytes(block) * PER_ROW;
+                for (i, slot) in decode_row(v).iter().enumerate() {
+                    if let Some(n) = slot {
+                        f(base + i as u32, n);
+                    }
+                }
+            }
+            true
+        })?;
+        Ok(())
     }
 
     /// Ids of every name containing `needle` (case-insensitive) in a dictionary.
     pub fn find(&self, dict: Dict, needle: &str) -> Result<Vec<u32>> {
         let needle = needle.to_lowercase();
         let mut out = Vec::new();
-        let from = [dict as u8];
-        let to = [dict as u8 + 1];
-        self.table.scan(&from, Some(&to), |k, v| {
-            if let (Ok(id), Ok(name)) = (<[u8; 4]>::try_from(&k[1..]), std::str::from_utf8(v))
-                && name.to_lowercase().contains(&needle)
-            {
-                out.push(u32::from_be_bytes(id));
+        self.each(dict, |id, name| {
+            if name.to_lowercase().contains(&needle) {
+                out.push(id);
             }
-            true
         })?;
         Ok(out)
     }
 
     pub fn count(&self, dict: Dict) -> Result<u64> {
         let mut n = 0;
-        self.table.scan(&[dict as u8], Some(&[dict as u8 + 1]), |_, _| {
-            n += 1;
-            true
-        })?;
+        self.each(dict, |_, _| n += 1)?;
         Ok(n)
     }
 }
 
 impl NameLookup for StoreNames {
     fn name(&self, dict: Dict, id: u32) -> Option<String> {
-        self.table
-            .get_with(&id_key(dict, id), |v| String::from_utf8_lossy(v).into_owned())
-            .ok()
-            .flatten()
+        let key = row_key(dict, id);
+        let mut rows = self.rows.borrow_mut();
+        if !rows.contains_key(&key) {
+            if rows.len() > 4096 {
+                rows.clear();
+            }
+            let row = self.table.get(&key).ok().flatten().map(|v| decode_row(&v)).unwrap_or_default();
+            rows.insert(key, row);
+        }
+        rows[&key].get((id % PER_ROW) as usize).cloned().flatten()
     }
 }

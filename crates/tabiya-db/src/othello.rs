@@ -708,22 +708,6 @@ impl Database {
                                 continue;
                             }
                         };
-                        let last = match occurrences(&moves, &mut occs) {
-                            Ok(b) => b,
-                            Err(e) => {
-                                let at = offset + 8 + e.index;
-                                skip(
-                                    &mut out.summary,
-                                    fi,
-                                    "illegal move",
-                                    problem(format!(
-                                        "{name}: game {gi} (record at offset {offset}): {e} at offset {at}, {} to move (game skipped)",
-                                        e.board.side()
-                                    )),
-                                );
-                                continue;
-                            }
-                        };
                         let rec = &file.games[gi];
                         let game = StoredGame {
                             year: file.header.year,
@@ -743,6 +727,22 @@ impl Database {
                             out.summary.files[fi].duplicates += 1;
                             continue;
                         }
+                        let last = match occurrences(&game.moves, &mut occs) {
+                            Ok(b) => b,
+                            Err(e) => {
+                                let at = offset + 8 + e.index;
+                                skip(
+                                    &mut out.summary,
+                                    fi,
+                                    "illegal move",
+                                    problem(format!(
+                                        "{name}: game {gi} (record at offset {offset}): {e} at offset {at}, {} to move (game skipped)",
+                                        e.board.side()
+                                    )),
+                                );
+                                continue;
+                            }
+                        };
                         if !last.is_game_over() {
                             out.unfinished += 1;
                         }

@@ -104,10 +104,27 @@ impl<'a> Snapshot<'a> {
         }
     }
 
-    fn find(&self, key: u128, want_all: bool) -> Result<Found> {
+    fn s_entries(&self, r: &RunDir, prefix: u32, cache: &mut HashMap<u32, Vec<run::SEntry>>) -> Result<Vec<run::SEntry>> {
+        let Some(b) = r.s_block_for(prefix) else { return Ok(Vec::new()) };
+        if !cache.contains_key(&b) {
+            let block = self
+                .blocks
+                .get(&run::block_key(r.id, b'S', b))?
+                .ok_or_else(|| Error::Corrupt(format!("missing index block {}/S/{b}", r.id)))?;
+            cache.insert(b, run::decode_s_block(&block)?);
+        }
+        Ok(cache[&b].iter().filter(|e| e.prefix == prefix).copied().collect())
+    }
+
+    /// Everything the index holds of one position, run by run: T records, and the games of
+    /// S entries — the position's own (prefix `key`), and those of its successors whose
+    /// entries say the position before them was kept implicitly.
+    fn find(&self, key: u128, successors: &[u128], want_all: bool) -> Result<Found> {
         let mut found = Found { stats: HashMap::new(), top: Vec::new(), all: Vec::new() };
         let prefix = run::prefix(key);
         for r in &self.runs {
+            let mut t_postings: Option<Vec<run::Posting>> = None;
+            let mut record: Option<run::TRecord> = None;
             if let Some(b) = r.t_block_for(key) {
                 let block = self
                     .blocks
@@ -117,58 +134,79 @@ impl<'a> Snapshot<'a> {
                     for m in &rec.moves {
                         found.stats.entry(m.code).or_default().merge(&m.stats);
                     }
-                    let postings = if want_all || rec.top.is_empty() {
-                        match &rec.postings {
-                            Some(p) => p.clone(),
-                            None => {
-                                let data = self
-                                    .postings
-                                    .get(&run::postings_key(r.id, key))?
-                                    .ok_or_else(|| Error::Corrupt("missing postings".into()))?;
-                                run::decode_external_postings(&data, rec.n_postings)?
-                            }
-                        }
-                    } else {
-                        Vec::new()
-                    };
                     let code = |slot: u8| rec.moves.get(slot as usize).map_or(NO_MOVE, |m| m.code);
-                    if rec.top.is_empty() {
-                        found.top.extend(postings.iter().map(|p| (p.game, code(p.slot))));
-                    } else {
+                    if want_all || rec.top.is_empty() {
+                        let postings = self.load_postings(r, &rec)?;
+                        if rec.top.is_empty() {
+                            found.top.extend(postings.iter().map(|p| (p.game, code(p.slot))));
+                        }
+                        if want_all {
+                            found.all.extend(postings.iter().map(|p| (p.game, code(p.slot))));
+                        }
+                        t_postings = Some(postings);
+                    }
+                    if !rec.top.is_empty() {
                         found.top.extend(rec.top.iter().map(|p| (p.game, code(p.slot))));
                     }
-                    if want_all {
-                        found.all.extend(postings.iter().map(|p| (p.game, code(p.slot))));
-                    }
+                    record = Some(rec);
                 }
             }
-            if let Some(b) = r.s_block_for(prefix) {
-                let block = self
-                    .blocks
-                    .get(&run::block_key(r.id, b'S', b))?
-                    .ok_or_else(|| Error::Corrupt(format!("missing index block {}/S/{b}", r.id)))?;
-                let mut games = run::find_in_s_block(&block, prefix)?;
-                games.dedup();
-                for g in games {
-                    // The prefix only selects candidates: replay to check the whole key.
-                    let occs = self.replayer.occurrences(g)?;
-                    if let Some(o) = occs.iter().find(|o| o.key == key) {
-                        let f = self.facts.get(g)?;
-                        found.stats.entry(o.code).or_default().add_game(&f, o.mover);
-                        found.top.push((g, o.code));
-                        if want_all {
-                            found.all.push((g, o.code));
-                        }
+            // Candidate games from S entries; the prefix only selects candidates, a replay
+            // decides.
+            let mut cache = HashMap::new();
+            let mut candidates: Vec<u32> = self.s_entries(r, prefix, &mut cache)?.into_iter().map(|e| e.game).collect();
+            for &q in successors {
+                candidates.extend(self.s_entries(r, run::prefix(q), &mut cache)?.into_iter().filter(|e| e.pred).map(|e| e.game));
+            }
+            candidates.sort_unstable();
+            candidates.dedup();
+            for g in candidates {
+                let occs = self.replayer.occurrences(g)?;
+                let Some(o) = occs.iter().find(|o| o.key == key) else { continue };
+                // Counted by this run's T record already? (Only a prefix collision can
+                // bring such a game here.)
+                if let Some(rec) = &record {
+                    if t_postings.is_none() {
+                        t_postings = Some(self.load_postings(r, rec)?);
                     }
+                    if t_postings.as_ref().is_some_and(|p| p.binary_search_by_key(&g, |x| x.game).is_ok()) {
+                        continue;
+                    }
+                }
+                let f = self.facts.get(g)?;
+                found.stats.entry(o.code).or_default().add_game(&f, o.mover);
+                found.top.push((g, o.code));
+                if want_all {
+                    found.all.push((g, o.code));
                 }
             }
         }
         Ok(found)
     }
 
-    /// Statistics of a position and its best-rated games.
+    fn load_postings(&self, r: &RunDir, rec: &run::TRecord) -> Result<Vec<run::Posting>> {
+        match &rec.postings {
+            Some(p) => Ok(p.clone()),
+            None => {
+                let data = self
+                    .postings
+                    .get(&run::postings_key(r.id, rec.key))?
+                    .ok_or_else(|| Error::Corrupt("missing postings".into()))?;
+                Ok(run::decode_external_postings(&data, rec.n_postings)?)
+            }
+        }
+    }
+
+    /// Statistics of a position and its best-rated games (for kinds whose index keeps every
+    /// position explicitly, such as Othello).
     pub fn position(&self, key: u128, top_n: usize) -> Result<PositionStats> {
-        let found = self.find(key, false)?;
+        self.position_with(key, &[], top_n)
+    }
+
+    /// Statistics of a position given also the keys of the positions one legal move away
+    /// (chess keeps rare positions every other ply; see `run::build`).
+    pub fn position_with(&self, key: u128, successors: &[u128], top_n: usize) -> Result<PositionStats> {
+        let found = self.find(key, successors, false)?;
         let mut totals = Stats::default();
         let mut moves: Vec<(u16, Stats)> = found.stats.into_iter().collect();
         for (_, s) in &moves {
@@ -190,7 +228,19 @@ impl<'a> Snapshot<'a> {
     /// Every game reaching a position (any move order), sorted and paged: the total and the
     /// page of (game id, move played there).
     pub fn position_games(&self, key: u128, sort: GameSort, offset: usize, limit: usize) -> Result<(u64, Vec<(u32, u16)>)> {
-        let found = self.find(key, true)?;
+        self.position_games_with(key, &[], sort, offset, limit)
+    }
+
+    /// [`Snapshot::position_games`] with the keys of the positions one move away.
+    pub fn position_games_with(
+        &self,
+        key: u128,
+        successors: &[u128],
+        sort: GameSort,
+        offset: usize,
+        limit: usize,
+    ) -> Result<(u64, Vec<(u32, u16)>)> {
+        let found = self.find(key, successors, true)?;
         let mut all = found.all;
         all.sort_unstable();
         all.dedup_by_key(|t| t.0);

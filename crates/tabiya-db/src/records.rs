@@ -21,12 +21,15 @@ const DICT_BYTES: usize = 48 * 1024;
 const LEVEL: i32 = 3;
 pub const DICT_KEY: &[u8] = b"zdict";
 
-/// Trains a dictionary on raw game records.
+/// Trains a dictionary on raw game records: 1/32 of the samples' size, between 8 and 48 KiB,
+/// so small databases do not carry a dictionary bigger than what it saves.
 pub fn train(samples: &[Vec<u8>]) -> Option<Vec<u8>> {
     // Every n-th record, at most 4,000: enough for a good dictionary, quick to train.
     let step = (samples.len() / 4000).max(1);
     let take: Vec<&Vec<u8>> = samples.iter().step_by(step).take(4000).collect();
-    zstd::dict::from_samples(&take, DICT_BYTES).ok()
+    let total: usize = take.iter().map(|s| s.len()).sum();
+    let size = (total / 32).clamp(8 * 1024, DICT_BYTES);
+    zstd::dict::from_samples(&take, size).ok()
 }
 
 /// Compresses records with a dictionary, reusing one compression context.

@@ -85,10 +85,15 @@ impl TRecord {
 }
 
 /// An S entry: a game reaching a rare position whose key starts with `prefix`.
+///
+/// `pred` is set when the position the game played just before this one is kept only
+/// through this entry (an *implicit* position, see [`build`]): a query for that position
+/// looks for the entries of its successors with `pred` set.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct SEntry {
     pub prefix: u32,
     pub game: u32,
+    pub pred: bool,
 }
 
 pub fn prefix(key: u128) -> u32 {
@@ -162,30 +167,136 @@ pub fn merge_records(key: u128, parts: Vec<TRecord>, facts: &dyn Fn(u32) -> Game
     finish_record(key, moves, postings, facts)
 }
 
+/// What [`build`] makes of a batch.
+pub struct Built {
+    pub records: Vec<TRecord>,
+    pub singles: Vec<SEntry>,
+    pub sketch: Hll,
+    /// Occurrences kept only through their successor's S entry.
+    pub implicit: u64,
+}
+
 /// Splits the occurrences of a batch into T records and S entries, and sketches the number
 /// of distinct positions.
-pub fn build(mut occs: Vec<Occ>, facts: &dyn Fn(u32) -> GameFacts) -> (Vec<TRecord>, Vec<SEntry>, Hll) {
-    sort_occs(&mut occs);
+///
+/// With `plies` (the ply of every occurrence, in the batch's order: games one after the
+/// other, positions in game order), rare positions are kept every other ply: an occurrence
+/// whose next position in the same game (one ply later) has an S entry of its own is left
+/// *implicit* — not stored — and that entry gets `pred` set. A query finds it by looking up
+/// the positions one legal move away and replaying the games whose entries have `pred`
+/// (the replay checks that the asked position came just before). This halves the largest
+/// part of the index. Positions with a T record are never implicit.
+pub fn build(mut occs: Vec<Occ>, facts: &dyn Fn(u32) -> GameFacts, plies: Option<&[u16]>) -> Built {
+    let n = occs.len();
+    // Original order, to walk games after sorting by key.
+    let games_orig: Vec<u32> = if plies.is_some() { occs.iter().map(|o| o.game).collect() } else { Vec::new() };
+    // Sort by (key, game), keeping each occurrence's original index when it is needed.
+    let mut order: Vec<u32> = (0..n as u32).collect();
+    if plies.is_some() {
+        let mut pairs: Vec<(Occ, u32)> = occs.drain(..).zip(order.drain(..)).collect();
+        sort_pairs(&mut pairs);
+        for (o, i) in pairs {
+            occs.push(o);
+            order.push(i);
+        }
+    } else {
+        sort_occs(&mut occs);
+    }
     let mut records = Vec::new();
-    let mut singles = Vec::new();
     let mut hll = Hll::default();
+    // Which occurrences (original index) go to T records.
+    let mut is_t = vec![false; if plies.is_some() { n } else { 0 }];
+    let mut groups: Vec<(usize, usize)> = Vec::new();
     let mut i = 0;
-    while i < occs.len() {
+    while i < n {
         let key = occs[i].key;
         hll.add(key);
         let mut j = i + 1;
-        while j < occs.len() && occs[j].key == key {
+        while j < n && occs[j].key == key {
             j += 1;
         }
         if j - i >= PROMOTE_AT {
             records.push(make_record(key, &occs[i..j], facts));
+            if plies.is_some() {
+                for &ix in &order[i..j] {
+                    is_t[ix as usize] = true;
+                }
+            }
         } else {
-            singles.extend(occs[i..j].iter().map(|o| SEntry { prefix: prefix(key), game: o.game }));
+            groups.push((i, j));
         }
         i = j;
     }
+    let mut implicit = vec![false; if plies.is_some() { n } else { 0 }];
+    let mut n_implicit = 0u64;
+    if let Some(plies) = plies {
+        // Walk each game backwards: an S occurrence is implicit when the next one is one ply
+        // later, in S, and explicit.
+        for ix in (0..n.saturating_sub(1)).rev() {
+            let next = ix + 1;
+            if !is_t[ix]
+                && games_orig[next] == games_orig[ix]
+                && plies[next] == plies[ix].wrapping_add(1)
+                && !is_t[next]
+                && !implicit[next]
+            {
+                implicit[ix] = true;
+                n_implicit += 1;
+            }
+        }
+    }
+    let mut singles = Vec::with_capacity(n - records.iter().map(|r| r.n_postings as usize).sum::<usize>());
+    for (i, j) in groups {
+        let p = prefix(occs[i].key);
+        for k in i..j {
+            if plies.is_some() {
+                let ix = order[k] as usize;
+                if implicit[ix] {
+                    continue;
+                }
+                let pred = ix > 0 && implicit[ix - 1] && games_orig[ix - 1] == games_orig[ix];
+                singles.push(SEntry { prefix: p, game: occs[k].game, pred });
+            } else {
+                singles.push(SEntry { prefix: p, game: occs[k].game, pred: false });
+            }
+        }
+    }
     singles.sort_unstable();
-    (records, singles, hll)
+    Built { records, singles, sketch: hll, implicit: n_implicit }
+}
+
+fn sort_pairs(pairs: &mut Vec<(Occ, u32)>) {
+    const BITS: u32 = 12;
+    let cmp = |a: &(Occ, u32), b: &(Occ, u32)| a.0.key.cmp(&b.0.key).then(a.0.game.cmp(&b.0.game));
+    if pairs.len() < 1 << 16 {
+        pairs.sort_unstable_by(cmp);
+        return;
+    }
+    let bucket = |o: &(Occ, u32)| (o.0.key >> (128 - BITS)) as usize;
+    let mut counts = vec![0usize; 1 << BITS];
+    for o in pairs.iter() {
+        counts[bucket(o)] += 1;
+    }
+    let mut starts = Vec::with_capacity(counts.len());
+    let mut sum = 0;
+    for c in &counts {
+        starts.push(sum);
+        sum += c;
+    }
+    let mut out: Vec<(Occ, u32)> = Vec::with_capacity(pairs.len());
+    let spare = out.spare_capacity_mut();
+    let mut next = starts.clone();
+    for o in pairs.iter() {
+        let b = bucket(o);
+        spare[next[b]].write(*o);
+        next[b] += 1;
+    }
+    // SAFETY: every slot below pairs.len() was written exactly once above.
+    unsafe { out.set_len(pairs.len()) };
+    for (i, &start) in starts.iter().enumerate() {
+        out[start..start + counts[i]].sort_unstable_by(cmp);
+    }
+    *pairs = out;
 }
 
 /// Sorts occurrences by (key, game): one counting pass on the top 12 key bits, then small
@@ -358,7 +469,7 @@ fn s_block_size(entries: &[SEntry]) -> (usize, u8) {
             bits += ((e.prefix - last) >> k) as usize + 1 + k as usize;
             last = e.prefix;
         }
-        bits += entries.len() * w;
+        bits += entries.len() * (w + 1);
         let size = bits.div_ceil(8);
         if size < best.0 {
             best = (size, k);
@@ -474,7 +585,7 @@ impl BitReader<'_> {
 /// `varint count, u32 LE first prefix, u8 k, u8 w, varint min game`, then a bit stream
 /// (LSB first) with, per entry, the gap to the previous prefix Rice-coded with parameter `k`
 /// (quotient in unary as ones ended by a zero, then `k` low bits; absent for the first
-/// entry) and the game id minus the block's smallest in `w` bits.
+/// entry), the game id minus the block's smallest in `w` bits, and the `pred` bit.
 pub fn encode_s_block(entries: &[SEntry]) -> Vec<u8> {
     let (_, k) = s_block_size(entries);
     let mut out = Vec::new();
@@ -496,6 +607,7 @@ pub fn encode_s_block(entries: &[SEntry]) -> Vec<u8> {
             last = e.prefix;
         }
         bw.put((e.game - min_g) as u64, w as u32);
+        bw.put(e.pred as u64, 1);
     }
     bw.finish()
 }
@@ -536,7 +648,7 @@ impl RunEncoder {
             let span = (e.prefix - self.s_cur[0].prefix) as u64;
             let k = rice_guess(span, n) as u64;
             let w = bit_width(self.s_max_game - self.s_min_game) as u64;
-            let est = ((span >> k) + n * (k + 1 + w)).div_ceil(8) as usize + S_HEADER;
+            let est = ((span >> k) + n * (k + 2 + w)).div_ceil(8) as usize + S_HEADER;
             if est * 100 > BLOCK_BYTES * 97 && s_block_size(&self.s_cur).0 > BLOCK_BYTES {
                 self.cut_s(emit);
             }
@@ -647,14 +759,15 @@ pub fn decode_s_block(block: &[u8]) -> Result<Vec<SEntry>, DecodeError> {
         }
         let g = br.get(w).ok_or_else(|| bad("game"))? as u32;
         let game = min_g.checked_add(g).ok_or_else(|| bad("game"))?;
-        v.push(SEntry { prefix, game });
+        let pred = br.get(1).ok_or_else(|| bad("pred flag"))? == 1;
+        v.push(SEntry { prefix, game, pred });
     }
     Ok(v)
 }
 
-/// Games of an S block with the given prefix.
-pub fn find_in_s_block(block: &[u8], want: u32) -> Result<Vec<u32>, DecodeError> {
-    Ok(decode_s_block(block)?.into_iter().filter(|e| e.prefix == want).map(|e| e.game).collect())
+/// Entries of an S block with the given prefix.
+pub fn find_in_s_block(block: &[u8], want: u32) -> Result<Vec<SEntry>, DecodeError> {
+    Ok(decode_s_block(block)?.into_iter().filter(|e| e.prefix == want).collect())
 }
 
 /// The directory of a run: first key of every block, plus counts.
@@ -665,6 +778,8 @@ pub struct RunDir {
     pub s_first: Vec<u32>,
     pub t_records: u64,
     pub s_entries: u64,
+    /// Occurrences kept implicitly (through their successor's entry).
+    pub implicit: u64,
     /// Games indexed by the run.
     pub games: u64,
     /// Encoded bytes of its blocks and postings.
@@ -684,6 +799,7 @@ impl RunDir {
         }
         put_varint(&mut out, self.t_records);
         put_varint(&mut out, self.s_entries);
+        put_varint(&mut out, self.implicit);
         put_varint(&mut out, self.games);
         put_varint(&mut out, self.bytes);
         out
@@ -707,6 +823,7 @@ impl RunDir {
             s_first,
             t_records: r.varint("t records")?,
             s_entries: r.varint("s entries")?,
+            implicit: r.varint("implicit")?,
             games: r.varint("games")?,
             bytes: r.varint("bytes")?,
         })
@@ -787,7 +904,7 @@ mod tests {
             occs.push(Occ { key: 42, game: g, code: (g % 2) as u16, mover: 0 });
             occs.push(Occ { key: (g as u128 % 5) << 100 | (g as u128 % 2), game: g, code: 1, mover: 1 });
         }
-        let (recs, singles, hll) = build(occs, &facts);
+        let Built { records: recs, singles, sketch: hll, .. } = build(occs, &facts, None);
         assert_eq!(recs.len(), 1);
         assert_eq!(recs[0].n_postings, 20);
         assert_eq!(recs[0].totals().games(), 20);
@@ -817,7 +934,7 @@ mod tests {
         let mut singles: Vec<SEntry> = (0..200_000u64)
             .map(|i| {
                 let x = i.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-                SEntry { prefix: ((x >> 32) as u32) & !0xF, game: (x as u32) % 1_000_000 }
+                SEntry { prefix: ((x >> 32) as u32) & !0xF, game: (x as u32) % 1_000_000, pred: x & 1 == 1 }
             })
             .collect();
         singles.sort_unstable();
@@ -841,8 +958,50 @@ mod tests {
         // Rice coding costs about log2(mean gap) + 1.5 bits a gap; games take 20 bits here.
         let bits = 8.0 * emitted.iter().map(|e| if let Emitted::SBlock(_, b) = e { b.len() } else { 0 }).sum::<usize>() as f64
             / singles.len() as f64;
-        let bound = ((1u64 << 32) as f64 / 200_000.0).log2() + 2.0 + 20.0;
+        let bound = ((1u64 << 32) as f64 / 200_000.0).log2() + 2.0 + 21.0;
         assert!(bits < bound, "{bits} bits per entry, expected under {bound}");
+    }
+
+    #[test]
+    fn every_other_rare_position_is_implicit() {
+        // Game 1: positions 1..=6 (plies 0..=5), all rare. Game 2: positions 100, 3, 101 —
+        // position 3 is shared but still rare. Position 50 is in 8 games (a T record) at ply 0.
+        let mut occs = Vec::new();
+        let mut plies = Vec::new();
+        for (k, ply) in [(1u128, 0u16), (2, 1), (3, 2), (4, 3), (5, 4), (6, 5)] {
+            occs.push(Occ { key: k << 96 | k, game: 1, code: 0, mover: 0 });
+            plies.push(ply);
+        }
+        for (k, ply) in [(100u128, 0u16), (3, 1), (101, 3)] {
+            occs.push(Occ { key: k << 96 | k, game: 2, code: 0, mover: 0 });
+            plies.push(ply);
+        }
+        for g in 10..18 {
+            occs.push(Occ { key: 50u128 << 96 | 50, game: g, code: 0, mover: 0 });
+            plies.push(0);
+            occs.push(Occ { key: (g as u128 + 1000) << 96, game: g, code: 0, mover: 0 });
+            plies.push(1);
+        }
+        let b = build(occs, &facts, Some(&plies));
+        assert_eq!(b.records.len(), 1);
+        let has = |k: u128, g: u32| b.singles.iter().find(|e| e.prefix == k as u32 && e.game == g).copied();
+        // Game 1 from the end: 6 explicit, 5 implicit, 4 explicit (pred), 3 implicit, 2
+        // explicit (pred), 1 implicit.
+        assert!(has(6, 1).unwrap().pred);
+        assert!(has(5, 1).is_none());
+        assert!(has(4, 1).unwrap().pred);
+        assert!(has(3, 1).is_none());
+        assert!(has(2, 1).unwrap().pred);
+        assert!(has(1, 1).is_none());
+        // Game 2: 101 is two plies after 3 (a repetition was skipped): 3 stays explicit.
+        assert!(!has(101, 2).unwrap().pred);
+        assert!(has(3, 2).unwrap().pred);
+        assert!(has(100, 2).is_none());
+        // After a T position nothing is implicit; the T position itself never is.
+        for g in 10..18 {
+            assert!(!has(g as u128 + 1000, g).unwrap().pred);
+        }
+        assert_eq!(b.implicit, 4);
     }
 
     #[test]
@@ -861,7 +1020,7 @@ mod tests {
 
     #[test]
     fn corrupt_s_block_is_an_error() {
-        let singles: Vec<SEntry> = (0..100).map(|i| SEntry { prefix: i * 1000, game: i }).collect();
+        let singles: Vec<SEntry> = (0..100).map(|i| SEntry { prefix: i * 1000, game: i, pred: false }).collect();
         let b = encode_s_block(&singles);
         for cut in [1, 5, b.len() / 2] {
             assert!(decode_s_block(&b[..cut]).is_err());

@@ -13,7 +13,7 @@ use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanPlus};
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
-use tabiya_db::chess::{NO_MOVE, code_to_move, position_key};
+use tabiya_db::chess::{NO_MOVE, code_to_move, position_key, successor_keys};
 use tabiya_db::query::{GameSort, Snapshot};
 use tabiya_db::stats::{GameFacts, GameOutcome, Stats};
 use tabiya_db::{Database, ImportOptions, ImportProgress, Kind, openings};
@@ -374,7 +374,7 @@ fn opening_for(snap: &Snapshot<'_>, r: &Resolved, top: &[(u32, u16)]) -> anyhow:
 
 pub fn explore_json(snap: &Snapshot<'_>, r: &Resolved, top_n: usize) -> anyhow::Result<ExploreJson> {
     let key = position_key(&r.pos);
-    let ps = snap.position(key, top_n)?;
+    let ps = snap.position_with(key, &successor_keys(&r.pos), top_n)?;
     let mut moves = Vec::new();
     let mut ended = 0;
     for (code, s) in &ps.moves {
@@ -536,7 +536,7 @@ pub fn games(args: GamesArgs) -> anyhow::Result<()> {
         SortArg::Date => GameSort::Date,
         SortArg::Id => GameSort::Id,
     };
-    let (total, page) = snap.position_games(position_key(&r.pos), sort, args.offset, args.limit)?;
+    let (total, page) = snap.position_games_with(position_key(&r.pos), &successor_keys(&r.pos), sort, args.offset, args.limit)?;
     let mut rows = Vec::new();
     for (id, code) in page {
         let g = snap.chess_game(id)?.with_context(|| format!("game {id} is missing"))?;
@@ -585,7 +585,7 @@ pub fn export(args: ExportArgs) -> anyhow::Result<()> {
         vec![id]
     } else if args.position.is_given() {
         let r = args.position.resolve()?;
-        let (_, page) = snap.position_games(position_key(&r.pos), GameSort::Id, 0, usize::MAX)?;
+        let (_, page) = snap.position_games_with(position_key(&r.pos), &successor_keys(&r.pos), GameSort::Id, 0, usize::MAX)?;
         page.into_iter().map(|(id, _)| id).collect()
     } else {
         snap.all_game_ids()?

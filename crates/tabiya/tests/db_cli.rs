@@ -422,10 +422,11 @@ fn killed_imports_leave_a_consistent_database_and_finish_on_rerun() {
     let (ref_stats, ref_explore) = snapshot(&reference);
     let total = ref_stats["games"].as_u64().unwrap();
 
-    // Kill at several moments spread over the import's own duration on this machine.
+    // Kill at several moments spread over the import's own duration on this machine (the
+    // games go in during the first part; merging the index runs comes last).
     let mut partial = 0;
-    for (i, tenth) in [1u64, 3, 5, 7, 9].into_iter().enumerate() {
-        let delay_ms = full_ms * tenth / 10;
+    for (i, pct) in [5u64, 12, 20, 30, 45, 65, 90].into_iter().enumerate() {
+        let delay_ms = full_ms * pct / 100;
         let db = dir.path().join(format!("killed{i}"));
         let mut child = Command::new(BIN)
             .args(["import", "--db", db.to_str().unwrap(), "--batch", "500"])
