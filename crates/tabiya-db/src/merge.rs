@@ -431,6 +431,10 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
     Ok(())
 }
 
+/// Runs of at most this many games always merge with their newer neighbours: they are cheap
+/// to merge, and every run costs each query a few block reads.
+const SMALL_RUN: u64 = 100_000;
+
 /// Merges runs size-tiered until no merge is due.
 pub fn compact(db: &Database) -> Result<()> {
     loop {
@@ -444,7 +448,7 @@ pub fn compact(db: &Database) -> Result<()> {
         }
         let mut k = 1;
         let mut sum = runs[n - 1].games.max(1);
-        while k < n && runs[n - 1 - k].games <= 2 * sum {
+        while k < n && (runs[n - 1 - k].games <= 2 * sum || runs[n - 1 - k].games <= SMALL_RUN) {
             sum += runs[n - 1 - k].games;
             k += 1;
         }

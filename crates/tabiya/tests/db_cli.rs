@@ -465,3 +465,24 @@ fn killed_imports_leave_a_consistent_database_and_finish_on_rerun() {
     }
     assert!(partial >= 2, "only {partial} kills landed in the middle of the import ({full_ms} ms); the test did not test much");
 }
+
+#[test]
+fn merging_index_runs_changes_no_answer() {
+    // One batch (checked against python-chess above) and 24 batches of 97 games, merged.
+    let (_d, one) = db_with_twic();
+    let dir = tempfile::tempdir().unwrap();
+    let many = dir.path().join("many");
+    import(&many, &[twic()], &["--batch", "97"]);
+    let s = json(&["stats", "--json", "--db", many.to_str().unwrap()]);
+    assert_eq!(s["runs"], 1, "small runs are merged after the import");
+    let s1 = json(&["stats", "--json", "--db", one.to_str().unwrap()]);
+    assert_eq!(s["positions"], s1["positions"]);
+    for line in ["", "e2e4", "e2e4,c7c5", "d2d4,g8f6,c2c4,e7e6,g1f3", "e2e4,e7e5,g1f3,b8c6,f1b5,a7a6", &first_game_line(25), &first_game_line(60)] {
+        let a = if line.is_empty() { json(&["explore", "--json", "--db", one.to_str().unwrap()]) } else { explore(&one, line) };
+        let b = if line.is_empty() { json(&["explore", "--json", "--db", many.to_str().unwrap()]) } else { explore(&many, line) };
+        assert_eq!(a, b, "position {line:?}");
+        let ga = json(&["games", "--json", "--db", one.to_str().unwrap(), "--play", line, "--limit", "100000", "--sort", "id"]);
+        let gb = json(&["games", "--json", "--db", many.to_str().unwrap(), "--play", line, "--limit", "100000", "--sort", "id"]);
+        assert_eq!(ga, gb, "games of {line:?}");
+    }
+}
