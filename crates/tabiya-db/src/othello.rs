@@ -31,7 +31,7 @@ use tabiya_store::ReadTx;
 
 use crate::chess::{Dict, NO_MOVE, Occurrence};
 use crate::codec::DecodeError;
-use crate::import::{Batch, FileSummary, ImportOptions, ImportProgress, ImportSummary, Problem, commit_batch};
+use crate::import::{Batch, FileSummary, ImportOptions, ImportProgress, ImportSummary, Problem, commit_batch_with_plies};
 use crate::query::{GameSort, Snapshot};
 use crate::run::Occ;
 use crate::stats::{GameFacts, GameOutcome, Stats};
@@ -673,17 +673,20 @@ impl Database {
         let mut dedup = if opts.keep_duplicates { HashMap::new() } else { crate::facts::load_digests(&read)? };
         drop(read);
 
-        let (batch_tx, batch_rx) = crossbeam_channel::bounded::<Batch>(1);
+        // With the ply of every occurrence, rare positions are kept every other ply (found
+        // through their successor's entry, see `run::build`).
+        let (batch_tx, batch_rx) = crossbeam_channel::bounded::<(Batch, Vec<u16>)>(1);
         let batch_games = opts.batch_games.max(1);
         std::thread::scope(|s| -> Result<()> {
             let writer = s.spawn(move || -> Result<()> {
-                for batch in batch_rx {
-                    commit_batch(self, batch)?;
+                for (batch, plies) in batch_rx {
+                    commit_batch_with_plies(self, batch, Some(plies))?;
                 }
                 Ok(())
             });
             let produced = (|| -> Result<()> {
                 let mut batch = new_batch(next_game);
+                let mut plies: Vec<u16> = Vec::new();
                 let mut occs: Vec<Occurrence> = Vec::with_capacity(MAX_MOVES + 1);
                 'files: for (fi, file) in &game_files {
                     let fi = *fi;
@@ -757,12 +760,13 @@ impl Database {
                         batch.facts.push(game.facts());
                         batch.dedup.push((digest, id));
                         batch.occs.extend(occs.iter().map(|o| Occ { key: o.key, game: id, code: o.code, mover: o.mover }));
+                        plies.extend(0..occs.len() as u16);
                         out.summary.imported += 1;
                         out.summary.files[fi].imported += 1;
                         progress.imported.fetch_add(1, Ordering::Relaxed);
                         if batch.records.len() >= batch_games {
                             let full = std::mem::replace(&mut batch, new_batch(next_game));
-                            if batch_tx.send(full).is_err() {
+                            if batch_tx.send((full, std::mem::take(&mut plies))).is_err() {
                                 break 'files;
                             }
                         }
@@ -771,7 +775,7 @@ impl Database {
                         }
                     }
                 }
-                let _ = batch_tx.send(batch);
+                let _ = batch_tx.send((batch, plies));
                 Ok(())
             })();
             drop(batch_tx);
@@ -827,6 +831,15 @@ impl AskedPosition {
     /// The index key of the position.
     pub fn index_key(&self) -> u128 {
         index_key(self.canonical.key)
+    }
+
+    /// The index keys of the positions one legal move away (the index finds a rare position
+    /// through the entry of the position after it).
+    pub fn successor_keys(&self) -> Vec<u128> {
+        Square::iter_bits(self.board.legal_moves())
+            .filter_map(|m| self.board.play(m).ok())
+            .map(|b| index_key(canonicalize(&settle(&b)).key))
+            .collect()
     }
 
     /// The moves of the asked orientation that a canonical move code stands for: one square,
@@ -1033,7 +1046,7 @@ impl Snapshot<'_> {
         if self.database().kind() != Kind::Othello {
             return Err(Error::Usage(format!("{} is not an Othello database", self.database().dir().display())));
         }
-        let ps = self.position(asked.index_key(), top_n)?;
+        let ps = self.position_with(asked.index_key(), &asked.successor_keys(), top_n)?;
         let side = if asked.board.is_game_over() { None } else { Some(asked.board.side()) };
         let mut moves = Vec::new();
         let mut ended = 0;
@@ -1103,7 +1116,12 @@ impl Snapshot<'_> {
         }
         let names = self.wthor_names()?;
         let candidates: Vec<(u32, Option<u16>)> = match &filter.position {
-            Some(a) => self.position_games(a.index_key(), GameSort::Id, 0, usize::MAX)?.1.into_iter().map(|(g, c)| (g, Some(c))).collect(),
+            Some(a) => self
+                .position_games_with(a.index_key(), &a.successor_keys(), GameSort::Id, 0, usize::MAX)?
+                .1
+                .into_iter()
+                .map(|(g, c)| (g, Some(c)))
+                .collect(),
             None => self.all_game_ids()?.into_iter().map(|g| (g, None)).collect(),
         };
         let players = filter.player.as_deref().map(|p| matching_ids(&names.players, p));
@@ -1420,12 +1438,16 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let db = Database::open_or_create(&dir.path().join("db"), Kind::Othello, None).unwrap();
         let files = wtb(1977..=1986);
-        // Small batches: many runs, merged, with rare positions promoted by replaying games.
-        let s = import(&db, &files, 700);
+        // Three imports of small batches: many runs, merged, with rare positions promoted
+        // (and hidden predecessors made explicit) by replaying games.
+        let mut imported = 0;
+        for part in [&files[..6], &files[6..8], &files[8..]] {
+            let s = import(&db, part, 700);
+            assert_eq!(s.summary.skipped, 0);
+            imported += s.summary.imported;
+        }
         let games = games_of(&files);
-        assert_eq!(s.summary.imported, games.len() as u64);
-        assert_eq!(s.summary.skipped, 0);
-        assert!(db.runs().unwrap().len() > 1, "several runs to combine");
+        assert_eq!(imported, games.len() as u64);
         let snap = db.snapshot().unwrap();
         // Positions along a spread of games, at every depth (the deep ones are rare: S entries
         // checked by replaying games), plus every game's final position.
@@ -1434,12 +1456,12 @@ mod tests {
             for n in (0..=g.moves.len()).step_by(7).chain([g.moves.len()]) {
                 let asked = AskedPosition::from_moves(g.moves[..n].to_vec()).unwrap();
                 let (totals, moves, found) = scan_games(&games, &asked);
-                let ps = snap.position(asked.index_key(), 8).unwrap();
+                let ps = snap.position_with(asked.index_key(), &asked.successor_keys(), 8).unwrap();
                 assert!(!found.is_empty());
                 assert_eq!(ps.totals, totals, "{}", format_transcript(&asked.moves));
                 let index_moves: HashMap<u16, Stats> = ps.moves.iter().cloned().collect();
                 assert_eq!(index_moves, moves, "{}", format_transcript(&asked.moves));
-                let (total, ids) = snap.position_games(asked.index_key(), GameSort::Id, 0, usize::MAX).unwrap();
+                let (total, ids) = snap.position_games_with(asked.index_key(), &asked.successor_keys(), GameSort::Id, 0, usize::MAX).unwrap();
                 assert_eq!(total as usize, found.len());
                 // Game ids are 1 + the game's index in the files (nothing was skipped).
                 let want: Vec<u32> = found.iter().map(|&i| i as u32 + 1).collect();

@@ -1,4 +1,4 @@
-//! `tabiya wthor` commands: check, csv, info, opening.
+//! `tabiya wthor` commands: check, csv, info, opening, export (from an Othello database).
 
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
@@ -70,6 +70,18 @@ pub enum WthorCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Write an Othello database back as WTHOR files: WTH_<year>.wtb per year, WTHOR.JOU,
+    /// WTHOR.TRN (byte-identical to the files it was imported from).
+    Export {
+        #[command(flatten)]
+        db: crate::db::DbArg,
+        /// Output directory (created if needed)
+        #[arg(short, long, value_name = "OUTDIR")]
+        output: PathBuf,
+        /// Print what was written as JSON
+        #[arg(long)]
+        json: bool,
+    },
     /// Name the opening of a line of moves (deepest named position on the line).
     Opening {
         /// Moves like f5d6c3d3c4 (any orientation)
@@ -91,6 +103,7 @@ pub fn run(cmd: WthorCommand) -> anyhow::Result<()> {
         } => run_csv(&files, output, &names, json),
         WthorCommand::Info { files, json } => run_info(&files, json),
         WthorCommand::Opening { moves, json } => run_opening(&moves, json),
+        WthorCommand::Export { db, output, json } => crate::othello_db::export(&db, &output, json),
     }
 }
 

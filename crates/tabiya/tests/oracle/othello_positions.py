@@ -14,7 +14,8 @@ Usage:
       wins, 32 draw, < 32 white wins), sums of the stored black scores and theoretical
       scores, games ending there, and the next moves: each entry is the set of squares, in
       the orientation of LINE, that the move played maps back to (several when the asked
-      position has symmetries of its own), with its counts.
+      position has symmetries of its own), with its counts. "sideToMove" is black, white, or
+      none when the game is over.
       --list adds "matches": [file, 0-based game index] of every game reaching it.
   othello_positions.py rows WTB... [--jou F] [--trn F]
       Every game as {file, index, year, tournament, black, white, blackScore,
@@ -214,7 +215,8 @@ def explore(line, files, want_list):
             e = moves.setdefault(user, {"games": 0, "black": 0, "draws": 0, "white": 0})
             e["games"] += 1
             e[res] += 1
-    out["sideToMove"] = "black" if side == BLACK else "white"
+    over = not can_move(target, BLACK) and not can_move(target, WHITE)
+    out["sideToMove"] = "none" if over else ("black" if side == BLACK else "white")
     out["moves"] = sorted(
         ({"squares": sorted(k), **v} for k, v in moves.items()),
         key=lambda e: (-e["games"], e["squares"]),
