@@ -7,6 +7,7 @@ mod book;
 mod db;
 mod demo;
 mod generate;
+mod othello_db;
 mod output;
 mod position;
 mod wthor;
