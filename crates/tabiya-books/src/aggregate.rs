@@ -18,11 +18,20 @@
 //!   `max_ply`) counts as a position without a move.
 //! * **Position totals** ([`BookPosition::stats`]) are from the side to move: `games` = games
 //!   reaching it; `wins`/`draws`/`losses` = results of those games for the side to move
-//!   (unknown results count in `games` only); `rating_games`/`rating_sum` = games where the
-//!   side to move's rating is known and the sum of those ratings; `performance_games` /
-//!   `performance_sum` = games with a known result and a known opponent rating, each
-//!   contributing the opponent's rating + 400 for a win, + 0 for a draw, − 400 for a loss
-//!   (floored at 0): the average is the "rating ± 400" linear performance.
+//!   (unknown results count in `games` only).
+//! * **Ratings and performance follow the database** (`tabiya_db::stats::Stats`), so a book
+//!   built from games shows the same numbers as `tabiya explore` on those games:
+//!   `rating_games` = games where **both** ratings are known, `rating_sum` = ⌊Σ (white +
+//!   black) / 2⌋ over them, so `rating_sum / rating_games` (rounded down) is the database's
+//!   average rating ⌊Σ (white + black) / (2 n)⌋ exactly. `performance_games` = games with a
+//!   known result and both ratings known, and `performance_sum` = `performance_games` × the
+//!   **FIDE performance** over them ([`fide_performance`]: the mean opponent rating, rounded,
+//!   plus dp(p) of FIDE table 8.1(a) for the score p rounded to hundredths), so that
+//!   `performance_sum / performance_games` is that performance exactly. (Adding two such
+//!   sums — merging positions — gives the mean of the two performances weighted by games, not
+//!   the FIDE performance of the union.) Whose performance a position's totals hold is
+//!   [`AggregateOptions::performance_side`]: the side to move (default) or the side that made
+//!   the last move (what a CTG book needs, since a CTG move shows its child's record).
 //! * **Move stats** ([`BookMove::stats`]) are the same quantities over the games that played
 //!   the move in the position, from the mover's side (the side to move of the position).
 //! * **Filters**: positions reached in fewer than `min_games` games are dropped, and so are
@@ -55,6 +64,20 @@ pub struct AggregateOptions {
     /// Keep positions that have no move left after filtering (game ends, the ply limit, rare
     /// moves dropped by `min_games`). Default true.
     pub keep_leaves: bool,
+    /// Whose performance the position totals hold (move statistics always hold the
+    /// mover's). Default [`PerformanceSide::SideToMove`].
+    pub performance_side: PerformanceSide,
+}
+
+/// Whose performance a position's totals hold.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum PerformanceSide {
+    /// The side to move, like every other position total.
+    #[default]
+    SideToMove,
+    /// The side that made the last move (the side not to move). A CTG book reads a move's
+    /// statistics from its child record, so the child must hold the mover's performance.
+    LastMover,
 }
 
 impl Default for AggregateOptions {
@@ -66,6 +89,7 @@ impl Default for AggregateOptions {
             only_black: false,
             include_non_standard_start: true,
             keep_leaves: true,
+            performance_side: PerformanceSide::SideToMove,
         }
     }
 }
@@ -103,49 +127,117 @@ struct GameInfo {
     black_elo: Option<u16>,
 }
 
-impl GameInfo {
-    fn add(&self, stats: &mut BookStats, side: Color) {
-        stats.games += 1;
-        let (own, opp) = match side {
-            Color::White => (self.white_elo, self.black_elo),
-            Color::Black => (self.black_elo, self.white_elo),
-        };
-        let score: Option<i64> = match (self.result, side) {
-            (GameResult::WhiteWins, Color::White) | (GameResult::BlackWins, Color::Black) => {
-                Some(1)
-            }
-            (GameResult::WhiteWins, Color::Black) | (GameResult::BlackWins, Color::White) => {
-                Some(-1)
-            }
-            (GameResult::Draw, _) => Some(0),
-            (GameResult::Unknown, _) => None,
-        };
-        match score {
-            Some(1) => stats.wins += 1,
-            Some(0) => stats.draws += 1,
-            Some(_) => stats.losses += 1,
+/// FIDE table 8.1(a): rating difference dp for a score p in hundredths, 50..=100 (the
+/// same public table as `tabiya_db::stats`; the command-line tests check that both agree).
+const FIDE_DP: [i32; 51] = [
+    0, 7, 14, 21, 29, 36, 43, 50, 57, 65, 72, 80, 87, 95, 102, 110, 117, 125, 133, 141, 149,
+    158, 166, 175, 184, 193, 202, 211, 220, 230, 240, 251, 262, 273, 284, 296, 309, 322, 336,
+    351, 366, 383, 401, 422, 444, 470, 501, 538, 589, 677, 800,
+];
+
+/// FIDE table 8.1(a): dp for a score of `p` hundredths (0..=100; larger values count as 100):
+/// ±800 at 100 % / 0 %.
+pub fn fide_dp(p: usize) -> i32 {
+    let p = p.min(100);
+    if p >= 50 {
+        FIDE_DP[p - 50]
+    } else {
+        -FIDE_DP[50 - p]
+    }
+}
+
+/// FIDE performance over `games` games: the mean opponent rating `opponent_sum / games`
+/// rounded half up, plus [`fide_dp`] of the score `score2 / (2 games)` (score2 = 2 per win,
+/// 1 per draw) rounded half up to hundredths — exactly `tabiya_db::stats::Stats::performance`.
+/// `None` without games.
+pub fn fide_performance(games: u64, opponent_sum: u64, score2: u64) -> Option<i32> {
+    if games == 0 {
+        return None;
+    }
+    let ra = (2 * opponent_sum + games) / (2 * games);
+    let p = (score2 * 100 + games) / (2 * games);
+    Some(ra as i32 + fide_dp(p as usize))
+}
+
+/// Counters of one position or move, finished into a [`BookStats`].
+#[derive(Debug, Clone, Default)]
+struct Counts {
+    games: u64,
+    wins: u64,
+    draws: u64,
+    losses: u64,
+    /// Games with both ratings and the sum of white + black over them.
+    rated_games: u64,
+    rating_pair_sum: u64,
+    /// Games with a result and both ratings: opponent rating sum and 2 × score.
+    perf_games: u64,
+    perf_opponent_sum: u64,
+    perf_score2: u64,
+}
+
+impl Counts {
+    /// Counts a game: results from `side`, performance of `perf_side`.
+    fn add(&mut self, info: &GameInfo, side: Color, perf_side: Color) {
+        self.games += 1;
+        match score2(info.result, side) {
+            Some(2) => self.wins += 1,
+            Some(1) => self.draws += 1,
+            Some(_) => self.losses += 1,
             None => {}
         }
-        if let Some(r) = own {
-            stats.rating_games += 1;
-            stats.rating_sum += u64::from(r);
+        if let (Some(w), Some(b)) = (info.white_elo, info.black_elo) {
+            self.rated_games += 1;
+            self.rating_pair_sum += u64::from(w) + u64::from(b);
+            if let Some(s2) = score2(info.result, perf_side) {
+                let opponent = match perf_side {
+                    Color::White => b,
+                    Color::Black => w,
+                };
+                self.perf_games += 1;
+                self.perf_opponent_sum += u64::from(opponent);
+                self.perf_score2 += s2;
+            }
         }
-        if let (Some(r), Some(s)) = (opp, score) {
-            stats.performance_games += 1;
-            stats.performance_sum += (i64::from(r) + 400 * s).max(0) as u64;
+    }
+
+    fn finish(&self) -> BookStats {
+        let performance = fide_performance(
+            self.perf_games,
+            self.perf_opponent_sum,
+            self.perf_score2,
+        );
+        BookStats {
+            games: self.games,
+            wins: self.wins,
+            draws: self.draws,
+            losses: self.losses,
+            rating_games: self.rated_games,
+            rating_sum: self.rating_pair_sum / 2,
+            performance_games: self.perf_games,
+            performance_sum: performance.map_or(0, |p| p.max(0) as u64 * self.perf_games),
         }
+    }
+}
+
+/// 2 × the score of `side` (2 win, 1 draw, 0 loss), `None` for an unknown result.
+fn score2(result: GameResult, side: Color) -> Option<u64> {
+    match (result, side) {
+        (GameResult::WhiteWins, Color::White) | (GameResult::BlackWins, Color::Black) => Some(2),
+        (GameResult::WhiteWins, Color::Black) | (GameResult::BlackWins, Color::White) => Some(0),
+        (GameResult::Draw, _) => Some(1),
+        (GameResult::Unknown, _) => None,
     }
 }
 
 struct MoveAcc {
     mv: u16,
-    stats: BookStats,
+    counts: Counts,
     first: (u32, u32),
 }
 
 struct PosAcc {
     first: (u32, u32),
-    stats: BookStats,
+    counts: Counts,
     moves: Vec<MoveAcc>,
 }
 
@@ -201,9 +293,13 @@ pub fn aggregate_with_report(
         } else {
             Color::Black
         };
+        let perf_side = match opts.performance_side {
+            PerformanceSide::SideToMove => side,
+            PerformanceSide::LastMover => !side,
+        };
         let mut acc = PosAcc {
             first: (first.game, first.ply),
-            stats: BookStats::default(),
+            counts: Counts::default(),
             moves: Vec::new(),
         };
         let mut last_game = None;
@@ -216,37 +312,37 @@ pub fn aggregate_with_report(
             }
             last_game = Some(r.game);
             let info = &infos[r.game as usize];
-            info.add(&mut acc.stats, side);
+            acc.counts.add(info, side, perf_side);
             if r.mv != NO_MOVE {
                 let m = match acc.moves.iter_mut().position(|m| m.mv == r.mv) {
                     Some(k) => &mut acc.moves[k],
                     None => {
                         acc.moves.push(MoveAcc {
                             mv: r.mv,
-                            stats: BookStats::default(),
+                            counts: Counts::default(),
                             first: (r.game, r.ply),
                         });
                         acc.moves.last_mut().expect("just pushed")
                     }
                 };
-                info.add(&mut m.stats, side);
+                m.counts.add(info, side, side);
             }
         }
         i = j;
-        if acc.stats.games < opts.min_games
+        if acc.counts.games < opts.min_games
             || (opts.only_white && side != Color::White)
             || (opts.only_black && side != Color::Black)
         {
             continue;
         }
-        acc.moves.retain(|m| m.stats.games >= opts.min_games);
+        acc.moves.retain(|m| m.counts.games >= opts.min_games);
         if acc.moves.is_empty() && !opts.keep_leaves {
             continue;
         }
         acc.moves.sort_by(|a, b| {
-            b.stats
+            b.counts
                 .games
-                .cmp(&a.stats.games)
+                .cmp(&a.counts.games)
                 .then(a.first.cmp(&b.first))
         });
         kept.push(acc);
@@ -324,7 +420,7 @@ fn rebuild(games: &[BookGame], kept: Vec<PosAcc>) -> Vec<BookPosition> {
                         annotation: None,
                         weight: None,
                         learn: None,
-                        stats: Some(m.stats.clone()),
+                        stats: Some(m.counts.finish()),
                         green: None,
                         red: None,
                         commentary: None,
@@ -333,7 +429,7 @@ fn rebuild(games: &[BookGame], kept: Vec<PosAcc>) -> Vec<BookPosition> {
                 .collect();
             out.push(BookPosition {
                 position: pos.clone(),
-                stats: Some(acc.stats.clone()),
+                stats: Some(acc.counts.finish()),
                 recommendation: None,
                 commentary: None,
                 moves,

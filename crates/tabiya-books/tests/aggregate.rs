@@ -3,7 +3,9 @@
 use shakmaty::fen::Fen;
 use shakmaty::san::San;
 use shakmaty::{CastlingMode, Chess, Color, Position};
-use tabiya_books::aggregate::{AggregateOptions, aggregate, aggregate_with_report};
+use tabiya_books::aggregate::{
+    AggregateOptions, PerformanceSide, aggregate, aggregate_with_report, fide_dp,
+};
 use tabiya_books::{BookGame, BookPosition, BookStats, GameResult};
 
 fn position(fen: &str) -> Chess {
@@ -109,37 +111,41 @@ fn hand_counted_totals_and_moves() {
     let start = &positions[0];
     assert_eq!(start.position, Chess::default(), "first occurrence order");
     // White to move. Results for White: G1 win, G2 loss, G3 draw, G4 unknown.
-    // White ratings known in G1, G2, G4: 2400 + 2300 + 2000.
-    // Performance (known result and Black rating): G1 2200 + 400, G3 2500 + 0.
-    assert_eq!(start.stats, Some(stats(4, 1, 1, 1, 3, 6700, 2, 5100)));
+    // Both ratings known (the database's rule) in G1 and G4: (2400 + 2200 + 2000 + 2100) / 2.
+    // FIDE performance of White (result and both ratings known): G1 only, opponent 2200,
+    // score 100 % → dp 800 → 3000, stored as 1 game × 3000.
+    assert_eq!(start.stats, Some(stats(4, 1, 1, 1, 2, 4350, 1, 3000)));
     assert_eq!(start.moves.len(), 2);
     assert_eq!(san_of(start, 0), "e4", "most games first");
     assert_eq!(
         start.moves[0].stats,
-        Some(stats(3, 1, 0, 1, 3, 6700, 1, 2600))
+        Some(stats(3, 1, 0, 1, 2, 4350, 1, 3000))
     );
     assert_eq!(san_of(start, 1), "d4");
-    assert_eq!(start.moves[1].stats, Some(stats(1, 0, 1, 0, 0, 0, 1, 2500)));
+    // G3 has no White rating: no rated game, no performance.
+    assert_eq!(start.moves[1].stats, Some(stats(1, 0, 1, 0, 0, 0, 0, 0)));
 
     // After 1.e4, Black to move: G1 loss, G2 win, G4 unknown for Black.
-    // Black ratings: G1 2200, G4 2100. Performance: G1 2400 - 400, G2 2300 + 400.
+    // Rated games G1, G4 as above. Black's FIDE performance: G1 only (G2 lacks Black's
+    // rating, G4 a result): opponent 2400, score 0 → dp −800 → 1600.
     let e4 = find(&positions, &after("e4"));
-    assert_eq!(e4.stats, Some(stats(3, 1, 0, 1, 2, 4300, 2, 4700)));
+    assert_eq!(e4.stats, Some(stats(3, 1, 0, 1, 2, 4350, 1, 1600)));
     assert_eq!(san_of(e4, 0), "e5");
-    assert_eq!(e4.moves[0].stats, Some(stats(2, 0, 0, 1, 2, 4300, 1, 2000)));
+    assert_eq!(e4.moves[0].stats, Some(stats(2, 0, 0, 1, 2, 4350, 1, 1600)));
     assert_eq!(san_of(e4, 1), "c5");
-    assert_eq!(e4.moves[1].stats, Some(stats(1, 1, 0, 0, 0, 0, 1, 2700)));
+    assert_eq!(e4.moves[1].stats, Some(stats(1, 1, 0, 0, 0, 0, 0, 0)));
 
     // Leaves: the final positions count as positions without moves.
     let d4 = find(&positions, &after("d4"));
     assert!(d4.moves.is_empty());
-    assert_eq!(d4.stats, Some(stats(1, 0, 1, 0, 1, 2500, 0, 0)));
+    assert_eq!(d4.stats, Some(stats(1, 0, 1, 0, 0, 0, 0, 0)));
     let nf3 = find(&positions, &after("e4 e5 Nf3"));
     assert_eq!(nf3.position.turn(), Color::Black);
-    assert_eq!(nf3.stats, Some(stats(1, 0, 0, 1, 1, 2200, 1, 2000)));
-    // 1.e4 e5: White to move, G1 (win, 2400, perf 2600) and G4 (unknown, 2000).
+    // G1: rated (2400 + 2200) / 2; Black's performance 2400 − 800.
+    assert_eq!(nf3.stats, Some(stats(1, 0, 0, 1, 1, 2300, 1, 1600)));
+    // 1.e4 e5: White to move, G1 (win, perf 3000) and G4 (unknown result, rated).
     let e4e5 = find(&positions, &after("e4 e5"));
-    assert_eq!(e4e5.stats, Some(stats(2, 1, 0, 0, 2, 4400, 1, 2600)));
+    assert_eq!(e4e5.stats, Some(stats(2, 1, 0, 0, 2, 4350, 1, 3000)));
     assert_eq!(e4e5.moves.len(), 1);
 }
 
@@ -308,4 +314,49 @@ fn castling_moves_come_back_as_castling() {
     let p = find(&positions, &after("e4 e5 Nf3 Nc6 Bc4 Bc5"));
     assert_eq!(san_of(p, 0), "O-O");
     assert!(p.moves[0].mv.is_castle());
+}
+
+#[test]
+fn fide_performance_and_average_rating_as_the_database() {
+    // Ga 2500 vs 2300 1-0, Gb 2500 vs 2400 ½-½.
+    let games = || {
+        vec![
+            game("e4", GameResult::WhiteWins, Some(2500), Some(2300)),
+            game("e4", GameResult::Draw, Some(2500), Some(2400)),
+        ]
+    };
+    let positions = aggregate(games(), &AggregateOptions::default());
+    let start = find(&positions, &Chess::default());
+    // Average rating ⌊(2500 + 2300 + 2500 + 2400) / 4⌋ = 2425 (sum stored halved: 4850).
+    // White: opponents 2300, 2400 → 2350; score 1.5 / 2 = 75 % → dp 193 → 2543.
+    assert_eq!(start.stats, Some(stats(2, 1, 1, 0, 2, 4850, 2, 2 * 2543)));
+    // Black after 1.e4: opponents 2500; score 25 % → dp −193 → 2307.
+    let e4 = find(&positions, &after("e4"));
+    assert_eq!(e4.stats, Some(stats(2, 0, 1, 1, 2, 4850, 2, 2 * 2307)));
+
+    // The last mover's performance: after 1.e4 that is White's (2543); at the start, where
+    // nobody has moved, the side not to move (Black, 2307). Move statistics stay the mover's.
+    let positions = aggregate(
+        games(),
+        &AggregateOptions {
+            performance_side: PerformanceSide::LastMover,
+            ..Default::default()
+        },
+    );
+    let start = find(&positions, &Chess::default());
+    assert_eq!(start.stats.as_ref().unwrap().performance_sum, 2 * 2307);
+    assert_eq!(
+        start.moves[0].stats.as_ref().unwrap().performance_sum,
+        2 * 2543
+    );
+    let e4 = find(&positions, &after("e4"));
+    assert_eq!(e4.stats.as_ref().unwrap().performance_sum, 2 * 2543);
+
+    // FIDE table 8.1(a) values read from the handbook.
+    assert_eq!(fide_dp(50), 0);
+    assert_eq!(fide_dp(75), 193);
+    assert_eq!(fide_dp(25), -193);
+    assert_eq!(fide_dp(99), 677);
+    assert_eq!(fide_dp(100), 800);
+    assert_eq!(fide_dp(0), -800);
 }
