@@ -17,12 +17,21 @@ use tabiya_othello::wthor::GameFile;
 const WTHOR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/wthor");
 
 fn files() -> Vec<PathBuf> {
-    (1977..=2021).map(|y| Path::new(WTHOR).join(format!("WTH_{y}.wtb"))).collect()
+    (1977..=2021)
+        .map(|y| Path::new(WTHOR).join(format!("WTH_{y}.wtb")))
+        .collect()
 }
 
 fn import(dir: &Path) -> Database {
     let db = Database::open_or_create(dir, Kind::Othello, None).unwrap();
-    let s = db.import_wthor(&files(), &NameSources::default(), &ImportOptions::default(), &ImportProgress::default()).unwrap();
+    let s = db
+        .import_wthor(
+            &files(),
+            &NameSources::default(),
+            &ImportOptions::default(),
+            &ImportProgress::default(),
+        )
+        .unwrap();
     assert_eq!(s.summary.imported, 127_475);
     db
 }
@@ -49,7 +58,9 @@ fn games() -> Vec<StoredGame> {
 
 fn bench_import(c: &mut Criterion) {
     let mut g = c.benchmark_group("othello_import");
-    g.sample_size(10).measurement_time(Duration::from_secs(60)).warm_up_time(Duration::from_secs(1));
+    g.sample_size(10)
+        .measurement_time(Duration::from_secs(60))
+        .warm_up_time(Duration::from_secs(1));
     g.bench_function("all 127,475 games with the full index", |b| {
         b.iter_with_large_drop(|| {
             let dir = tempfile::tempdir().unwrap();
@@ -71,21 +82,38 @@ fn bench_queries(c: &mut Criterion) {
         let line: String = g.moves[..20].iter().map(|s| s.to_string()).collect();
         line
     };
-    let cases = [("start", String::new()), ("tiger", "f5d6c3d3c4".to_string()), ("20 moves", deep)];
+    let cases = [
+        ("start", String::new()),
+        ("tiger", "f5d6c3d3c4".to_string()),
+        ("20 moves", deep),
+    ];
     let mut g = c.benchmark_group("othello_query");
     g.sample_size(20);
     for (name, line) in &cases {
         let asked = AskedPosition::from_line(line).unwrap();
         let snap = db.snapshot().unwrap();
         let want = scan_games(&all, &asked).0;
-        assert_eq!(snap.position_with(asked.index_key(), &asked.successor_keys(), 8).unwrap().totals, want);
+        assert_eq!(
+            snap.position_with(asked.index_key(), &asked.successor_keys(), 8)
+                .unwrap()
+                .totals,
+            want
+        );
         g.bench_function(format!("index: position statistics, {name}"), |b| {
-            b.iter(|| black_box(snap.position_with(asked.index_key(), &asked.successor_keys(), 8).unwrap()))
+            b.iter(|| {
+                black_box(
+                    snap.position_with(asked.index_key(), &asked.successor_keys(), 8)
+                        .unwrap(),
+                )
+            })
         });
-        g.bench_function(format!("index: explore answer (moves, opening, top games), {name}"), |b| {
-            b.iter(|| black_box(snap.othello_explore(&asked, 8).unwrap()))
+        g.bench_function(
+            format!("index: explore answer (moves, opening, top games), {name}"),
+            |b| b.iter(|| black_box(snap.othello_explore(&asked, 8).unwrap())),
+        );
+        g.bench_function(format!("naive scan of every game, {name}"), |b| {
+            b.iter(|| black_box(scan_games(&all, &asked)))
         });
-        g.bench_function(format!("naive scan of every game, {name}"), |b| b.iter(|| black_box(scan_games(&all, &asked))));
     }
     g.finish();
 }

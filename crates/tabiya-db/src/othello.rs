@@ -25,13 +25,21 @@ use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use serde::Serialize;
-use tabiya_othello::wthor::{self, BoardSize, GameFile, GameRecord, Header, Name, NameFile, NameKind};
-use tabiya_othello::{Board, Canonical, Color, IllegalMove, PositionKey, Replay, Square, canonicalize, format_transcript};
+use tabiya_othello::wthor::{
+    self, BoardSize, GameFile, GameRecord, Header, Name, NameFile, NameKind,
+};
+use tabiya_othello::{
+    Board, Canonical, Color, IllegalMove, PositionKey, Replay, Square, canonicalize,
+    format_transcript,
+};
 use tabiya_store::ReadTx;
 
 use crate::chess::{Dict, NO_MOVE, Occurrence};
 use crate::codec::DecodeError;
-use crate::import::{Batch, FileSummary, ImportOptions, ImportProgress, ImportSummary, Problem, commit_batch_with_plies};
+use crate::import::{
+    Batch, FileSummary, ImportOptions, ImportProgress, ImportSummary, Problem,
+    commit_batch_with_plies,
+};
 use crate::query::{GameSort, Snapshot};
 use crate::run::Occ;
 use crate::stats::{GameFacts, GameOutcome, Stats};
@@ -119,7 +127,10 @@ fn mover(c: Color) -> u8 {
 
 /// The counted positions of a game: one per position before each move (canonical key, move in
 /// canonical orientation, side to move), then the final position with [`NO_MOVE`].
-pub fn occurrences(moves: &[Square], out: &mut Vec<Occurrence>) -> std::result::Result<Board, IllegalMove> {
+pub fn occurrences(
+    moves: &[Square],
+    out: &mut Vec<Occurrence>,
+) -> std::result::Result<Board, IllegalMove> {
     out.clear();
     let mut replay = Replay::new(moves);
     for ply in replay.by_ref() {
@@ -131,7 +142,11 @@ pub fn occurrences(moves: &[Square], out: &mut Vec<Occurrence>) -> std::result::
         });
     }
     let last = settle(replay.board());
-    out.push(Occurrence { key: index_key(canonicalize(&last).key), code: NO_MOVE, mover: mover(last.side()) });
+    out.push(Occurrence {
+        key: index_key(canonicalize(&last).key),
+        code: NO_MOVE,
+        mover: mover(last.side()),
+    });
     Ok(last)
 }
 
@@ -217,8 +232,15 @@ impl StoredGame {
 
     /// The WTHOR record (68 bytes when written).
     pub fn to_record(&self) -> GameRecord {
-        GameRecord::from_squares(self.tournament, self.black, self.white, self.black_score, self.theoretical_score, &self.moves)
-            .expect("at most 60 moves, checked when decoding")
+        GameRecord::from_squares(
+            self.tournament,
+            self.black,
+            self.white,
+            self.black_score,
+            self.theoretical_score,
+            &self.moves,
+        )
+        .expect("at most 60 moves, checked when decoding")
     }
 
     /// The result from black's stored score.
@@ -306,7 +328,9 @@ fn header_from(data: &[u8]) -> Result<Header> {
 
 /// Creation date of a header as a sortable number.
 fn created(h: &Header) -> u32 {
-    (h.created_century as u32 * 100 + h.created_year as u32) * 10000 + h.created_month as u32 * 100 + h.created_day as u32
+    (h.created_century as u32 * 100 + h.created_year as u32) * 10000
+        + h.created_month as u32 * 100
+        + h.created_day as u32
 }
 
 /// The WTHOR names and headers stored in a database.
@@ -368,10 +392,15 @@ impl WthorNames {
         if let Some(b) = bad {
             return Err(Error::Corrupt(b));
         }
-        for (list, map, what) in [(&mut out.players, players, "player"), (&mut out.tournaments, tournaments, "tournament")] {
+        for (list, map, what) in [
+            (&mut out.players, players, "player"),
+            (&mut out.tournaments, tournaments, "tournament"),
+        ] {
             for (i, (id, name)) in map.into_iter().enumerate() {
                 if id as usize != i {
-                    return Err(Error::Corrupt(format!("WTHOR {what} names: id {i} is missing")));
+                    return Err(Error::Corrupt(format!(
+                        "WTHOR {what} names: id {i} is missing"
+                    )));
                 }
                 list.push(name);
             }
@@ -389,12 +418,16 @@ impl WthorNames {
 
     /// A player's name, `?` for an id without a name.
     pub fn player(&self, id: u16) -> String {
-        self.players.get(id as usize).map_or_else(|| "?".to_string(), Name::text)
+        self.players
+            .get(id as usize)
+            .map_or_else(|| "?".to_string(), Name::text)
     }
 
     /// A tournament's name, `?` for an id without a name.
     pub fn tournament(&self, id: u16) -> String {
-        self.tournaments.get(id as usize).map_or_else(|| "?".to_string(), Name::text)
+        self.tournaments
+            .get(id as usize)
+            .map_or_else(|| "?".to_string(), Name::text)
     }
 
     /// True for a player whose name contains "(" (the WTHOR convention for programs).
@@ -460,8 +493,18 @@ fn apply_names(db: &Database, files: &[NameFile], report: &mut NamesReport) -> R
     let mut dict: Vec<(Dict, u32, String)> = Vec::new();
     for f in order {
         let (list, header, label, d) = match f.kind {
-            NameKind::Players => (&mut stored.players, &mut stored.jou_header, "player", Dict::Player),
-            NameKind::Tournaments => (&mut stored.tournaments, &mut stored.trn_header, "tournament", Dict::Event),
+            NameKind::Players => (
+                &mut stored.players,
+                &mut stored.jou_header,
+                "player",
+                Dict::Player,
+            ),
+            NameKind::Tournaments => (
+                &mut stored.tournaments,
+                &mut stored.trn_header,
+                "tournament",
+                Dict::Event,
+            ),
         };
         let newer = header.is_none_or(|h| created(&f.header) >= created(&h));
         for (i, name) in f.names.iter().enumerate() {
@@ -495,7 +538,10 @@ fn apply_names(db: &Database, files: &[NameFile], report: &mut NamesReport) -> R
         }
         if newer && *header != Some(f.header) {
             *header = Some(f.header);
-            writes.push((names_header_key(f.kind).to_vec(), f.header.to_bytes().to_vec()));
+            writes.push((
+                names_header_key(f.kind).to_vec(),
+                f.header.to_bytes().to_vec(),
+            ));
         }
         report.files.push(NamesFileReport {
             file: f.path.display().to_string(),
@@ -535,7 +581,10 @@ fn store_year_headers(db: &Database, headers: &[Header]) -> Result<()> {
             best.insert(h.year, *h);
         }
     }
-    let changed: Vec<(u16, Header)> = best.into_iter().filter(|(y, h)| stored.get(y) != Some(h)).collect();
+    let changed: Vec<(u16, Header)> = best
+        .into_iter()
+        .filter(|(y, h)| stored.get(y) != Some(h))
+        .collect();
     if changed.is_empty() {
         return Ok(());
     }
@@ -576,7 +625,11 @@ pub struct WthorImportSummary {
     pub names: NamesReport,
 }
 
-fn names_path(explicit: &Option<PathBuf>, game_file: &Path, kind: NameKind) -> std::result::Result<PathBuf, String> {
+fn names_path(
+    explicit: &Option<PathBuf>,
+    game_file: &Path,
+    kind: NameKind,
+) -> std::result::Result<PathBuf, String> {
     if let Some(p) = explicit {
         return Ok(p.clone());
     }
@@ -587,7 +640,10 @@ fn names_path(explicit: &Option<PathBuf>, game_file: &Path, kind: NameKind) -> s
 fn skip(summary: &mut ImportSummary, file: usize, kind: &str, problem: Problem) {
     summary.skipped += 1;
     summary.files[file].skipped += 1;
-    *summary.skipped_by_reason.entry(kind.to_string()).or_default() += 1;
+    *summary
+        .skipped_by_reason
+        .entry(kind.to_string())
+        .or_default() += 1;
     summary.problems.push(problem);
 }
 
@@ -615,7 +671,13 @@ impl Database {
         let started = Instant::now();
         let mut out = WthorImportSummary {
             summary: ImportSummary {
-                files: files.iter().map(|f| FileSummary { file: f.display().to_string(), ..Default::default() }).collect(),
+                files: files
+                    .iter()
+                    .map(|f| FileSummary {
+                        file: f.display().to_string(),
+                        ..Default::default()
+                    })
+                    .collect(),
                 ..Default::default()
             },
             ..Default::default()
@@ -624,7 +686,12 @@ impl Database {
         let mut game_files: Vec<(usize, GameFile)> = Vec::new();
         let mut name_paths: BTreeSet<(PathBuf, u8)> = BTreeSet::new();
         for (i, path) in files.iter().enumerate() {
-            let file_problem = |reason: String| Problem { file: path.display().to_string(), line: 0, game: 0, reason };
+            let file_problem = |reason: String| Problem {
+                file: path.display().to_string(),
+                line: 0,
+                game: 0,
+                reason,
+            };
             match GameFile::read(path) {
                 Ok(f) if f.board == BoardSize::Ten => {
                     out.summary.problems.push(file_problem(format!(
@@ -636,41 +703,71 @@ impl Database {
                     for p in &f.problems {
                         out.summary.problems.push(file_problem(p.to_string()));
                     }
-                    out.summary.files[i].bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-                    for (kind, explicit, tag) in [(NameKind::Players, &names.jou, 0u8), (NameKind::Tournaments, &names.trn, 1u8)] {
+                    out.summary.files[i].bytes =
+                        std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+                    for (kind, explicit, tag) in [
+                        (NameKind::Players, &names.jou, 0u8),
+                        (NameKind::Tournaments, &names.trn, 1u8),
+                    ] {
                         match names_path(explicit, path, kind) {
                             Ok(p) => {
                                 name_paths.insert((p, tag));
                             }
-                            Err(e) => out.summary.problems.push(file_problem(format!("{e}; the games are imported without these names"))),
+                            Err(e) => out.summary.problems.push(file_problem(format!(
+                                "{e}; the games are imported without these names"
+                            ))),
                         }
                     }
                     game_files.push((i, f));
                 }
-                Err(e) => out.summary.problems.push(file_problem(format!("{e} (file skipped)"))),
+                Err(e) => out
+                    .summary
+                    .problems
+                    .push(file_problem(format!("{e} (file skipped)"))),
             }
         }
         let mut name_files = Vec::new();
         for (p, tag) in &name_paths {
-            let kind = if *tag == 0 { NameKind::Players } else { NameKind::Tournaments };
+            let kind = if *tag == 0 {
+                NameKind::Players
+            } else {
+                NameKind::Tournaments
+            };
             match NameFile::read(p, kind) {
                 Ok(f) => {
                     for problem in &f.problems {
-                        out.summary.problems.push(Problem { file: p.display().to_string(), line: 0, game: 0, reason: problem.to_string() });
+                        out.summary.problems.push(Problem {
+                            file: p.display().to_string(),
+                            line: 0,
+                            game: 0,
+                            reason: problem.to_string(),
+                        });
                     }
                     name_files.push(f);
                 }
-                Err(e) => out.summary.problems.push(Problem { file: p.display().to_string(), line: 0, game: 0, reason: e.to_string() }),
+                Err(e) => out.summary.problems.push(Problem {
+                    file: p.display().to_string(),
+                    line: 0,
+                    game: 0,
+                    reason: e.to_string(),
+                }),
             }
         }
         apply_names(self, &name_files, &mut out.names)?;
-        store_year_headers(self, &game_files.iter().map(|(_, f)| f.header).collect::<Vec<_>>())?;
+        store_year_headers(
+            self,
+            &game_files.iter().map(|(_, f)| f.header).collect::<Vec<_>>(),
+        )?;
         let years: BTreeSet<u16> = game_files.iter().map(|(_, f)| f.header.year).collect();
         out.years = years.into_iter().collect();
 
         let read = self.store.read()?;
         let mut next_game = meta_u64(&read, "next_game")?.max(1) as u32;
-        let mut dedup = if opts.keep_duplicates { HashMap::new() } else { crate::facts::load_digests(&read)? };
+        let mut dedup = if opts.keep_duplicates {
+            HashMap::new()
+        } else {
+            crate::facts::load_digests(&read)?
+        };
         drop(read);
 
         // With the ply of every occurrence, rare positions are kept every other ply (found
@@ -695,19 +792,33 @@ impl Database {
                     if let Ok(mut n) = progress.file_name.lock() {
                         n.clone_from(&name);
                     }
-                    progress.file_size.store(out.summary.files[fi].bytes, Ordering::Relaxed);
+                    progress
+                        .file_size
+                        .store(out.summary.files[fi].bytes, Ordering::Relaxed);
                     let mut copies: HashMap<u128, u32> = HashMap::new();
                     for gi in 0..file.games.len() {
-                        progress.file_bytes.store(file.record_offset(gi + 1) as u64, Ordering::Relaxed);
+                        progress
+                            .file_bytes
+                            .store(file.record_offset(gi + 1) as u64, Ordering::Relaxed);
                         progress.games.fetch_add(1, Ordering::Relaxed);
                         out.summary.games += 1;
                         out.summary.files[fi].games += 1;
                         let offset = file.record_offset(gi);
-                        let problem = |reason: String| Problem { file: name.clone(), line: 0, game: gi as u64 + 1, reason };
+                        let problem = |reason: String| Problem {
+                            file: name.clone(),
+                            line: 0,
+                            game: gi as u64 + 1,
+                            reason,
+                        };
                         let moves = match file.squares(gi) {
                             Ok(m) => m,
                             Err(e) => {
-                                skip(&mut out.summary, fi, "bad move byte", problem(format!("{e} (game skipped)")));
+                                skip(
+                                    &mut out.summary,
+                                    fi,
+                                    "bad move byte",
+                                    problem(format!("{e} (game skipped)")),
+                                );
                                 continue;
                             }
                         };
@@ -750,7 +861,9 @@ impl Database {
                             out.unfinished += 1;
                         }
                         let id = next_game;
-                        next_game = next_game.checked_add(1).ok_or_else(|| Error::Usage("database full (2^32 games)".into()))?;
+                        next_game = next_game
+                            .checked_add(1)
+                            .ok_or_else(|| Error::Usage("database full (2^32 games)".into()))?;
                         if !opts.keep_duplicates {
                             dedup.insert(digest, id);
                         }
@@ -759,7 +872,12 @@ impl Database {
                         batch.records.push(record);
                         batch.facts.push(game.facts());
                         batch.dedup.push((digest, id));
-                        batch.occs.extend(occs.iter().map(|o| Occ { key: o.key, game: id, code: o.code, mover: o.mover }));
+                        batch.occs.extend(occs.iter().map(|o| Occ {
+                            key: o.key,
+                            game: id,
+                            code: o.code,
+                            mover: o.mover,
+                        }));
                         plies.extend(0..occs.len() as u16);
                         out.summary.imported += 1;
                         out.summary.files[fi].imported += 1;
@@ -779,20 +897,33 @@ impl Database {
                 Ok(())
             })();
             drop(batch_tx);
-            writer.join().map_err(|_| Error::Corrupt("writer thread panicked".into()))??;
+            writer
+                .join()
+                .map_err(|_| Error::Corrupt("writer thread panicked".into()))??;
             produced
         })?;
         crate::merge::compact(self)?;
         let s = &mut out.summary;
         s.seconds = started.elapsed().as_secs_f64();
-        s.games_per_second = if s.seconds > 0.0 { s.games as f64 / s.seconds } else { 0.0 };
+        s.games_per_second = if s.seconds > 0.0 {
+            s.games as f64 / s.seconds
+        } else {
+            0.0
+        };
         s.database_games = self.game_count()?;
         Ok(out)
     }
 }
 
 fn new_batch(first_game: u32) -> Batch {
-    Batch { first_game, records: Vec::new(), facts: Vec::new(), occs: Vec::new(), dedup: Vec::new(), names: Vec::new() }
+    Batch {
+        first_game,
+        records: Vec::new(),
+        facts: Vec::new(),
+        occs: Vec::new(),
+        dedup: Vec::new(),
+        names: Vec::new(),
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -813,7 +944,8 @@ pub struct AskedPosition {
 impl AskedPosition {
     /// The position after a transcript like `f5d6c3` (empty = the start position).
     pub fn from_line(text: &str) -> Result<AskedPosition> {
-        let moves = tabiya_othello::parse_transcript(text).map_err(|e| Error::Usage(format!("--moves: {e}")))?;
+        let moves = tabiya_othello::parse_transcript(text)
+            .map_err(|e| Error::Usage(format!("--moves: {e}")))?;
         AskedPosition::from_moves(moves)
     }
 
@@ -825,7 +957,11 @@ impl AskedPosition {
         }
         let board = settle(replay.board());
         let canonical = canonicalize(&board);
-        Ok(AskedPosition { moves, board, canonical })
+        Ok(AskedPosition {
+            moves,
+            board,
+            canonical,
+        })
     }
 
     /// The index key of the position.
@@ -847,9 +983,12 @@ impl AskedPosition {
     /// The first is the representative shown: the one furthest towards column h, then row 1
     /// (f5 from the start, the move every WTHOR game begins with).
     pub fn user_moves(&self, code: u16) -> Vec<Square> {
-        let Some(sq) = u8::try_from(code).ok().and_then(Square::new) else { return Vec::new() };
-        let mut v: Vec<Square> =
-            Square::iter_bits(self.board.legal_moves()).filter(|&u| self.canonical.canonical_move(u) == sq).collect();
+        let Some(sq) = u8::try_from(code).ok().and_then(Square::new) else {
+            return Vec::new();
+        };
+        let mut v: Vec<Square> = Square::iter_bits(self.board.legal_moves())
+            .filter(|&u| self.canonical.canonical_move(u) == sq)
+            .collect();
         if v.is_empty() {
             v.push(self.canonical.to_original(sq));
         }
@@ -1006,6 +1145,24 @@ fn matching_ids(list: &[Name], needle: &str) -> HashSet<u16> {
         .collect()
 }
 
+/// Names for rows of games: all loaded, or read one by one from the store.
+enum RowNames<'n> {
+    Loaded(&'n WthorNames),
+    Store(tabiya_store::TableRef),
+}
+
+impl RowNames<'_> {
+    fn get(&self, kind: NameKind, id: u16) -> Result<String> {
+        Ok(match (self, kind) {
+            (RowNames::Loaded(n), NameKind::Players) => n.player(id),
+            (RowNames::Loaded(n), NameKind::Tournaments) => n.tournament(id),
+            (RowNames::Store(t), _) => t
+                .get(&name_key(kind, id))?
+                .map_or_else(|| "?".to_string(), |raw| Name { raw }.text()),
+        })
+    }
+}
+
 impl Snapshot<'_> {
     /// A stored Othello game.
     pub fn othello_game(&self, id: u32) -> Result<Option<StoredGame>> {
@@ -1015,13 +1172,26 @@ impl Snapshot<'_> {
         }
     }
 
+    /// The name of one player or tournament (`?` for an id without a name).
+    pub fn wthor_name(&self, kind: NameKind, id: u16) -> Result<String> {
+        RowNames::Store(self.read_tx().table(WTHOR)?).get(kind, id)
+    }
+
     /// The WTHOR names and headers of the database.
     pub fn wthor_names(&self) -> Result<WthorNames> {
         WthorNames::load(self.read_tx())
     }
 
-    fn row(&self, names: &WthorNames, id: u32, code: Option<u16>, asked: Option<&AskedPosition>) -> Result<OthelloGameRow> {
-        let g = self.othello_game(id)?.ok_or_else(|| Error::Corrupt(format!("the index refers to missing game {id}")))?;
+    fn row(
+        &self,
+        names: &RowNames<'_>,
+        id: u32,
+        code: Option<u16>,
+        asked: Option<&AskedPosition>,
+    ) -> Result<OthelloGameRow> {
+        let g = self
+            .othello_game(id)?
+            .ok_or_else(|| Error::Corrupt(format!("the index refers to missing game {id}")))?;
         let played = match (code, asked) {
             (Some(c), Some(a)) if c != NO_MOVE => a.user_moves(c).first().map(|s| s.to_string()),
             _ => None,
@@ -1029,9 +1199,18 @@ impl Snapshot<'_> {
         Ok(OthelloGameRow {
             id,
             year: g.year,
-            tournament: NamedId { id: g.tournament, name: names.tournament(g.tournament) },
-            black: NamedId { id: g.black, name: names.player(g.black) },
-            white: NamedId { id: g.white, name: names.player(g.white) },
+            tournament: NamedId {
+                id: g.tournament,
+                name: names.get(NameKind::Tournaments, g.tournament)?,
+            },
+            black: NamedId {
+                id: g.black,
+                name: names.get(NameKind::Players, g.black)?,
+            },
+            white: NamedId {
+                id: g.white,
+                name: names.get(NameKind::Players, g.white)?,
+            },
             black_score: g.black_score,
             theoretical_score: g.theoretical_score,
             winner: winner(&g),
@@ -1044,10 +1223,17 @@ impl Snapshot<'_> {
     /// classic opening of the line, the newest `top_n` games.
     pub fn othello_explore(&self, asked: &AskedPosition, top_n: usize) -> Result<OthelloExplore> {
         if self.database().kind() != Kind::Othello {
-            return Err(Error::Usage(format!("{} is not an Othello database", self.database().dir().display())));
+            return Err(Error::Usage(format!(
+                "{} is not an Othello database",
+                self.database().dir().display()
+            )));
         }
         let ps = self.position_with(asked.index_key(), &asked.successor_keys(), top_n)?;
-        let side = if asked.board.is_game_over() { None } else { Some(asked.board.side()) };
+        let side = if asked.board.is_game_over() {
+            None
+        } else {
+            Some(asked.board.side())
+        };
         let mut moves = Vec::new();
         let mut ended = 0;
         for (code, s) in &ps.moves {
@@ -1056,7 +1242,9 @@ impl Snapshot<'_> {
                 continue;
             }
             let squares = asked.user_moves(*code);
-            let Some(first) = squares.first() else { continue };
+            let Some(first) = squares.first() else {
+                continue;
+            };
             let wins = match side {
                 Some(Color::Black) => s.first,
                 _ => s.second,
@@ -1070,12 +1258,17 @@ impl Snapshot<'_> {
                 black: s.first,
                 draws: s.draws,
                 white: s.second,
-                win_rate: if games == 0 { 0.0 } else { (wins as f64 + s.draws as f64 / 2.0) / games as f64 },
+                win_rate: if games == 0 {
+                    0.0
+                } else {
+                    (wins as f64 + s.draws as f64 / 2.0) / games as f64
+                },
                 average_black_discs: avg_discs,
                 average_theoretical_score: avg_theory,
             });
         }
-        let names = self.wthor_names()?;
+        // A few rows: their names are read one by one rather than all loaded.
+        let names = RowNames::Store(self.read_tx().table(WTHOR)?);
         let mut top_games = Vec::new();
         for &(id, code) in ps.top_games.iter().take(top_n) {
             top_games.push(self.row(&names, id, Some(code), Some(asked))?);
@@ -1091,7 +1284,13 @@ impl Snapshot<'_> {
         Ok(OthelloExplore {
             line: format_transcript(&asked.moves),
             side_to_move: match side {
-                Some(c) => if c == Color::Black { "black" } else { "white" },
+                Some(c) => {
+                    if c == Color::Black {
+                        "black"
+                    } else {
+                        "white"
+                    }
+                }
                 None => "none",
             },
             key: asked.canonical.key.to_string(),
@@ -1110,23 +1309,49 @@ impl Snapshot<'_> {
 
     /// The games matching the filters, sorted (`Date`: newest year first, then id; `Rating`
     /// is taken as `Date`, WTHOR has no ratings; `Id`: import order) and paged.
-    pub fn othello_games(&self, filter: &GameFilter, sort: GameSort, offset: usize, limit: usize) -> Result<OthelloGames> {
+    pub fn othello_games(
+        &self,
+        filter: &GameFilter,
+        sort: GameSort,
+        offset: usize,
+        limit: usize,
+    ) -> Result<OthelloGames> {
         if self.database().kind() != Kind::Othello {
-            return Err(Error::Usage(format!("{} is not an Othello database", self.database().dir().display())));
+            return Err(Error::Usage(format!(
+                "{} is not an Othello database",
+                self.database().dir().display()
+            )));
         }
         let names = self.wthor_names()?;
         let candidates: Vec<(u32, Option<u16>)> = match &filter.position {
             Some(a) => self
-                .position_games_with(a.index_key(), &a.successor_keys(), GameSort::Id, 0, usize::MAX)?
+                .position_games_with(
+                    a.index_key(),
+                    &a.successor_keys(),
+                    GameSort::Id,
+                    0,
+                    usize::MAX,
+                )?
                 .1
                 .into_iter()
                 .map(|(g, c)| (g, Some(c)))
                 .collect(),
-            None => self.all_game_ids()?.into_iter().map(|g| (g, None)).collect(),
+            None => self
+                .all_game_ids()?
+                .into_iter()
+                .map(|g| (g, None))
+                .collect(),
         };
-        let players = filter.player.as_deref().map(|p| matching_ids(&names.players, p));
-        let tournaments = filter.tournament.as_deref().map(|t| matching_ids(&names.tournaments, t));
-        let need_record = players.is_some() || tournaments.is_some() || filter.players != PlayerKind::Any;
+        let players = filter
+            .player
+            .as_deref()
+            .map(|p| matching_ids(&names.players, p));
+        let tournaments = filter
+            .tournament
+            .as_deref()
+            .map(|t| matching_ids(&names.tournaments, t));
+        let need_record =
+            players.is_some() || tournaments.is_some() || filter.players != PlayerKind::Any;
         let mut kept: Vec<(u32, Option<u16>, u16)> = Vec::new();
         for (id, code) in candidates {
             let year = self.facts(id)?.year.unwrap_or(0);
@@ -1134,11 +1359,19 @@ impl Snapshot<'_> {
                 continue;
             }
             if need_record {
-                let g = self.othello_game(id)?.ok_or_else(|| Error::Corrupt(format!("missing game {id}")))?;
-                if players.as_ref().is_some_and(|p| !p.contains(&g.black) && !p.contains(&g.white)) {
+                let g = self
+                    .othello_game(id)?
+                    .ok_or_else(|| Error::Corrupt(format!("missing game {id}")))?;
+                if players
+                    .as_ref()
+                    .is_some_and(|p| !p.contains(&g.black) && !p.contains(&g.white))
+                {
                     continue;
                 }
-                if tournaments.as_ref().is_some_and(|t| !t.contains(&g.tournament)) {
+                if tournaments
+                    .as_ref()
+                    .is_some_and(|t| !t.contains(&g.tournament))
+                {
                     continue;
                 }
                 let program = names.is_program(g.black) || names.is_program(g.white);
@@ -1152,14 +1385,20 @@ impl Snapshot<'_> {
         }
         match sort {
             GameSort::Id => kept.sort_unstable_by_key(|k| k.0),
-            GameSort::Date | GameSort::Rating => kept.sort_unstable_by_key(|k| (std::cmp::Reverse(k.2), k.0)),
+            GameSort::Date | GameSort::Rating => {
+                kept.sort_unstable_by_key(|k| (std::cmp::Reverse(k.2), k.0))
+            }
         }
         let total = kept.len() as u64;
         let mut games = Vec::new();
         for &(id, code, _) in kept.iter().skip(offset).take(limit) {
-            games.push(self.row(&names, id, code, filter.position.as_ref())?);
+            games.push(self.row(&RowNames::Loaded(&names), id, code, filter.position.as_ref())?);
         }
-        Ok(OthelloGames { total, offset, games })
+        Ok(OthelloGames {
+            total,
+            offset,
+            games,
+        })
     }
 }
 
@@ -1167,7 +1406,10 @@ impl Snapshot<'_> {
 /// and compares canonical keys there. Returns the totals, the statistics per canonical move
 /// code ([`NO_MOVE`] for games ending there) and the indices of the matching games. For
 /// benchmarks and for checking the index.
-pub fn scan_games<'a>(games: impl IntoIterator<Item = &'a StoredGame>, asked: &AskedPosition) -> (Stats, HashMap<u16, Stats>, Vec<usize>) {
+pub fn scan_games<'a>(
+    games: impl IntoIterator<Item = &'a StoredGame>,
+    asked: &AskedPosition,
+) -> (Stats, HashMap<u16, Stats>, Vec<usize>) {
     let n = asked.board.disc_count() as usize - 4;
     let want = asked.canonical.key;
     let mut totals = Stats::default();
@@ -1189,10 +1431,16 @@ pub fn scan_games<'a>(games: impl IntoIterator<Item = &'a StoredGame>, asked: &A
         if c.key != want {
             continue;
         }
-        let code = g.moves.get(n).map_or(NO_MOVE, |&sq| c.canonical_move(sq).index() as u16);
+        let code = g
+            .moves
+            .get(n)
+            .map_or(NO_MOVE, |&sq| c.canonical_move(sq).index() as u16);
         let f = g.facts();
         totals.add_game(&f, mover(board.side()));
-        moves.entry(code).or_default().add_game(&f, mover(board.side()));
+        moves
+            .entry(code)
+            .or_default()
+            .add_game(&f, mover(board.side()));
         found.push(i);
     }
     (totals, moves, found)
@@ -1252,27 +1500,59 @@ impl Database {
                 self.kind().as_str()
             )));
         }
-        std::fs::create_dir_all(dir).map_err(|e| Error::Input(format!("{}: {e}", dir.display())))?;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Error::Input(format!("{}: {e}", dir.display())))?;
         let snap = self.snapshot()?;
         let names = snap.wthor_names()?;
         let mut years: BTreeMap<u16, Vec<GameRecord>> = BTreeMap::new();
         for id in snap.all_game_ids()? {
-            let g = snap.othello_game(id)?.ok_or_else(|| Error::Corrupt(format!("missing game {id}")))?;
+            let g = snap
+                .othello_game(id)?
+                .ok_or_else(|| Error::Corrupt(format!("missing game {id}")))?;
             years.entry(g.year).or_default().push(g.to_record());
         }
-        let io = |p: &Path, e: wthor::WthorError| Error::Input(format!("writing {}: {e}", p.display()));
-        let mut out = WthorExport { files: Vec::new(), games: 0, players: names.players.len() as u64, tournaments: names.tournaments.len() as u64 };
+        let io =
+            |p: &Path, e: wthor::WthorError| Error::Input(format!("writing {}: {e}", p.display()));
+        let mut out = WthorExport {
+            files: Vec::new(),
+            games: 0,
+            players: names.players.len() as u64,
+            tournaments: names.tournaments.len() as u64,
+        };
         for (year, games) in years {
-            let mut header = names.year_headers.get(&year).copied().unwrap_or_else(|| default_header(year));
+            let mut header = names
+                .year_headers
+                .get(&year)
+                .copied()
+                .unwrap_or_else(|| default_header(year));
             header.games = games.len() as u32;
             header.year = year;
             let path = dir.join(format!("WTH_{year}.wtb"));
             let n = games.len() as u64;
-            let file = GameFile { path: path.clone(), header, board: BoardSize::Eight, games, trailing: Vec::new(), problems: Vec::new() };
+            let file = GameFile {
+                path: path.clone(),
+                header,
+                board: BoardSize::Eight,
+                games,
+                trailing: Vec::new(),
+                problems: Vec::new(),
+            };
             let bytes = file.to_bytes();
-            std::fs::write(&path, &bytes).map_err(|e| io(&path, wthor::WthorError::Io { file: path.clone(), source: e }))?;
+            std::fs::write(&path, &bytes).map_err(|e| {
+                io(
+                    &path,
+                    wthor::WthorError::Io {
+                        file: path.clone(),
+                        source: e,
+                    },
+                )
+            })?;
             out.games += n;
-            out.files.push(ExportedFile { file: path.display().to_string(), records: n, bytes: bytes.len() as u64 });
+            out.files.push(ExportedFile {
+                file: path.display().to_string(),
+                records: n,
+                bytes: bytes.len() as u64,
+            });
         }
         for (kind, file_name, header) in [
             (NameKind::Players, "WTHOR.JOU", names.jou_header),
@@ -1280,14 +1560,37 @@ impl Database {
         ] {
             let list = names.list(kind).to_vec();
             let mut header = header.unwrap_or_else(|| default_header(0));
-            header.records = u16::try_from(list.len())
-                .map_err(|_| Error::Usage(format!("{} names do not fit a WTHOR names file (65,535 at most)", list.len())))?;
+            header.records = u16::try_from(list.len()).map_err(|_| {
+                Error::Usage(format!(
+                    "{} names do not fit a WTHOR names file (65,535 at most)",
+                    list.len()
+                ))
+            })?;
             let path = dir.join(file_name);
             let n = list.len() as u64;
-            let file = NameFile { path: path.clone(), kind, header, names: list, trailing: Vec::new(), problems: Vec::new() };
+            let file = NameFile {
+                path: path.clone(),
+                kind,
+                header,
+                names: list,
+                trailing: Vec::new(),
+                problems: Vec::new(),
+            };
             let bytes = file.to_bytes();
-            std::fs::write(&path, &bytes).map_err(|e| io(&path, wthor::WthorError::Io { file: path.clone(), source: e }))?;
-            out.files.push(ExportedFile { file: path.display().to_string(), records: n, bytes: bytes.len() as u64 });
+            std::fs::write(&path, &bytes).map_err(|e| {
+                io(
+                    &path,
+                    wthor::WthorError::Io {
+                        file: path.clone(),
+                        source: e,
+                    },
+                )
+            })?;
+            out.files.push(ExportedFile {
+                file: path.display().to_string(),
+                records: n,
+                bytes: bytes.len() as u64,
+            });
         }
         Ok(out)
     }
@@ -1298,11 +1601,15 @@ mod tests {
     use super::*;
 
     fn shared(rel: &str) -> PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data").join(rel)
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../../shared/data")
+            .join(rel)
     }
 
     fn wtb(years: std::ops::RangeInclusive<u16>) -> Vec<PathBuf> {
-        years.map(|y| shared(&format!("wthor/WTH_{y}.wtb"))).collect()
+        years
+            .map(|y| shared(&format!("wthor/WTH_{y}.wtb")))
+            .collect()
     }
 
     fn sq(s: &str) -> Square {
@@ -1314,8 +1621,17 @@ mod tests {
     }
 
     fn import(db: &Database, files: &[PathBuf], batch: usize) -> WthorImportSummary {
-        let opts = ImportOptions { batch_games: batch, ..Default::default() };
-        db.import_wthor(files, &NameSources::default(), &opts, &ImportProgress::default()).unwrap()
+        let opts = ImportOptions {
+            batch_games: batch,
+            ..Default::default()
+        };
+        db.import_wthor(
+            files,
+            &NameSources::default(),
+            &opts,
+            &ImportProgress::default(),
+        )
+        .unwrap()
     }
 
     #[test]
@@ -1324,7 +1640,9 @@ mod tests {
         assert_eq!(M2.wrapping_mul(M2_INV), 1);
         let mut x: u128 = 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210;
         for _ in 0..10_000 {
-            x = x.wrapping_mul(0x2545_f491_4f6c_dd1d_9e37_79b9_7f4a_7c15).wrapping_add(12345);
+            x = x
+                .wrapping_mul(0x2545_f491_4f6c_dd1d_9e37_79b9_7f4a_7c15)
+                .wrapping_add(12345);
             assert_eq!(position_key_of(index_key(PositionKey(x))), PositionKey(x));
         }
         // Over the positions of real games, many canonical keys share their top 32 bits (a
@@ -1347,8 +1665,14 @@ mod tests {
         let raw = largest(&|k| (k.0 >> 96) as u32);
         let mixed = largest(&|k| (index_key(k) >> 96) as u32);
         assert!(keys.len() > 50_000, "{}", keys.len());
-        assert!(raw > 500, "largest group of canonical keys with one prefix: {raw}");
-        assert!(mixed <= 2, "largest group of index keys with one prefix: {mixed}");
+        assert!(
+            raw > 500,
+            "largest group of canonical keys with one prefix: {raw}"
+        );
+        assert!(
+            mixed <= 2,
+            "largest group of index keys with one prefix: {mixed}"
+        );
     }
 
     #[test]
@@ -1360,7 +1684,11 @@ mod tests {
         assert_eq!(b.legal_moves(), 0);
         assert_eq!(settle(&b).side(), Color::Black, "white passes");
         let full = Board::new(u64::MAX, 0, Color::White).unwrap();
-        assert_eq!(settle(&full).side(), Color::Black, "game over: black by convention");
+        assert_eq!(
+            settle(&full).side(),
+            Color::Black,
+            "game over: black by convention"
+        );
         let start = Board::start();
         assert_eq!(settle(&start), start);
     }
@@ -1409,8 +1737,14 @@ mod tests {
             assert_eq!(bytes, raw[16..], "{}", path.display());
         }
         assert!(StoredGame::decode(&[1, 0, 0]).is_err());
-        assert!(StoredGame::decode(&[1, 0xc1, 7, 0, 0, 0, 0, 0, 0, 40, 40, 1, 64]).is_err(), "square 64");
-        assert!(StoredGame::decode(&[2, 0xc1, 7, 0, 0, 0, 0, 0, 0, 40, 40, 0]).is_err(), "format 2");
+        assert!(
+            StoredGame::decode(&[1, 0xc1, 7, 0, 0, 0, 0, 0, 0, 40, 40, 1, 64]).is_err(),
+            "square 64"
+        );
+        assert!(
+            StoredGame::decode(&[2, 0xc1, 7, 0, 0, 0, 0, 0, 0, 40, 40, 0]).is_err(),
+            "format 2"
+        );
     }
 
     /// Every game of the files, decoded independently of the database.
@@ -1456,12 +1790,22 @@ mod tests {
             for n in (0..=g.moves.len()).step_by(7).chain([g.moves.len()]) {
                 let asked = AskedPosition::from_moves(g.moves[..n].to_vec()).unwrap();
                 let (totals, moves, found) = scan_games(&games, &asked);
-                let ps = snap.position_with(asked.index_key(), &asked.successor_keys(), 8).unwrap();
+                let ps = snap
+                    .position_with(asked.index_key(), &asked.successor_keys(), 8)
+                    .unwrap();
                 assert!(!found.is_empty());
                 assert_eq!(ps.totals, totals, "{}", format_transcript(&asked.moves));
                 let index_moves: HashMap<u16, Stats> = ps.moves.iter().cloned().collect();
                 assert_eq!(index_moves, moves, "{}", format_transcript(&asked.moves));
-                let (total, ids) = snap.position_games_with(asked.index_key(), &asked.successor_keys(), GameSort::Id, 0, usize::MAX).unwrap();
+                let (total, ids) = snap
+                    .position_games_with(
+                        asked.index_key(),
+                        &asked.successor_keys(),
+                        GameSort::Id,
+                        0,
+                        usize::MAX,
+                    )
+                    .unwrap();
                 assert_eq!(total as usize, found.len());
                 // Game ids are 1 + the game's index in the files (nothing was skipped).
                 let want: Vec<u32> = found.iter().map(|&i| i as u32 + 1).collect();
@@ -1478,7 +1822,10 @@ mod tests {
         let db = Database::open_or_create(&dir.path().join("db"), Kind::Othello, None).unwrap();
         let files = wtb(1977..=1984);
         let first = import(&db, &files, 50_000);
-        assert_eq!(first.summary.imported, 12 + 8 + 11 + 160 + 153 + 110 + 199 + 587);
+        assert_eq!(
+            first.summary.imported,
+            12 + 8 + 11 + 160 + 153 + 110 + 199 + 587
+        );
         assert_eq!(first.names.players, 3884);
         assert_eq!(first.names.tournaments, 439);
         assert!(first.names.changed.is_empty());
@@ -1491,15 +1838,31 @@ mod tests {
         let out = dir.path().join("out");
         let e = db.export_wthor(&out).unwrap();
         assert_eq!(e.games, first.summary.imported);
-        for f in files.iter().chain([&shared("wthor/WTHOR.JOU"), &shared("wthor/WTHOR.TRN")]) {
+        for f in files
+            .iter()
+            .chain([&shared("wthor/WTHOR.JOU"), &shared("wthor/WTHOR.TRN")])
+        {
             let name = f.file_name().unwrap();
-            assert_eq!(std::fs::read(out.join(name)).unwrap(), std::fs::read(f).unwrap(), "{name:?}");
+            assert_eq!(
+                std::fs::read(out.join(name)).unwrap(),
+                std::fs::read(f).unwrap(),
+                "{name:?}"
+            );
         }
         // A chess database refuses WTHOR files, an Othello database refuses PGN.
         let chess = Database::open_or_create(&dir.path().join("chess"), Kind::Chess, None).unwrap();
-        let err = chess.import_wthor(&files, &NameSources::default(), &ImportOptions::default(), &ImportProgress::default());
+        let err = chess.import_wthor(
+            &files,
+            &NameSources::default(),
+            &ImportOptions::default(),
+            &ImportProgress::default(),
+        );
         assert!(matches!(err, Err(Error::Usage(m)) if m.contains("chess database")));
-        let err = db.import(&[shared("pgn/twic/twic0920.pgn")], &ImportOptions::default(), &ImportProgress::default());
+        let err = db.import(
+            &[shared("pgn/twic/twic0920.pgn")],
+            &ImportOptions::default(),
+            &ImportProgress::default(),
+        );
         assert!(matches!(err, Err(Error::Usage(m)) if m.contains("Othello")));
         assert!(chess.export_wthor(&out).is_err());
     }
@@ -1519,15 +1882,30 @@ mod tests {
         }
         let db = Database::open_or_create(&dir.path().join("db"), Kind::Othello, None).unwrap();
         let s = import(&db, std::slice::from_ref(&path), 100);
-        assert_eq!((s.summary.games, s.summary.imported, s.summary.skipped), (12, 10, 2));
+        assert_eq!(
+            (s.summary.games, s.summary.imported, s.summary.skipped),
+            (12, 10, 2)
+        );
         assert_eq!(s.summary.skipped_by_reason.get("illegal move"), Some(&1));
         assert_eq!(s.summary.skipped_by_reason.get("bad move byte"), Some(&1));
         let illegal = &s.summary.problems[0];
         assert_eq!(illegal.game, 4, "1-based");
-        assert!(illegal.reason.contains("game 3") && illegal.reason.contains(&format!("offset {}", 16 + 3 * 68 + 9)), "{}", illegal.reason);
+        assert!(
+            illegal.reason.contains("game 3")
+                && illegal
+                    .reason
+                    .contains(&format!("offset {}", 16 + 3 * 68 + 9)),
+            "{}",
+            illegal.reason
+        );
         assert!(illegal.reason.contains("a1"), "{}", illegal.reason);
         let bad = &s.summary.problems[1];
-        assert!(bad.reason.contains("game 5") && bad.reason.contains(&format!("offset {}", 16 + 5 * 68 + 8)), "{}", bad.reason);
+        assert!(
+            bad.reason.contains("game 5")
+                && bad.reason.contains(&format!("offset {}", 16 + 5 * 68 + 8)),
+            "{}",
+            bad.reason
+        );
     }
 
     #[test]
@@ -1539,7 +1917,8 @@ mod tests {
         // An older copy (made one year earlier) with player 5 misspelt and one name more.
         file.header.created_year -= 1;
         file.names[5] = Name::encode("Older Spelling", NameKind::Players).unwrap();
-        file.names.push(Name::encode("Appended (prog)", NameKind::Players).unwrap());
+        file.names
+            .push(Name::encode("Appended (prog)", NameKind::Players).unwrap());
         file.header.records += 1;
         let old_dir = dir.path().join("old");
         std::fs::create_dir(&old_dir).unwrap();
@@ -1553,7 +1932,13 @@ mod tests {
         assert!(s.names.changed.is_empty());
         assert_eq!(s.names.players_added, 1);
         let names = db.snapshot().unwrap().wthor_names().unwrap();
-        assert_eq!(names.player(5), NameFile::read(&jou, NameKind::Players).unwrap().name(5).unwrap());
+        assert_eq!(
+            names.player(5),
+            NameFile::read(&jou, NameKind::Players)
+                .unwrap()
+                .name(5)
+                .unwrap()
+        );
         assert_eq!(names.player(3884), "Appended (prog)");
         assert!(names.is_program(3884));
         // The other way round: the newer file corrects the older spelling.

@@ -12,7 +12,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::bail;
 use clap::Args;
-use tabiya_db::othello::{AskedPosition, GameFilter, NameSources, OthelloExplore, OthelloGames, PlayerKind, WthorImportSummary};
+use tabiya_db::othello::{
+    AskedPosition, GameFilter, NameSources, OthelloExplore, OthelloGames, PlayerKind,
+    WthorImportSummary,
+};
 use tabiya_db::query::GameSort;
 use tabiya_db::{Database, ImportOptions, ImportProgress, Kind};
 
@@ -78,7 +81,8 @@ impl OthelloFilterArgs {
 }
 
 fn is_wthor_games(p: &Path) -> bool {
-    p.extension().is_some_and(|e| e.eq_ignore_ascii_case("wtb") || e.eq_ignore_ascii_case("wtd"))
+    p.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("wtb") || e.eq_ignore_ascii_case("wtd"))
 }
 
 /// Decides whether an import is an Othello one: `.wtb` inputs, or an existing Othello
@@ -86,9 +90,17 @@ fn is_wthor_games(p: &Path) -> bool {
 pub fn import_is_othello(args: &ImportArgs) -> anyhow::Result<bool> {
     let dir = args.db.dir();
     let wthor: Vec<&PathBuf> = args.files.iter().filter(|f| is_wthor_games(f)).collect();
-    let existing = if tabiya_store::Store::exists(&dir) { Some(Database::open(&dir)?.kind()) } else { None };
+    let existing = if tabiya_store::Store::exists(&dir) {
+        Some(Database::open(&dir)?.kind())
+    } else {
+        None
+    };
     if !wthor.is_empty() && wthor.len() != args.files.len() {
-        let other = args.files.iter().find(|f| !is_wthor_games(f)).expect("a file that is not .wtb");
+        let other = args
+            .files
+            .iter()
+            .find(|f| !is_wthor_games(f))
+            .expect("a file that is not .wtb");
         bail!(
             "cannot import WTHOR files ({}) and other files ({}) together: an Othello database takes .wtb files, a chess database PGN",
             wthor[0].display(),
@@ -116,7 +128,10 @@ pub fn import_is_othello(args: &ImportArgs) -> anyhow::Result<bool> {
 }
 
 fn short_name(name: &str) -> String {
-    Path::new(name).file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_else(|| name.to_string())
+    Path::new(name)
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_else(|| name.to_string())
 }
 
 /// `tabiya import` of WTHOR files.
@@ -126,8 +141,15 @@ pub fn import(args: &ImportArgs) -> anyhow::Result<()> {
     }
     let dir = args.db.dir();
     let mut db = Database::open_or_create(&dir, Kind::Othello, None)?;
-    let opts = ImportOptions { keep_duplicates: args.keep_duplicates, batch_games: args.batch.max(1), ..Default::default() };
-    let names = NameSources { jou: args.names.jou.clone(), trn: args.names.trn.clone() };
+    let opts = ImportOptions {
+        keep_duplicates: args.keep_duplicates,
+        batch_games: args.batch.max(1),
+        ..Default::default()
+    };
+    let names = NameSources {
+        jou: args.names.jou.clone(),
+        trn: args.names.trn.clone(),
+    };
     let progress = Arc::new(ImportProgress::default());
     let done = Arc::new(AtomicBool::new(false));
     let ticker = std::io::stderr().is_terminal().then(|| {
@@ -139,7 +161,11 @@ pub fn import(args: &ImportArgs) -> anyhow::Result<()> {
             let start = Instant::now();
             while !done.load(Ordering::Relaxed) {
                 let fi = progress.file_index.load(Ordering::Relaxed);
-                let name = progress.file_name.lock().map(|n| n.clone()).unwrap_or_default();
+                let name = progress
+                    .file_name
+                    .lock()
+                    .map(|n| n.clone())
+                    .unwrap_or_default();
                 bar.set_prefix(format!("[{}/{}] {}", fi + 1, nfiles, short_name(&name)));
                 bar.set_length(progress.file_size.load(Ordering::Relaxed).max(1));
                 bar.set_position(progress.file_bytes.load(Ordering::Relaxed));
@@ -181,7 +207,11 @@ fn print_import(s: &WthorImportSummary, dir: &Path) -> anyhow::Result<()> {
     for (reason, n) in &c.skipped_by_reason {
         writeln!(out, "    {n:>6}  {reason}")?;
     }
-    writeln!(out, "  unfinished games imported (result = stored adjudicated score): {}", s.unfinished)?;
+    writeln!(
+        out,
+        "  unfinished games imported (result = stored adjudicated score): {}",
+        s.unfinished
+    )?;
     let n = &s.names;
     writeln!(
         out,
@@ -189,21 +219,44 @@ fn print_import(s: &WthorImportSummary, dir: &Path) -> anyhow::Result<()> {
         n.players, n.players_added, n.tournaments, n.tournaments_added
     )?;
     for ch in &n.changed {
-        writeln!(out, "    {} {} renamed: {:?} -> {:?}", ch.kind, ch.id, ch.old, ch.new)?;
+        writeln!(
+            out,
+            "    {} {} renamed: {:?} -> {:?}",
+            ch.kind, ch.id, ch.old, ch.new
+        )?;
     }
-    writeln!(out, "  database {}: {} games", dir.display(), c.database_games)?;
+    writeln!(
+        out,
+        "  database {}: {} games",
+        dir.display(),
+        c.database_games
+    )?;
     drop(out);
     for p in c.problems.iter().take(20) {
-        eprintln!("{}", if p.reason.starts_with(&p.file) { p.reason.clone() } else { format!("{}: {}", p.file, p.reason) });
+        eprintln!(
+            "{}",
+            if p.reason.starts_with(&p.file) {
+                p.reason.clone()
+            } else {
+                format!("{}: {}", p.file, p.reason)
+            }
+        );
     }
     if c.problems.len() > 20 {
-        eprintln!("... and {} more (use --json to see all)", c.problems.len() - 20);
+        eprintln!(
+            "... and {} more (use --json to see all)",
+            c.problems.len() - 20
+        );
     }
     Ok(())
 }
 
 fn pct(n: u64, total: u64) -> String {
-    if total == 0 { "-".into() } else { format!("{:.1}%", 100.0 * n as f64 / total as f64) }
+    if total == 0 {
+        "-".into()
+    } else {
+        format!("{:.1}%", 100.0 * n as f64 / total as f64)
+    }
 }
 
 fn avg(v: Option<f64>) -> String {
@@ -213,7 +266,10 @@ fn avg(v: Option<f64>) -> String {
 /// `tabiya explore` on an Othello database.
 pub fn explore(db: &Database, args: &ExploreArgs) -> anyhow::Result<()> {
     if args.position.is_given() {
-        bail!("{} is an Othello database: give the position with --moves (like f5d6c3)", args.db.dir().display());
+        bail!(
+            "{} is an Othello database: give the position with --moves (like f5d6c3)",
+            args.db.dir().display()
+        );
     }
     let asked = AskedPosition::from_line(args.othello.moves.as_deref().unwrap_or(""))?;
     let snap = db.snapshot()?;
@@ -226,10 +282,26 @@ pub fn explore(db: &Database, args: &ExploreArgs) -> anyhow::Result<()> {
 
 fn print_explore(e: &OthelloExplore) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
-    writeln!(out, "{}", if e.line.is_empty() { "start position".to_string() } else { e.line.clone() })?;
+    writeln!(
+        out,
+        "{}",
+        if e.line.is_empty() {
+            "start position".to_string()
+        } else {
+            e.line.clone()
+        }
+    )?;
     if let Some(o) = &e.opening {
-        let also = if o.aliases.is_empty() { String::new() } else { format!(" (also {})", o.aliases.join(", ")) };
-        writeln!(out, "opening: {}{also}, reached after move {}: {}", o.name, o.at_move, o.line)?;
+        let also = if o.aliases.is_empty() {
+            String::new()
+        } else {
+            format!(" (also {})", o.aliases.join(", "))
+        };
+        writeln!(
+            out,
+            "opening: {}{also}, reached after move {}: {}",
+            o.name, o.at_move, o.line
+        )?;
     }
     writeln!(
         out,
@@ -248,7 +320,11 @@ fn print_explore(e: &OthelloExplore) -> anyhow::Result<()> {
         writeln!(out, "no moves in the database from this position")?;
     } else {
         writeln!(out, "{} to move", e.side_to_move)?;
-        writeln!(out, "{:<6} {:>7} {:>8} {:>7} {:>7} {:>7} {:>6}  same as", "move", "games", "win", "black", "draws", "white", "discs")?;
+        writeln!(
+            out,
+            "{:<6} {:>7} {:>8} {:>7} {:>7} {:>7} {:>6}  same as",
+            "move", "games", "win", "black", "draws", "white", "discs"
+        )?;
         for m in &e.moves {
             writeln!(
                 out,
@@ -287,11 +363,18 @@ fn print_explore(e: &OthelloExplore) -> anyhow::Result<()> {
 /// `tabiya games` on an Othello database.
 pub fn games(db: &Database, args: &GamesArgs) -> anyhow::Result<()> {
     if args.position.is_given() {
-        bail!("{} is an Othello database: give the position with --moves (like f5d6c3)", args.db.dir().display());
+        bail!(
+            "{} is an Othello database: give the position with --moves (like f5d6c3)",
+            args.db.dir().display()
+        );
     }
     let o = &args.othello;
     let filter = GameFilter {
-        position: o.moves.as_deref().map(AskedPosition::from_line).transpose()?,
+        position: o
+            .moves
+            .as_deref()
+            .map(AskedPosition::from_line)
+            .transpose()?,
         player: o.player.clone(),
         tournament: o.tournament.clone(),
         from: o.from,
@@ -318,7 +401,13 @@ pub fn games(db: &Database, args: &GamesArgs) -> anyhow::Result<()> {
 
 fn print_games(p: &OthelloGames) -> anyhow::Result<()> {
     let mut w = std::io::stdout().lock();
-    writeln!(w, "{} games; showing {}–{}", p.total, p.offset + 1, p.offset + p.games.len())?;
+    writeln!(
+        w,
+        "{} games; showing {}–{}",
+        p.total,
+        p.offset + 1,
+        p.offset + p.games.len()
+    )?;
     for g in &p.games {
         writeln!(
             w,
@@ -358,8 +447,19 @@ pub fn export(db: &DbArg, output: &Path, json: bool) -> anyhow::Result<()> {
     }
     let mut w = std::io::stdout().lock();
     for f in &e.files {
-        writeln!(w, "{:<40} {:>7} records {:>9} bytes", f.file, f.records, f.bytes)?;
+        writeln!(
+            w,
+            "{:<40} {:>7} records {:>9} bytes",
+            f.file, f.records, f.bytes
+        )?;
     }
-    writeln!(w, "{} games, {} players, {} tournaments written to {}", e.games, e.players, e.tournaments, output.display())?;
+    writeln!(
+        w,
+        "{} games, {} players, {} tournaments written to {}",
+        e.games,
+        e.players,
+        e.tournaments,
+        output.display()
+    )?;
     Ok(())
 }

@@ -17,7 +17,9 @@ use serde_json::Value;
 const BIN: &str = env!("CARGO_BIN_EXE_tabiya");
 
 fn shared(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data").join(rel)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data")
+        .join(rel)
 }
 
 fn oracle_script() -> PathBuf {
@@ -25,11 +27,15 @@ fn oracle_script() -> PathBuf {
 }
 
 fn old_files() -> Vec<PathBuf> {
-    (1977..=2021).map(|y| shared(&format!("wthor/WTH_{y}.wtb"))).collect()
+    (1977..=2021)
+        .map(|y| shared(&format!("wthor/WTH_{y}.wtb")))
+        .collect()
 }
 
 fn new_files() -> Vec<PathBuf> {
-    (2022..=2023).map(|y| shared(&format!("wthor-2022-2023/WTH_{y}.wtb"))).collect()
+    (2022..=2023)
+        .map(|y| shared(&format!("wthor-2022-2023/WTH_{y}.wtb")))
+        .collect()
 }
 
 fn run(args: &[&str]) -> Output {
@@ -49,29 +55,52 @@ fn ok(args: &[&str]) -> Output {
 
 fn json(args: &[&str]) -> Value {
     let out = ok(args);
-    serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("tabiya {args:?}: bad JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)))
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "tabiya {args:?}: bad JSON ({e}): {}",
+            String::from_utf8_lossy(&out.stdout)
+        )
+    })
 }
 
 fn failure(args: &[&str]) -> String {
     let out = run(args);
-    assert!(!out.status.success(), "tabiya {args:?} should fail: {}", String::from_utf8_lossy(&out.stdout));
+    assert!(
+        !out.status.success(),
+        "tabiya {args:?} should fail: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 fn import(db: &Path, files: &[PathBuf]) -> Value {
-    let mut args: Vec<String> = vec!["import".into(), "--json".into(), "--db".into(), db.display().to_string()];
+    let mut args: Vec<String> = vec![
+        "import".into(),
+        "--json".into(),
+        "--db".into(),
+        db.display().to_string(),
+    ];
     args.extend(files.iter().map(|f| f.display().to_string()));
     let refs: Vec<&str> = args.iter().map(String::as_str).collect();
     json(&refs)
 }
 
 fn explore(db: &Path, moves: &str) -> Value {
-    json(&["explore", "--json", "--db", db.to_str().unwrap(), "--moves", moves])
+    json(&[
+        "explore",
+        "--json",
+        "--db",
+        db.to_str().unwrap(),
+        "--moves",
+        moves,
+    ])
 }
 
 fn python3() -> bool {
-    let found = Command::new("python3").arg("--version").output().is_ok_and(|o| o.status.success());
+    let found = Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
     if !found {
         eprintln!("SKIPPED: python3 is not installed; the oracle comparisons need it");
     }
@@ -79,13 +108,25 @@ fn python3() -> bool {
 }
 
 fn oracle(args: &[String]) -> Value {
-    let out = Command::new("python3").arg(oracle_script()).args(args).output().expect("run python3");
-    assert!(out.status.success(), "oracle {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+    let out = Command::new("python3")
+        .arg(oracle_script())
+        .args(args)
+        .output()
+        .expect("run python3");
+    assert!(
+        out.status.success(),
+        "oracle {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_slice(&out.stdout).expect("oracle JSON")
 }
 
 fn oracle_explore(moves: &str, files: &[PathBuf], list: bool) -> Value {
-    let mut args = vec!["explore".to_string(), "--moves".to_string(), moves.to_string()];
+    let mut args = vec![
+        "explore".to_string(),
+        "--moves".to_string(),
+        moves.to_string(),
+    ];
     if list {
         args.push("--list".into());
     }
@@ -106,7 +147,11 @@ fn full() -> &'static Full {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("db");
         let summary = import(&db, &old_files());
-        Full { _dir: dir, db, summary }
+        Full {
+            _dir: dir,
+            db,
+            summary,
+        }
     })
 }
 
@@ -145,23 +190,45 @@ fn assert_same_as_oracle(t: &Value, o: &Value, what: &str) {
     assert_eq!(t["sideToMove"], o["sideToMove"], "{what}");
     let games = u(&o["games"]) as f64;
     let avg = |k: &str| u(&o[k]) as f64 / games;
-    assert!((t["averageBlackDiscs"].as_f64().unwrap() - avg("sumBlackScore")).abs() < 1e-9, "{what}");
-    assert!((t["averageTheoreticalScore"].as_f64().unwrap() - avg("sumTheoreticalScore")).abs() < 1e-9, "{what}");
+    assert!(
+        (t["averageBlackDiscs"].as_f64().unwrap() - avg("sumBlackScore")).abs() < 1e-9,
+        "{what}"
+    );
+    assert!(
+        (t["averageTheoreticalScore"].as_f64().unwrap() - avg("sumTheoreticalScore")).abs() < 1e-9,
+        "{what}"
+    );
     // Both sorted by games, most first, then by squares (tabiya breaks ties by move code).
     let mut tm = t["moves"].as_array().unwrap().clone();
-    tm.sort_by(|a, b| u(&b["games"]).cmp(&u(&a["games"])).then(squares_of(a).cmp(&squares_of(b))));
+    tm.sort_by(|a, b| {
+        u(&b["games"])
+            .cmp(&u(&a["games"]))
+            .then(squares_of(a).cmp(&squares_of(b)))
+    });
     let om = o["moves"].as_array().unwrap();
     assert_eq!(tm.len(), om.len(), "{what}: moves {tm:?} vs {om:?}");
     let black_to_move = o["sideToMove"] == "black";
     for (a, b) in tm.iter().zip(om) {
-        let want: Vec<String> = b["squares"].as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect();
+        let want: Vec<String> = b["squares"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap().to_string())
+            .collect();
         assert_eq!(squares_of(a), want, "{what}");
         for k in ["games", "black", "draws", "white"] {
             assert_eq!(a[k], b[k], "{what}: {want:?} {k}");
         }
-        let wins = if black_to_move { u(&b["black"]) } else { u(&b["white"]) };
+        let wins = if black_to_move {
+            u(&b["black"])
+        } else {
+            u(&b["white"])
+        };
         let rate = (wins as f64 + u(&b["draws"]) as f64 / 2.0) / u(&b["games"]) as f64;
-        assert!((a["winRate"].as_f64().unwrap() - rate).abs() < 1e-12, "{what}: {want:?} win rate");
+        assert!(
+            (a["winRate"].as_f64().unwrap() - rate).abs() < 1e-12,
+            "{what}: {want:?} win rate"
+        );
     }
 }
 
@@ -183,7 +250,10 @@ fn full_import_and_the_start_position() {
     let start = explore(&db, "");
     let no_moves = json(&["explore", "--json", "--db", db.to_str().unwrap()]);
     assert_eq!(start, no_moves, "no --moves is the start position");
-    assert_eq!(start["moves"][0]["move"], "f5", "representative of f5/d3/c4/e6");
+    assert_eq!(
+        start["moves"][0]["move"], "f5",
+        "representative of f5/d3/c4/e6"
+    );
     assert!(start["opening"].is_null());
     if !python3() {
         return;
@@ -229,16 +299,34 @@ fn transpositions_and_orientations_give_the_same_statistics() {
     lines.push("f5d6c4d3c3".to_string());
     lines.push(images("f5d6c4d3c3")[3].clone());
     let base = explore(&db, "f5d6c3d3c4");
-    assert_eq!(u(&base["games"]), 46_844, "the Tiger count of docs/formats/wthor.md");
+    assert_eq!(
+        u(&base["games"]),
+        46_844,
+        "the Tiger count of docs/formats/wthor.md"
+    );
     assert_eq!(base["opening"]["name"], "Tiger");
     let have_python = python3();
     for line in &lines {
         let e = explore(&db, line);
-        for k in ["games", "black", "draws", "white", "averageBlackDiscs", "averageTheoreticalScore", "key"] {
+        for k in [
+            "games",
+            "black",
+            "draws",
+            "white",
+            "averageBlackDiscs",
+            "averageTheoreticalScore",
+            "key",
+        ] {
             assert_eq!(e[k], base[k], "{line}: {k}");
         }
-        assert_eq!(e["opening"]["name"], "Tiger", "{line}: opening by canonical position");
-        assert_eq!(e["moves"].as_array().unwrap().len(), base["moves"].as_array().unwrap().len());
+        assert_eq!(
+            e["opening"]["name"], "Tiger",
+            "{line}: opening by canonical position"
+        );
+        assert_eq!(
+            e["moves"].as_array().unwrap().len(),
+            base["moves"].as_array().unwrap().len()
+        );
         if have_python {
             assert_same_as_oracle(&e, &oracle_explore(line, &old_files(), false), line);
         }
@@ -289,8 +377,24 @@ fn deep_positions_through_the_rare_index() {
             .iter()
             .map(|m| starts[m[0].as_str().unwrap()] + u(&m[1]) + 1)
             .collect();
-        let g = json(&["games", "--json", "--db", db.to_str().unwrap(), "--moves", line, "--sort", "id", "--limit", "1000"]);
-        let got: Vec<u64> = g["games"].as_array().unwrap().iter().map(|r| u(&r["id"])).collect();
+        let g = json(&[
+            "games",
+            "--json",
+            "--db",
+            db.to_str().unwrap(),
+            "--moves",
+            line,
+            "--sort",
+            "id",
+            "--limit",
+            "1000",
+        ]);
+        let got: Vec<u64> = g["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| u(&r["id"]))
+            .collect();
         assert_eq!(got, want, "{line}");
     }
     let e = explore(&db, &whole);
@@ -325,7 +429,18 @@ fn names_in(path: &Path, size: usize) -> Vec<String> {
 #[test]
 fn newer_files_add_their_games_and_names_without_moving_ids() {
     let (_dir, db) = copy_of_full();
-    let before = json(&["games", "--json", "--db", db.to_str().unwrap(), "--sort", "id", "--limit", "50", "--offset", "60000"]);
+    let before = json(&[
+        "games",
+        "--json",
+        "--db",
+        db.to_str().unwrap(),
+        "--sort",
+        "id",
+        "--limit",
+        "50",
+        "--offset",
+        "60000",
+    ]);
     let s = import(&db, &new_files());
     assert_eq!(u(&s["imported"]), 1142 + 1086);
     assert_eq!(u(&s["databaseGames"]), 127_475 + 2228);
@@ -334,8 +449,14 @@ fn newer_files_add_their_games_and_names_without_moving_ids() {
     let new_players = names_in(&shared("wthor-2022-2023/WTHOR.JOU"), 20);
     let old_trn = names_in(&shared("wthor/WTHOR.TRN"), 26);
     let new_trn = names_in(&shared("wthor-2022-2023/WTHOR.TRN"), 26);
-    assert_eq!(u(&s["names"]["playersAdded"]), (new_players.len() - old_players.len()) as u64);
-    assert_eq!(u(&s["names"]["tournamentsAdded"]), (new_trn.len() - old_trn.len()) as u64);
+    assert_eq!(
+        u(&s["names"]["playersAdded"]),
+        (new_players.len() - old_players.len()) as u64
+    );
+    assert_eq!(
+        u(&s["names"]["tournamentsAdded"]),
+        (new_trn.len() - old_trn.len()) as u64
+    );
     let mut want: Vec<(u64, String, String)> = Vec::new();
     for (i, (a, b)) in old_players.iter().zip(&new_players).enumerate() {
         if a != b {
@@ -350,31 +471,81 @@ fn newer_files_add_their_games_and_names_without_moving_ids() {
         .iter()
         .map(|c| {
             assert_eq!(c["kind"], "player");
-            (u(&c["id"]), c["old"].as_str().unwrap().to_string(), c["new"].as_str().unwrap().to_string())
+            (
+                u(&c["id"]),
+                c["old"].as_str().unwrap().to_string(),
+                c["new"].as_str().unwrap().to_string(),
+            )
         })
         .collect();
     assert_eq!(got, want);
     // Old games keep their ids and now show the corrected names.
-    let after = json(&["games", "--json", "--db", db.to_str().unwrap(), "--sort", "id", "--limit", "50", "--offset", "60000"]);
-    for (a, b) in before["games"].as_array().unwrap().iter().zip(after["games"].as_array().unwrap()) {
+    let after = json(&[
+        "games",
+        "--json",
+        "--db",
+        db.to_str().unwrap(),
+        "--sort",
+        "id",
+        "--limit",
+        "50",
+        "--offset",
+        "60000",
+    ]);
+    for (a, b) in before["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(after["games"].as_array().unwrap())
+    {
         assert_eq!(a["id"], b["id"]);
         assert_eq!(a["moves"], b["moves"]);
-        assert_eq!(b["black"]["name"].as_str().unwrap(), new_players[u(&b["black"]["id"]) as usize]);
+        assert_eq!(
+            b["black"]["name"].as_str().unwrap(),
+            new_players[u(&b["black"]["id"]) as usize]
+        );
     }
     // The new years are there, with ids after the old ones.
-    let y2023 = json(&["games", "--json", "--db", db.to_str().unwrap(), "--from", "2023", "--sort", "id", "--limit", "1"]);
+    let y2023 = json(&[
+        "games",
+        "--json",
+        "--db",
+        db.to_str().unwrap(),
+        "--from",
+        "2023",
+        "--sort",
+        "id",
+        "--limit",
+        "1",
+    ]);
     assert_eq!(u(&y2023["total"]), 1086);
     assert_eq!(u(&y2023["games"][0]["id"]), 127_475 + 1142 + 1);
     // Importing them again changes nothing; the export writes the newer files back.
     let again = import(&db, &new_files());
     assert_eq!((u(&again["imported"]), u(&again["duplicates"])), (0, 2228));
     let out = tempfile::tempdir().unwrap();
-    ok(&["wthor", "export", "--db", db.to_str().unwrap(), "-o", out.path().to_str().unwrap()]);
-    for f in new_files().iter().chain([&shared("wthor-2022-2023/WTHOR.JOU"), &shared("wthor-2022-2023/WTHOR.TRN")]) {
+    ok(&[
+        "wthor",
+        "export",
+        "--db",
+        db.to_str().unwrap(),
+        "-o",
+        out.path().to_str().unwrap(),
+    ]);
+    for f in new_files().iter().chain([
+        &shared("wthor-2022-2023/WTHOR.JOU"),
+        &shared("wthor-2022-2023/WTHOR.TRN"),
+    ]) {
         let name = f.file_name().unwrap();
-        assert!(std::fs::read(out.path().join(name)).unwrap() == std::fs::read(f).unwrap(), "{name:?} differs");
+        assert!(
+            std::fs::read(out.path().join(name)).unwrap() == std::fs::read(f).unwrap(),
+            "{name:?} differs"
+        );
     }
-    assert!(std::fs::read(out.path().join("WTH_1999.wtb")).unwrap() == std::fs::read(shared("wthor/WTH_1999.wtb")).unwrap());
+    assert!(
+        std::fs::read(out.path().join("WTH_1999.wtb")).unwrap()
+            == std::fs::read(shared("wthor/WTH_1999.wtb")).unwrap()
+    );
 }
 
 #[test]
@@ -395,13 +566,27 @@ fn reimport_changes_nothing() {
 fn export_writes_the_shared_files_back_byte_for_byte() {
     let (_dir, db) = copy_of_full();
     let out = tempfile::tempdir().unwrap();
-    let e = json(&["wthor", "export", "--json", "--db", db.to_str().unwrap(), "-o", out.path().to_str().unwrap()]);
+    let e = json(&[
+        "wthor",
+        "export",
+        "--json",
+        "--db",
+        db.to_str().unwrap(),
+        "-o",
+        out.path().to_str().unwrap(),
+    ]);
     assert_eq!(u(&e["games"]), 127_475);
     assert_eq!(e["files"].as_array().unwrap().len(), 45 + 2);
-    for src in old_files().iter().chain([&shared("wthor/WTHOR.JOU"), &shared("wthor/WTHOR.TRN")]) {
+    for src in old_files()
+        .iter()
+        .chain([&shared("wthor/WTHOR.JOU"), &shared("wthor/WTHOR.TRN")])
+    {
         let name = src.file_name().unwrap();
         let written = std::fs::read(out.path().join(name)).unwrap();
-        assert!(written == std::fs::read(src).unwrap(), "{name:?} differs from the shared file");
+        assert!(
+            written == std::fs::read(src).unwrap(),
+            "{name:?} differs from the shared file"
+        );
     }
 }
 
@@ -421,35 +606,72 @@ fn games_filters_match_the_files() {
     let name = |r: &Value, k: &str| r[k].as_str().unwrap().to_lowercase();
     let program = |r: &Value| name(r, "black").contains('(') || name(r, "white").contains('(');
     let check = |flags: &[&str], keep: &dyn Fn(&Value) -> bool| {
-        let mut want: Vec<(u64, u64)> =
-            rows.iter().enumerate().filter(|(_, r)| keep(r)).map(|(i, r)| (u(&r["year"]), id_of(i))).collect();
+        let mut want: Vec<(u64, u64)> = rows
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| keep(r))
+            .map(|(i, r)| (u(&r["year"]), id_of(i)))
+            .collect();
         // --sort date: newest year first, then id.
         want.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        let mut a = vec!["games", "--json", "--db", db, "--sort", "date", "--limit", "30"];
+        let mut a = vec![
+            "games", "--json", "--db", db, "--sort", "date", "--limit", "30",
+        ];
         a.extend_from_slice(flags);
         let g = json(&a);
         assert_eq!(u(&g["total"]), want.len() as u64, "{flags:?}");
-        let got: Vec<u64> = g["games"].as_array().unwrap().iter().map(|r| u(&r["id"])).collect();
+        let got: Vec<u64> = g["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| u(&r["id"]))
+            .collect();
         let want: Vec<u64> = want.iter().take(30).map(|w| w.1).collect();
         assert_eq!(got, want, "{flags:?}");
         assert!(want.len() > 0, "{flags:?} selects nothing");
     };
-    check(&["--player", "tamenori"], &|r| name(r, "black").contains("tamenori") || name(r, "white").contains("tamenori"));
-    check(&["--tournament", "championnat de france"], &|r| name(r, "tournament").contains("championnat de france"));
-    check(&["--from", "1990", "--to", "1992"], &|r| (1990..=1992).contains(&u(&r["year"])));
-    check(&["--programs", "--to", "1985"], &|r| program(r) && u(&r["year"]) <= 1985);
-    check(&["--humans", "--from", "2020"], &|r| !program(r) && u(&r["year"]) >= 2020);
+    check(&["--player", "tamenori"], &|r| {
+        name(r, "black").contains("tamenori") || name(r, "white").contains("tamenori")
+    });
+    check(&["--tournament", "championnat de france"], &|r| {
+        name(r, "tournament").contains("championnat de france")
+    });
+    check(&["--from", "1990", "--to", "1992"], &|r| {
+        (1990..=1992).contains(&u(&r["year"]))
+    });
+    check(&["--programs", "--to", "1985"], &|r| {
+        program(r) && u(&r["year"]) <= 1985
+    });
+    check(&["--humans", "--from", "2020"], &|r| {
+        !program(r) && u(&r["year"]) >= 2020
+    });
     // Combined with a position: the oracle's Tiger games of one player.
     let tiger = oracle_explore("f5d6c3d3c4", &old_files(), true);
     let starts = game_id_starts();
-    let tiger_ids: std::collections::HashSet<u64> =
-        tiger["matches"].as_array().unwrap().iter().map(|m| starts[m[0].as_str().unwrap()] + u(&m[1]) + 1).collect();
+    let tiger_ids: std::collections::HashSet<u64> = tiger["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| starts[m[0].as_str().unwrap()] + u(&m[1]) + 1)
+        .collect();
     check(&["--moves", "f5d6c3d3c4", "--player", "shaman"], &|r| {
         let i = rows.iter().position(|x| std::ptr::eq(x, r)).unwrap();
-        tiger_ids.contains(&id_of(i)) && (name(r, "black").contains("shaman") || name(r, "white").contains("shaman"))
+        tiger_ids.contains(&id_of(i))
+            && (name(r, "black").contains("shaman") || name(r, "white").contains("shaman"))
     });
     // The move shown is the one played in the asked orientation.
-    let g = json(&["games", "--json", "--db", db, "--moves", &images("f5d6c3d3c4")[3], "--limit", "400", "--sort", "id"]);
+    let g = json(&[
+        "games",
+        "--json",
+        "--db",
+        db,
+        "--moves",
+        &images("f5d6c3d3c4")[3],
+        "--limit",
+        "400",
+        "--sort",
+        "id",
+    ]);
     for r in g["games"].as_array().unwrap() {
         let played: String = r["moves"].as_str().unwrap()[10..12].to_string();
         let turned = &images(&played)[3];
@@ -464,26 +686,86 @@ fn kinds_are_not_mixed() {
     let chess = dir.path().join("chess");
     import(&othello, &[shared("wthor/WTH_1977.wtb")]);
     let pgn = shared("pgn/edge-cases/data_pgn_kasparov-deep-blue-1997.pgn");
-    json(&["import", "--json", "--db", chess.to_str().unwrap(), pgn.to_str().unwrap()]);
+    json(&[
+        "import",
+        "--json",
+        "--db",
+        chess.to_str().unwrap(),
+        pgn.to_str().unwrap(),
+    ]);
     let wtb = shared("wthor/WTH_1978.wtb");
-    let e = failure(&["import", "--db", othello.to_str().unwrap(), pgn.to_str().unwrap()]);
-    assert!(e.contains("is an Othello database") && e.contains("not"), "{e}");
-    let e = failure(&["import", "--db", chess.to_str().unwrap(), wtb.to_str().unwrap()]);
-    assert!(e.contains("is a chess database") && e.contains("Othello database"), "{e}");
-    let e = failure(&["import", "--db", dir.path().join("new").to_str().unwrap(), wtb.to_str().unwrap(), pgn.to_str().unwrap()]);
+    let e = failure(&[
+        "import",
+        "--db",
+        othello.to_str().unwrap(),
+        pgn.to_str().unwrap(),
+    ]);
+    assert!(
+        e.contains("is an Othello database") && e.contains("not"),
+        "{e}"
+    );
+    let e = failure(&[
+        "import",
+        "--db",
+        chess.to_str().unwrap(),
+        wtb.to_str().unwrap(),
+    ]);
+    assert!(
+        e.contains("is a chess database") && e.contains("Othello database"),
+        "{e}"
+    );
+    let e = failure(&[
+        "import",
+        "--db",
+        dir.path().join("new").to_str().unwrap(),
+        wtb.to_str().unwrap(),
+        pgn.to_str().unwrap(),
+    ]);
     assert!(e.contains("cannot import WTHOR files"), "{e}");
     assert!(!dir.path().join("new").exists(), "nothing created");
-    let e = failure(&["explore", "--db", othello.to_str().unwrap(), "--play", "e2e4"]);
+    let e = failure(&[
+        "explore",
+        "--db",
+        othello.to_str().unwrap(),
+        "--play",
+        "e2e4",
+    ]);
     assert!(e.contains("--moves"), "{e}");
     let e = failure(&["explore", "--db", chess.to_str().unwrap(), "--moves", "f5"]);
     assert!(e.contains("chess database"), "{e}");
     let e = failure(&["games", "--db", chess.to_str().unwrap(), "--player", "x"]);
     assert!(e.contains("Othello"), "{e}");
-    let e = failure(&["wthor", "export", "--db", chess.to_str().unwrap(), "-o", dir.path().join("x").to_str().unwrap()]);
+    let e = failure(&[
+        "wthor",
+        "export",
+        "--db",
+        chess.to_str().unwrap(),
+        "-o",
+        dir.path().join("x").to_str().unwrap(),
+    ]);
     assert!(e.contains("chess database"), "{e}");
-    let e = failure(&["explore", "--db", othello.to_str().unwrap(), "--moves", "f5f5"]);
+    let e = failure(&[
+        "explore",
+        "--db",
+        othello.to_str().unwrap(),
+        "--moves",
+        "f5f5",
+    ]);
     assert!(e.contains("move 2"), "{e}");
     // The terminal table.
-    let t = String::from_utf8(ok(&["explore", "--db", othello.to_str().unwrap(), "--moves", "f5"]).stdout).unwrap();
-    assert!(t.starts_with("f5\n") && t.contains("12 games") && t.contains("white to move"), "{t}");
+    let t = String::from_utf8(
+        ok(&[
+            "explore",
+            "--db",
+            othello.to_str().unwrap(),
+            "--moves",
+            "f5",
+        ])
+        .stdout,
+    )
+    .unwrap();
+    assert!(
+        t.starts_with("f5\n") && t.contains("12 games") && t.contains("white to move"),
+        "{t}"
+    );
 }
