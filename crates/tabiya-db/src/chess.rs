@@ -155,6 +155,68 @@ pub fn decode_move(pos: &Chess, r: &mut Reader<'_>) -> Result<Move, DecodeError>
     Ok(Move::Normal { role, from, capture: board.role_at(to), to, promotion })
 }
 
+/// The key of the position after `m`, from the key of the position before it, without
+/// hashing the whole board again. `before_ep`/`after_ep` are the positions' en-passant
+/// squares when an en-passant capture is legal (the only case the key includes them).
+pub fn next_key(before: &Chess, after: &Chess, m: Move, key: u128, before_ep: Option<Square>, after_ep: Option<Square>) -> u128 {
+    next_key_from(before.turn(), before.castles(), after, m, key, before_ep, after_ep)
+}
+
+/// [`next_key`] from what it needs of the position before the move: side to move and
+/// castling rights.
+pub fn next_key_from(
+    turn: Color,
+    castles_before: &shakmaty::Castles,
+    after: &Chess,
+    m: Move,
+    key: u128,
+    before_ep: Option<Square>,
+    after_ep: Option<Square>,
+) -> u128 {
+    use shakmaty::zobrist::ZobristValue;
+    let mut k = Zobrist128(key);
+    k ^= Zobrist128::zobrist_for_white_turn();
+    match m {
+        Move::Normal { role, from, capture, to, promotion } => {
+            k ^= Zobrist128::zobrist_for_piece(from, role.of(turn));
+            k ^= Zobrist128::zobrist_for_piece(to, promotion.unwrap_or(role).of(turn));
+            if let Some(c) = capture {
+                k ^= Zobrist128::zobrist_for_piece(to, c.of(!turn));
+            }
+        }
+        Move::EnPassant { from, to } => {
+            k ^= Zobrist128::zobrist_for_piece(from, Role::Pawn.of(turn));
+            k ^= Zobrist128::zobrist_for_piece(to, Role::Pawn.of(turn));
+            k ^= Zobrist128::zobrist_for_piece(Square::from_coords(to.file(), from.rank()), Role::Pawn.of(!turn));
+        }
+        Move::Castle { king, rook } => {
+            let side = if rook > king { shakmaty::CastlingSide::KingSide } else { shakmaty::CastlingSide::QueenSide };
+            k ^= Zobrist128::zobrist_for_piece(king, Role::King.of(turn));
+            k ^= Zobrist128::zobrist_for_piece(side.king_to(turn), Role::King.of(turn));
+            k ^= Zobrist128::zobrist_for_piece(rook, Role::Rook.of(turn));
+            k ^= Zobrist128::zobrist_for_piece(side.rook_to(turn), Role::Rook.of(turn));
+        }
+        Move::Put { .. } => return position_key(after),
+    }
+    let (cb, ca) = (castles_before, after.castles());
+    if cb.castling_rights() != ca.castling_rights() {
+        for color in Color::ALL {
+            for side in shakmaty::CastlingSide::ALL {
+                if cb.has(color, side) != ca.has(color, side) {
+                    k ^= Zobrist128::zobrist_for_castling_right(color, side);
+                }
+            }
+        }
+    }
+    if let Some(sq) = before_ep {
+        k ^= Zobrist128::zobrist_for_en_passant_file(sq.file());
+    }
+    if let Some(sq) = after_ep {
+        k ^= Zobrist128::zobrist_for_en_passant_file(sq.file());
+    }
+    k.0
+}
+
 /// One counted position of a game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Occurrence {
@@ -178,57 +240,84 @@ pub fn occurrences_with_plies(
     moves: &[Move],
     max_ply: Option<u32>,
     out: &mut Vec<Occurrence>,
+    plies: Option<&mut Vec<u16>>,
+) {
+    walk(start, moves, max_ply, out, plies, None);
+}
+
+/// One pass over a game's main line: the counted positions (up to the ply cap) and, when
+/// asked, the move codes of every move (the stored form's main line).
+fn walk(
+    start: &Chess,
+    moves: &[Move],
+    max_ply: Option<u32>,
+    out: &mut Vec<Occurrence>,
     mut plies: Option<&mut Vec<u16>>,
+    mut codes: Option<&mut Vec<u8>>,
 ) {
     out.clear();
     if let Some(p) = plies.as_deref_mut() {
         p.clear();
     }
     let limit = max_ply.map_or(moves.len(), |m| (m as usize).min(moves.len()));
+    let end = if codes.is_some() { moves.len() } else { limit };
     let mut pos = start.clone();
     let mut key = Zobrist128(position_key(&pos));
+    let mut ep = pos.ep_square(EnPassantMode::Legal);
     // Positions since the last irreversible move: only these can repeat.
     let mut window_start = 0;
-    for ply in 0..=limit {
-        let code = moves.get(ply).map_or(NO_MOVE, move_code);
-        let repeated = out[window_start..].iter().any(|o| o.key == key.0);
-        if !repeated {
-            out.push(Occurrence { key: key.0, code, mover: if pos.turn() == Color::White { 0 } else { 1 } });
-            if let Some(p) = plies.as_deref_mut() {
-                p.push(ply.min(u16::MAX as usize) as u16);
+    for ply in 0..=end {
+        if ply <= limit {
+            let code = moves.get(ply).map_or(NO_MOVE, move_code);
+            let repeated = out[window_start..].iter().any(|o| o.key == key.0);
+            if !repeated {
+                out.push(Occurrence { key: key.0, code, mover: if pos.turn() == Color::White { 0 } else { 1 } });
+                if let Some(p) = plies.as_deref_mut() {
+                    p.push(ply.min(u16::MAX as usize) as u16);
+                }
             }
         }
-        if ply == limit {
+        if ply == end {
             break;
         }
         let m = moves[ply];
+        if let Some(c) = codes.as_deref_mut() {
+            encode_move(&pos, &m, c);
+        }
         if pos.is_irreversible(m) {
             window_start = out.len();
         }
-        key = pos
-            .update_zobrist_hash(key, m, EnPassantMode::Legal)
-            .unwrap_or_else(|| {
-                let mut p = pos.clone();
-                p.play_unchecked(m);
-                Zobrist128(position_key(&p))
-            });
+        let turn = pos.turn();
+        let castles = pos.castles().clone();
         pos.play_unchecked(m);
+        let after_ep = pos.ep_square(EnPassantMode::Legal);
+        key = Zobrist128(next_key_from(turn, &castles, &pos, m, key.0, ep, after_ep));
+        ep = after_ep;
         debug_assert_eq!(key.0, position_key(&pos));
     }
+}
+
+/// The stored form's dictionary-free part ([`encode_body`]) and the counted positions with
+/// their plies, in one pass over the game.
+pub fn prepare(game: &Game, max_ply: Option<u32>, body: &mut Vec<u8>, occs: &mut Vec<Occurrence>, plies: &mut Vec<u16>) {
+    let moves: Vec<Move> = game.main_line().copied().collect();
+    encode_body_head(game, body);
+    walk(&game.start, &moves, max_ply, occs, Some(plies), Some(body));
+    encode_body_tail(game, body);
 }
 
 /// Keys of the positions one legal move away (for finding positions the index keeps only
 /// through their successor, see `run::build`).
 pub fn successor_keys(pos: &Chess) -> Vec<u128> {
-    let key = Zobrist128(position_key(pos));
+    let key = position_key(pos);
+    let ep = pos.ep_square(EnPassantMode::Legal);
     pos.legal_moves()
         .into_iter()
         .map(|m| {
-            pos.update_zobrist_hash(key, m, EnPassantMode::Legal).map(|k| k.0).unwrap_or_else(|| {
-                let mut p = pos.clone();
-                p.play_unchecked(m);
-                position_key(&p)
-            })
+            let mut p = pos.clone();
+            p.play_unchecked(m);
+            let after_ep = p.ep_square(EnPassantMode::Legal);
+            next_key_from(pos.turn(), pos.castles(), &p, m, key, ep, after_ep)
         })
         .collect()
 }
@@ -298,6 +387,17 @@ pub fn encode_game(game: &Game, names: &mut dyn Names, out: &mut Vec<u8>) {
 /// The part of the stored form that needs no dictionary (so parse threads can make it):
 /// flags, start position, main line as move codes ([`encode_move`]), and the annotations (comments, NAGs, variations) when there are any.
 pub fn encode_body(game: &Game, out: &mut Vec<u8>) {
+    encode_body_head(game, out);
+    let mut pos = game.start.clone();
+    for node in &game.moves {
+        encode_move(&pos, &node.mv, out);
+        pos.play_unchecked(node.mv);
+    }
+    encode_body_tail(game, out);
+}
+
+/// Flags, start position, ply count.
+fn encode_body_head(game: &Game, out: &mut Vec<u8>) {
     let annotated = game.has_annotations();
     let standard = game.standard_start();
     let mut flags = 0u8;
@@ -318,12 +418,11 @@ pub fn encode_body(game: &Game, out: &mut Vec<u8>) {
         put_str(out, &fen);
     }
     put_varint(out, game.moves.len() as u64);
-    let mut pos = game.start.clone();
-    for node in &game.moves {
-        encode_move(&pos, &node.mv, out);
-        pos.play_unchecked(node.mv);
-    }
-    if annotated {
+}
+
+/// Annotations (comments, NAGs, variations), when the game has any.
+fn encode_body_tail(game: &Game, out: &mut Vec<u8>) {
+    if game.has_annotations() {
         put_varint(out, game.comments.len() as u64);
         for c in &game.comments {
             put_str(out, c);
@@ -647,6 +746,27 @@ mod tests {
     }
 
     #[test]
+    fn one_pass_preparation_equals_the_separate_steps() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/pgn/twic/twic0920.pgn");
+        let text = std::fs::read(path).expect("shared data");
+        for item in tabiya_pgn::read_all(text.as_slice()).take(300) {
+            let g = item.unwrap().1.unwrap();
+            for cap in [None, Some(7)] {
+                let (mut body, mut occs, mut plies) = (Vec::new(), Vec::new(), Vec::new());
+                prepare(&g, cap, &mut body, &mut occs, &mut plies);
+                let mut body2 = Vec::new();
+                encode_body(&g, &mut body2);
+                assert_eq!(body, body2);
+                let moves: Vec<Move> = g.main_line().copied().collect();
+                let (mut occs2, mut plies2) = (Vec::new(), Vec::new());
+                occurrences_with_plies(&g.start, &moves, cap, &mut occs2, Some(&mut plies2));
+                assert_eq!(occs, occs2);
+                assert_eq!(plies, plies2);
+            }
+        }
+    }
+
+    #[test]
     fn occurrences_count_first_occurrence_and_final_position() {
         // 1. Nf3 Nf6 2. Ng1 Ng8 returns to the start: the start position counts once.
         let g = parse_game(b"1. Nf3 Nf6 2. Ng1 Ng8 3. e4 *", 1).unwrap();
@@ -682,6 +802,46 @@ mod tests {
                 let mut r = Reader::new(&out);
                 assert_eq!(decode_move(&pos, &mut r).unwrap(), m, "{f} {m}");
                 assert!(r.is_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn incremental_keys_equal_full_keys_on_real_games() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/pgn/twic/twic0920.pgn");
+        let text = std::fs::read(path).expect("shared data");
+        let mut checked = 0;
+        for item in tabiya_pgn::read_all(text.as_slice()).take(400) {
+            let g = item.unwrap().1.unwrap();
+            let mut pos = g.start.clone();
+            for n in &g.moves {
+                let key = position_key(&pos);
+                let ep = pos.ep_square(EnPassantMode::Legal);
+                // Every legal move, not only the one played.
+                for m in pos.legal_moves() {
+                    let mut p = pos.clone();
+                    p.play_unchecked(m);
+                    assert_eq!(next_key(&pos, &p, m, key, ep, p.ep_square(EnPassantMode::Legal)), position_key(&p), "{m}");
+                    checked += 1;
+                }
+                pos.play_unchecked(n.mv);
+            }
+        }
+        assert!(checked > 500_000);
+        // Chess960 castling, en passant and promotions.
+        for f in [
+            "nbbrknrq/pppppppp/8/8/8/8/PPPPPPPP/NBBRKNRQ w KQkq - 0 1",
+            "r3k2r/pPpp1ppp/5q2/3Pp3/8/8/PPP2PPP/R3K2R w KQkq e6 0 10",
+            "1r2k2r/8/8/8/8/8/8/R3KR2 w KQk - 0 1",
+        ] {
+            let setup = Fen::from_ascii(f.as_bytes()).unwrap();
+            let pos: Chess = setup.clone().into_position(CastlingMode::detect(setup.as_setup())).unwrap();
+            let key = position_key(&pos);
+            let ep = pos.ep_square(EnPassantMode::Legal);
+            for m in pos.legal_moves() {
+                let mut p = pos.clone();
+                p.play_unchecked(m);
+                assert_eq!(next_key(&pos, &p, m, key, ep, p.ep_square(EnPassantMode::Legal)), position_key(&p), "{f} {m}");
             }
         }
     }

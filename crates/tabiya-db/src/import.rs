@@ -17,7 +17,6 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use serde::Serialize;
-use shakmaty::Move;
 use tabiya_pgn::{Chunk, Game, GameError, Splitter, parse_game};
 
 use crate::chess::{self, Dict, Occurrence};
@@ -176,8 +175,12 @@ pub fn game_digest(game: &Game) -> u128 {
         h.field(game.tag(name).unwrap_or("?").as_bytes());
     }
     h.field(game.result_str().as_bytes());
-    let fen = shakmaty::fen::Fen::from_position(&game.start, shakmaty::EnPassantMode::Legal).to_string();
-    h.field(fen.as_bytes());
+    if game.standard_start() {
+        h.field(b"startpos");
+    } else {
+        let fen = shakmaty::fen::Fen::from_position(&game.start, shakmaty::EnPassantMode::Legal).to_string();
+        h.field(fen.as_bytes());
+    }
     for n in &game.moves {
         h.bytes(&chess::move_code(&n.mv).to_le_bytes());
     }
@@ -186,14 +189,13 @@ pub fn game_digest(game: &Game) -> u128 {
 
 fn prepare(bytes: &[u8], line: u64, max_ply: Option<u32>) -> Result<Prepared, GameError> {
     let game = parse_game(bytes, line)?;
-    let moves: Vec<Move> = game.main_line().copied().collect();
-    let mut occs = Vec::with_capacity(moves.len() + 1);
-    let mut plies = Vec::with_capacity(moves.len() + 1);
-    chess::occurrences_with_plies(&game.start, &moves, max_ply, &mut occs, Some(&mut plies));
+    let n = game.moves.len();
+    let mut occs = Vec::with_capacity(n + 1);
+    let mut plies = Vec::with_capacity(n + 1);
+    let mut body = Vec::with_capacity(n + 32);
+    chess::prepare(&game, max_ply, &mut body, &mut occs, &mut plies);
     let facts = chess::facts(&game);
     let hash = game_digest(&game);
-    let mut body = Vec::with_capacity(moves.len() + 64);
-    chess::encode_body(&game, &mut body);
     Ok(Prepared { game, plies, body, facts, occs, hash })
 }
 
@@ -209,8 +211,15 @@ pub(crate) struct Batch {
 }
 
 impl Batch {
-    fn new(first_game: u32) -> Batch {
-        Batch { first_game, records: Vec::new(), facts: Vec::new(), occs: Vec::new(), dedup: Vec::new(), names: Vec::new() }
+    fn with_capacity(first_game: u32, games: usize) -> Batch {
+        Batch {
+            first_game,
+            records: Vec::with_capacity(games),
+            facts: Vec::with_capacity(games),
+            occs: Vec::with_capacity(games * 90),
+            dedup: Vec::with_capacity(games),
+            names: Vec::new(),
+        }
     }
 }
 
@@ -224,10 +233,6 @@ pub(crate) fn trace(what: &str, since: Instant) {
     if std::env::var_os("TABIYA_TRACE").is_some() {
         eprintln!("[trace] {what}: {:.3} s", since.elapsed().as_secs_f64());
     }
-}
-
-pub(crate) fn commit_batch(db: &Database, batch: Batch) -> Result<()> {
-    commit_batch_with_plies(db, batch, None)
 }
 
 /// Commits a batch; with the ply of every occurrence, rare positions are kept every other
@@ -360,12 +365,15 @@ impl Database {
 
         std::thread::scope(|s| -> Result<()> {
             // Reader.
-            s.spawn(move || read_inputs(sources, &work_tx, progress));
+            let named = |name: &str| std::thread::Builder::new().name(name.to_string());
+            named("tabiya-read")
+                .spawn_scoped(s, move || read_inputs(sources, &work_tx, progress))
+                .map_err(|e| Error::Input(format!("cannot start a thread: {e}")))?;
             // Parse workers.
             for _ in 0..workers {
                 let rx = work_rx.clone();
                 let tx = parsed_tx.clone();
-                s.spawn(move || {
+                named("tabiya-parse").spawn_scoped(s, move || {
                     for w in rx {
                         let out = match w {
                             Work::Chunk { seq, file, chunk } => {
@@ -383,23 +391,27 @@ impl Database {
                             break;
                         }
                     }
-                });
+                })
+                .map_err(|e| Error::Input(format!("cannot start a thread: {e}")))?;
             }
             drop(work_rx);
             drop(parsed_tx);
             // Writer.
-            let writer = s.spawn(move || -> Result<()> {
-                for (batch, plies) in batch_rx {
-                    commit_batch_with_plies(self, batch, Some(plies))?;
-                }
-                Ok(())
-            });
+            let writer = named("tabiya-write")
+                .spawn_scoped(s, move || -> Result<()> {
+                    for (batch, plies) in batch_rx {
+                        commit_batch_with_plies(self, batch, Some(plies))?;
+                    }
+                    Ok(())
+                })
+                .map_err(|e| Error::Input(format!("cannot start a thread: {e}")))?;
 
             // Main: put games in file order, drop duplicates, assign ids, build batches.
             let mut pending: BTreeMap<u64, Parsed> = BTreeMap::new();
             let mut next_seq = 0u64;
-            let mut batch = Batch::new(next_game);
-            let mut batch_plies: Vec<u16> = Vec::new();
+            let cap = opts.batch_games.min(1 << 20);
+            let mut batch = Batch::with_capacity(next_game, cap);
+            let mut batch_plies: Vec<u16> = Vec::with_capacity(cap * 90);
             let mut game_index: Vec<u64> = vec![0; names_of.len()];
             let mut writer_failed = false;
             'receive: for msg in parsed_rx {
@@ -458,8 +470,8 @@ impl Database {
                                 progress.imported.fetch_add(1, Ordering::Relaxed);
                                 if batch.records.len() >= opts.batch_games {
                                     batch.names = names.take_pending();
-                                    let full = std::mem::replace(&mut batch, Batch::new(next_game));
-                                    let plies = std::mem::take(&mut batch_plies);
+                                    let full = std::mem::replace(&mut batch, Batch::with_capacity(next_game, cap));
+                                    let plies = std::mem::replace(&mut batch_plies, Vec::with_capacity(cap * 90));
                                     if batch_tx.send((full, plies)).is_err() {
                                         writer_failed = true;
                                         break 'receive;

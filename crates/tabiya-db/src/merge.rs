@@ -212,15 +212,37 @@ impl Replayer<'_> {
     }
 }
 
-/// What pass 1 of a merge decided for a prefix many games share.
-struct Dense {
-    /// Positions that reach the threshold, with their occurrences.
-    promote: Vec<(u128, Vec<Occ>)>,
-    /// Entries that stay S entries.
-    keep: Vec<SEntry>,
+/// All S entries of several runs in (prefix, game) order.
+struct SMerge<'a> {
+    iters: Vec<SIter<'a>>,
+}
+
+impl SMerge<'_> {
+    fn next(&mut self) -> Result<Option<SEntry>> {
+        let mut best: Option<(usize, SEntry)> = None;
+        for (i, it) in self.iters.iter_mut().enumerate() {
+            if it.peek()?.is_some() {
+                let e = *it.buf.front().expect("peeked");
+                if best.is_none_or(|(_, b)| e < b) {
+                    best = Some((i, e));
+                }
+            }
+        }
+        Ok(best.map(|(i, e)| {
+            self.iters[i].buf.pop_front();
+            e
+        }))
+    }
 }
 
 /// Merges runs into one, in one transaction.
+///
+/// Pass 1 reads the S entries of all runs in order and finds the prefixes shared by at
+/// least [`run::PROMOTE_AT`] entries; their games are replayed once each to learn every
+/// entry's full key; positions that now reach the threshold become T records, and the
+/// implicit positions that hid behind a promoted entry become explicit entries. Pass 2
+/// writes the new run: T records of all runs merged by key (with the promoted ones), and S
+/// entries merged in order (the dense prefixes' entries replaced by what pass 1 kept).
 pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
     let read: ReadTx = db.store.read()?;
     let blocks = read.table(BLOCKS)?;
@@ -230,167 +252,156 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
     let fact = |g: u32| -> GameFacts { facts.get(g).unwrap_or_default() };
     let new_id = meta_u64(&read, "next_run")? as u32;
     let games: u64 = runs.iter().map(|r| r.games).sum();
+    let s_merge = || SMerge {
+        iters: runs.iter().map(|d| SIter { dir: d, blocks: &blocks, next_block: 0, buf: VecDeque::new() }).collect(),
+    };
+    let t0 = std::time::Instant::now();
 
-    // Pass 1: find the prefixes where enough games meet that a position may reach the
-    // threshold, replay each of their games once, and decide what to promote.
-    let mut dense: HashMap<u32, Dense> = HashMap::new();
-    // Implicit positions that become explicit because the entry they hid behind is
-    // promoted: new S entries, merged into the output as a third stream.
-    let mut extra: Vec<SEntry> = Vec::new();
+    // Pass 1: dense prefixes and their entries.
+    let mut dense_entries: HashMap<u32, Vec<SEntry>> = HashMap::new();
     {
-        let mut siters: Vec<SIter> = runs.iter().map(|d| SIter { dir: d, blocks: &blocks, next_block: 0, buf: VecDeque::new() }).collect();
-        let mut entries: HashMap<u32, Vec<SEntry>> = HashMap::new();
-        let mut wanted: HashMap<u32, Vec<u32>> = HashMap::new(); // game -> dense prefixes
-        loop {
-            let mut next: Option<u32> = None;
-            for s in siters.iter_mut() {
-                if let Some(p) = s.peek()? {
-                    next = Some(next.map_or(p, |n: u32| n.min(p)));
-                }
-            }
-            let Some(p) = next else { break };
-            let mut group: Vec<SEntry> = Vec::new();
-            for s in siters.iter_mut() {
-                while s.peek()? == Some(p) {
-                    group.push(s.buf.pop_front().expect("peeked"));
-                }
-            }
+        let mut m = s_merge();
+        let mut group: Vec<SEntry> = Vec::new();
+        let mut flush = |group: &mut Vec<SEntry>| {
             if group.len() >= run::PROMOTE_AT {
-                for e in &group {
-                    wanted.entry(e.game).or_default().push(p);
-                }
-                entries.insert(p, group);
+                dense_entries.insert(group[0].prefix, std::mem::take(group));
+            } else {
+                group.clear();
             }
+        };
+        while let Some(e) = m.next()? {
+            if group.first().is_some_and(|g| g.prefix != e.prefix) {
+                flush(&mut group);
+            }
+            group.push(e);
         }
-        // Resolve each entry to its full key by replaying its game.
-        let mut resolved: HashMap<u32, Vec<(Occ, bool, Option<u128>)>> = HashMap::new();
-        let mut unresolved: HashMap<u32, Vec<SEntry>> = HashMap::new();
-        let mut order: Vec<(u32, Vec<u32>)> = wanted.into_iter().collect();
-        order.sort_unstable_by_key(|(g, _)| *g);
-        for (g, mut prefixes) in order {
-            prefixes.sort_unstable();
-            prefixes.dedup();
-            let (occs, plies) = replayer.occurrences_with_plies(g)?;
-            for p in prefixes {
-                let mine: Vec<SEntry> = entries[&p].iter().filter(|e| e.game == g).copied().collect();
-                let at: Vec<usize> = (0..occs.len()).filter(|&i| run::prefix(occs[i].key) == p).collect();
-                // One entry and one position with this prefix in the game: the entry is that
-                // position. (Two positions of one game sharing 32 bits are too rare to
-                // bother: their entries stay as they are.)
-                if let ([e], [i]) = (mine.as_slice(), at.as_slice()) {
-                    let o = occs[*i];
-                    let pred_key = (e.pred && *i > 0 && plies[*i - 1].wrapping_add(1) == plies[*i]).then(|| occs[*i - 1].key);
-                    if e.pred && pred_key.is_none() {
-                        unresolved.entry(p).or_default().push(*e);
-                        continue;
-                    }
-                    resolved.entry(p).or_default().push((Occ { key: o.key, game: g, code: o.code, mover: o.mover }, e.pred, pred_key));
-                } else {
-                    unresolved.entry(p).or_default().extend(mine);
-                }
-            }
-        }
-        for (p, _) in entries {
-            let mut d = Dense { promote: Vec::new(), keep: unresolved.remove(&p).unwrap_or_default() };
-            let mut by_key: HashMap<u128, Vec<(Occ, bool, Option<u128>)>> = HashMap::new();
-            for r in resolved.remove(&p).unwrap_or_default() {
-                by_key.entry(r.0.key).or_default().push(r);
-            }
-            for (k, group) in by_key {
-                if group.len() >= run::PROMOTE_AT {
-                    for (o, _, pred_key) in &group {
-                        if let Some(pk) = pred_key {
-                            extra.push(SEntry { prefix: run::prefix(*pk), game: o.game, pred: false });
-                        }
-                    }
-                    d.promote.push((k, group.into_iter().map(|(o, _, _)| o).collect()));
-                } else {
-                    d.keep.extend(group.into_iter().map(|(o, pred, _)| SEntry { prefix: p, game: o.game, pred }));
-                }
-            }
-            dense.insert(p, d);
+        flush(&mut group);
+    }
+    let mut wanted: HashMap<u32, Vec<u32>> = HashMap::new(); // game -> dense prefixes
+    for (p, es) in &dense_entries {
+        for e in es {
+            wanted.entry(e.game).or_default().push(*p);
         }
     }
-    extra.sort_unstable();
-    let implicit: u64 = runs.iter().map(|r| r.implicit).sum::<u64>() - extra.len() as u64;
-    let mut extra = extra.into_iter().peekable();
+    crate::import::trace(&format!("merge pass 1: {} dense prefixes, {} games to replay", dense_entries.len(), wanted.len()), t0);
 
-    let mut titers: Vec<TIter> = runs
-        .iter()
-        .map(|d| TIter { dir: d, blocks: &blocks, postings: &postings, next_block: 0, buf: VecDeque::new() })
-        .collect();
-    let mut siters: Vec<SIter> = runs.iter().map(|d| SIter { dir: d, blocks: &blocks, next_block: 0, buf: VecDeque::new() }).collect();
+    // Resolve each dense entry to its full key by replaying its game once.
+    let mut resolved: HashMap<u32, Vec<(Occ, bool, Option<u128>)>> = HashMap::new();
+    let mut keep: Vec<SEntry> = Vec::new();
+    let mut order: Vec<(u32, Vec<u32>)> = wanted.into_iter().collect();
+    order.sort_unstable_by_key(|(g, _)| *g);
+    for (g, mut prefixes) in order {
+        prefixes.sort_unstable();
+        prefixes.dedup();
+        let (occs, plies) = replayer.occurrences_with_plies(g)?;
+        for p in prefixes {
+            let mine: Vec<SEntry> = dense_entries[&p].iter().filter(|e| e.game == g).copied().collect();
+            let at: Vec<usize> = (0..occs.len()).filter(|&i| run::prefix(occs[i].key) == p).collect();
+            // One entry and one position with this prefix in the game: the entry is that
+            // position. (Two positions of one game sharing 32 bits are too rare to bother:
+            // their entries stay as they are.)
+            if let ([e], [i]) = (mine.as_slice(), at.as_slice()) {
+                let o = occs[*i];
+                let pred_key = (e.pred && *i > 0 && plies[*i - 1].wrapping_add(1) == plies[*i]).then(|| occs[*i - 1].key);
+                if e.pred && pred_key.is_none() {
+                    keep.push(*e);
+                    continue;
+                }
+                resolved.entry(p).or_default().push((Occ { key: o.key, game: g, code: o.code, mover: o.mover }, e.pred, pred_key));
+            } else {
+                keep.extend(mine);
+            }
+        }
+    }
+    // Decide: promote positions reaching the threshold; the rest stays.
+    let mut promoted: Vec<TRecord> = Vec::new();
+    let mut extra: Vec<SEntry> = Vec::new();
+    for (p, list) in resolved {
+        let mut by_key: HashMap<u128, Vec<(Occ, bool, Option<u128>)>> = HashMap::new();
+        for r in list {
+            by_key.entry(r.0.key).or_default().push(r);
+        }
+        for (k, group) in by_key {
+            if group.len() >= run::PROMOTE_AT {
+                for (o, _, pred_key) in &group {
+                    if let Some(pk) = pred_key {
+                        // The implicit position before it loses its way in: make it explicit.
+                        extra.push(SEntry { prefix: run::prefix(*pk), game: o.game, pred: false });
+                    }
+                }
+                let occs: Vec<Occ> = group.into_iter().map(|(o, _, _)| o).collect();
+                promoted.push(run::make_record(k, &occs, &fact));
+            } else {
+                keep.extend(group.into_iter().map(|(o, pred, _)| SEntry { prefix: p, game: o.game, pred }));
+            }
+        }
+    }
+    crate::import::trace(&format!("merge replays done: {} promoted, {} predecessors made explicit", promoted.len(), extra.len()), t0);
+    let implicit: u64 = runs.iter().map(|r| r.implicit).sum::<u64>() - extra.len() as u64;
+    promoted.sort_unstable_by_key(|r| r.key);
+    keep.extend(extra);
+    keep.sort_unstable();
+    let mut dense_prefixes: Vec<u32> = dense_entries.keys().copied().collect();
+    dense_prefixes.sort_unstable();
+    drop(dense_entries);
 
     let w = db.store.write()?;
     let mut rw = RunWriter::new(&w, new_id, games)?;
-    // Stream prefix by prefix into the new run.
-    loop {
-        let mut next: Option<u32> = None;
-        for t in titers.iter_mut() {
-            if let Some(k) = t.peek_key()? {
-                let p = run::prefix(k);
-                next = Some(next.map_or(p, |n: u32| n.min(p)));
-            }
-        }
-        for s in siters.iter_mut() {
-            if let Some(p) = s.peek()? {
-                next = Some(next.map_or(p, |n: u32| n.min(p)));
-            }
-        }
-        if let Some(e) = extra.peek() {
-            next = Some(next.map_or(e.prefix, |n: u32| n.min(e.prefix)));
-        }
-        let Some(p) = next else { break };
-        let mut ts: Vec<TRecord> = Vec::new();
-        for t in titers.iter_mut() {
-            while let Some(k) = t.peek_key()? {
-                if run::prefix(k) != p {
-                    break;
+    // Pass 2a: T records, merged by key with the promoted ones.
+    {
+        let mut titers: Vec<TIter> = runs
+            .iter()
+            .map(|d| TIter { dir: d, blocks: &blocks, postings: &postings, next_block: 0, buf: VecDeque::new() })
+            .collect();
+        let mut promoted = promoted.into_iter().peekable();
+        loop {
+            let mut next: Option<u128> = promoted.peek().map(|r| r.key);
+            for t in titers.iter_mut() {
+                if let Some(k) = t.peek_key()? {
+                    next = Some(next.map_or(k, |n| n.min(k)));
                 }
-                ts.push(t.pop().expect("peeked"));
             }
-        }
-        let mut ss: Vec<SEntry> = Vec::new();
-        for s in siters.iter_mut() {
-            while s.peek()? == Some(p) {
-                ss.push(s.buf.pop_front().expect("peeked"));
+            let Some(key) = next else { break };
+            let mut parts: Vec<TRecord> = Vec::new();
+            for t in titers.iter_mut() {
+                if t.peek_key()? == Some(key) {
+                    parts.push(t.pop().expect("peeked"));
+                }
             }
-        }
-        // Where enough games share this prefix, pass 1 decided what reaches the threshold.
-        // (Elsewhere nothing can; a position rare in one run and recorded in another is
-        // still answered right, by summing both.)
-        if let Some(d) = dense.remove(&p) {
-            ss = d.keep;
-            for (k, occs) in d.promote {
-                ts.push(run::make_record(k, &occs, &fact));
+            if promoted.peek().is_some_and(|r| r.key == key) {
+                parts.push(promoted.next().expect("peeked"));
             }
-        }
-        while extra.peek().is_some_and(|e| e.prefix == p) {
-            ss.push(extra.next().expect("peeked"));
-        }
-        // Merge T records of equal keys.
-        ts.sort_by_key(|r| r.key);
-        let mut i = 0;
-        while i < ts.len() {
-            let mut j = i + 1;
-            while j < ts.len() && ts[j].key == ts[i].key {
-                j += 1;
-            }
-            if j - i == 1 {
-                rw.record(&ts[i])?;
+            if parts.len() == 1 {
+                rw.record(&parts[0])?;
             } else {
-                let parts: Vec<TRecord> = ts[i..j].to_vec();
-                rw.record(&run::merge_records(ts[i].key, parts, &fact))?;
+                rw.record(&run::merge_records(key, parts, &fact))?;
             }
-            i = j;
         }
-        ss.sort_unstable();
-        for e in ss {
+    }
+    // Pass 2b: S entries in order; dense prefixes' entries come from `keep`.
+    {
+        let mut m = s_merge();
+        let mut keep = keep.into_iter().peekable();
+        let mut dense_at = 0usize;
+        while let Some(e) = m.next()? {
+            while keep.peek().is_some_and(|k| *k < e) {
+                rw.single(keep.next().expect("peeked"))?;
+            }
+            while dense_at < dense_prefixes.len() && dense_prefixes[dense_at] < e.prefix {
+                dense_at += 1;
+            }
+            if dense_prefixes.get(dense_at) == Some(&e.prefix) {
+                continue;
+            }
             rw.single(e)?;
+        }
+        for k in keep {
+            rw.single(k)?;
         }
     }
     let mut dir = rw.finish()?;
     dir.implicit = implicit;
+    crate::import::trace("merge pass 2 written", t0);
     w.with_table(RUNS, |t| t.put(&run::run_key(new_id), &dir.encode()))?;
     let mut sketch = Hll::default();
     let sketches = read.table(SKETCHES)?;
@@ -408,9 +419,7 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
     // Drop the old runs.
     w.with_table(BLOCKS, |t| {
         for r in runs {
-            let id = r.id.to_be_bytes();
-            let next = (r.id + 1).to_be_bytes();
-            t.remove_range(&id, &next)?;
+            t.remove_range(&r.id.to_be_bytes(), &(r.id + 1).to_be_bytes())?;
         }
         Ok(())
     })?;

@@ -1392,7 +1392,12 @@ impl Snapshot<'_> {
         let total = kept.len() as u64;
         let mut games = Vec::new();
         for &(id, code, _) in kept.iter().skip(offset).take(limit) {
-            games.push(self.row(&RowNames::Loaded(&names), id, code, filter.position.as_ref())?);
+            games.push(self.row(
+                &RowNames::Loaded(&names),
+                id,
+                code,
+                filter.position.as_ref(),
+            )?);
         }
         Ok(OthelloGames {
             total,

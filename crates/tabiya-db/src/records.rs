@@ -71,14 +71,22 @@ pub fn encoder_dictionary(dict: &[u8]) -> EncoderDictionary<'static> {
 /// Reads stored games, decompressing them.
 pub struct Records {
     table: TableRef,
-    dict: Option<DecoderDictionary<'static>>,
+    dict: Option<&'static DecoderDictionary<'static>>,
     buf: RefCell<Vec<u8>>,
+    decompressor: RefCell<Option<zstd::bulk::Decompressor<'static>>>,
 }
 
 impl Records {
     pub fn new(read: &ReadTx) -> Result<Records> {
-        let dict = read.table(META)?.get(DICT_KEY)?.map(|d| DecoderDictionary::copy(&d));
-        Ok(Records { table: read.table(GAMES)?, dict, buf: RefCell::new(Vec::new()) })
+        // The dictionary lives as long as the process: a database has one, and the
+        // decompression context borrows it.
+        let dict: Option<&'static DecoderDictionary<'static>> =
+            read.table(META)?.get(DICT_KEY)?.map(|d| &*Box::leak(Box::new(DecoderDictionary::copy(&d))));
+        let decompressor = match dict {
+            Some(d) => Some(zstd::bulk::Decompressor::with_prepared_dictionary(d).map_err(|e| Error::Corrupt(format!("zstd: {e}")))?),
+            None => None,
+        };
+        Ok(Records { table: read.table(GAMES)?, dict, buf: RefCell::new(Vec::new()), decompressor: RefCell::new(decompressor) })
     }
 
     /// The raw stored form of a game.
@@ -89,7 +97,8 @@ impl Records {
         if found.is_none() {
             return Ok(None);
         }
-        unpack(&buf, self.dict.as_ref()).map(Some).map_err(|e| Error::Corrupt(format!("game {id}: {e}")))
+        let mut d = self.decompressor.borrow_mut();
+        unpack(&buf, self.dict.is_some(), d.as_mut()).map(Some).map_err(|e| Error::Corrupt(format!("game {id}: {e}")))
     }
 
     /// Ids of all games, in id order.
@@ -105,11 +114,15 @@ impl Records {
     }
 }
 
-fn unpack(stored: &[u8], dict: Option<&DecoderDictionary<'static>>) -> std::result::Result<Vec<u8>, String> {
+fn unpack(
+    stored: &[u8],
+    has_dict: bool,
+    d: Option<&mut zstd::bulk::Decompressor<'static>>,
+) -> std::result::Result<Vec<u8>, String> {
     match stored.split_first() {
         Some((&RAW, rest)) => Ok(rest.to_vec()),
         Some((&ZSTD_DICT, rest)) => {
-            let dict = dict.ok_or("compressed, but the database has no dictionary")?;
+            let d = d.filter(|_| has_dict).ok_or("compressed, but the database has no dictionary")?;
             let size = zstd::zstd_safe::get_frame_content_size(rest)
                 .ok()
                 .flatten()
@@ -117,7 +130,6 @@ fn unpack(stored: &[u8], dict: Option<&DecoderDictionary<'static>>) -> std::resu
             if size > 64 << 20 {
                 return Err("implausible game size".into());
             }
-            let mut d = zstd::bulk::Decompressor::with_prepared_dictionary(dict).map_err(|e| e.to_string())?;
             d.decompress(rest, size).map_err(|e| e.to_string())
         }
         Some((c, _)) => Err(format!("unknown codec {c}")),
@@ -138,16 +150,17 @@ mod tests {
         let ed = encoder_dictionary(&dict);
         let mut with = Packer::new(Some(&ed)).unwrap();
         let mut without = Packer::new(None).unwrap();
-        let dd = DecoderDictionary::copy(&dict);
+        let dd: &'static DecoderDictionary<'static> = Box::leak(Box::new(DecoderDictionary::copy(&dict)));
+        let mut dec = zstd::bulk::Decompressor::with_prepared_dictionary(dd).unwrap();
         let mut out = Vec::new();
         for s in samples.iter().take(50) {
             with.pack(s, &mut out).unwrap();
             assert!(out.len() < s.len());
-            assert_eq!(&unpack(&out, Some(&dd)).unwrap(), s);
+            assert_eq!(&unpack(&out, true, Some(&mut dec)).unwrap(), s);
             without.pack(s, &mut out).unwrap();
-            assert_eq!(&unpack(&out, None).unwrap(), s);
+            assert_eq!(&unpack(&out, false, None).unwrap(), s);
         }
-        assert!(unpack(&[9, 1, 2], None).is_err());
-        assert!(unpack(&[ZSTD_DICT, 1, 2], Some(&dd)).is_err());
+        assert!(unpack(&[9, 1, 2], false, None).is_err());
+        assert!(unpack(&[ZSTD_DICT, 1, 2], true, Some(&mut dec)).is_err());
     }
 }

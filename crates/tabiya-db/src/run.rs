@@ -16,7 +16,6 @@
 //! store transactions. Queries combine the answers of all runs; merging runs promotes
 //! positions whose combined count reaches the threshold.
 
-use std::collections::HashMap;
 
 use crate::codec::{DecodeError, Reader, put_varint};
 use crate::hll::Hll;
@@ -128,21 +127,26 @@ pub fn make_record(key: u128, occs: &[Occ], facts: &dyn Fn(u32) -> GameFacts) ->
 }
 
 fn finish_record(key: u128, moves: Vec<MoveEntry>, postings: Vec<Posting>, facts: &dyn Fn(u32) -> GameFacts) -> TRecord {
-    let top = if postings.len() > TOP_GAMES {
-        let mut ranked: Vec<(Posting, GameFacts)> = postings.iter().map(|p| (*p, facts(p.game))).collect();
-        ranked.sort_by(|a, b| top_order((a.0.game, &a.1), (b.0.game, &b.1)));
-        ranked.truncate(TOP_GAMES);
-        ranked.into_iter().map(|(p, _)| p).collect()
-    } else {
-        Vec::new()
-    };
+    let top = if postings.len() > TOP_GAMES { rank_top(postings.iter().copied(), facts) } else { Vec::new() };
     TRecord { key, moves, top, n_postings: postings.len() as u64, postings: Some(postings) }
+}
+
+/// The [`TOP_GAMES`] best-ranked of some games.
+fn rank_top(candidates: impl Iterator<Item = Posting>, facts: &dyn Fn(u32) -> GameFacts) -> Vec<Posting> {
+    let mut ranked: Vec<(Posting, GameFacts)> = candidates.map(|p| (p, facts(p.game))).collect();
+    ranked.sort_unstable_by(|a, b| top_order((a.0.game, &a.1), (b.0.game, &b.1)));
+    ranked.dedup_by_key(|x| x.0.game);
+    ranked.truncate(TOP_GAMES);
+    ranked.into_iter().map(|(p, _)| p).collect()
 }
 
 /// Merges records of the same key (from different runs, or promoted S entries).
 pub fn merge_records(key: u128, parts: Vec<TRecord>, facts: &dyn Fn(u32) -> GameFacts) -> TRecord {
     let mut moves: Vec<MoveEntry> = Vec::new();
     let mut postings: Vec<Posting> = Vec::new();
+    // The best games of the whole are among the best of each part (a part's postings when
+    // it keeps no separate list).
+    let mut candidates: Vec<Posting> = Vec::new();
     for rec in parts {
         let mut remap = Vec::with_capacity(rec.moves.len());
         for m in rec.moves {
@@ -158,13 +162,17 @@ pub fn merge_records(key: u128, parts: Vec<TRecord>, facts: &dyn Fn(u32) -> Game
             };
             remap.push(slot as u8);
         }
-        for p in rec.postings.expect("postings loaded before merging") {
+        let own = rec.postings.expect("postings loaded before merging");
+        let top = if rec.top.is_empty() { &own } else { &rec.top };
+        candidates.extend(top.iter().map(|p| Posting { game: p.game, slot: remap[p.slot as usize] }));
+        for p in &own {
             postings.push(Posting { game: p.game, slot: remap[p.slot as usize] });
         }
     }
     postings.sort_unstable();
     postings.dedup_by_key(|p| p.game);
-    finish_record(key, moves, postings, facts)
+    let top = if postings.len() > TOP_GAMES { rank_top(candidates.into_iter(), facts) } else { Vec::new() };
+    TRecord { key, moves, top, n_postings: postings.len() as u64, postings: Some(postings) }
 }
 
 /// What [`build`] makes of a batch.
@@ -186,78 +194,66 @@ pub struct Built {
 /// the positions one legal move away and replaying the games whose entries have `pred`
 /// (the replay checks that the asked position came just before). This halves the largest
 /// part of the index. Positions with a T record are never implicit.
-pub fn build(mut occs: Vec<Occ>, facts: &dyn Fn(u32) -> GameFacts, plies: Option<&[u16]>) -> Built {
+pub fn build(occs: Vec<Occ>, facts: &dyn Fn(u32) -> GameFacts, plies: Option<&[u16]>) -> Built {
     let n = occs.len();
-    // Original order, to walk games after sorting by key.
-    let games_orig: Vec<u32> = if plies.is_some() { occs.iter().map(|o| o.game).collect() } else { Vec::new() };
-    // Sort by (key, game), keeping each occurrence's original index when it is needed.
-    let mut order: Vec<u32> = (0..n as u32).collect();
-    if plies.is_some() {
-        let mut pairs: Vec<(Occ, u32)> = occs.drain(..).zip(order.drain(..)).collect();
-        sort_pairs(&mut pairs);
-        for (o, i) in pairs {
-            occs.push(o);
-            order.push(i);
-        }
-    } else {
-        sort_occs(&mut occs);
-    }
+    // Keys with their index, sorted: groups of equal keys give T records and distinct counts.
+    let mut keys: Vec<(u128, u32)> = occs.iter().enumerate().map(|(i, o)| (o.key, i as u32)).collect();
+    sort_keys(&mut keys);
     let mut records = Vec::new();
     let mut hll = Hll::default();
-    // Which occurrences (original index) go to T records.
-    let mut is_t = vec![false; if plies.is_some() { n } else { 0 }];
-    let mut groups: Vec<(usize, usize)> = Vec::new();
+    let mut is_t = vec![false; n];
+    let mut group_occs: Vec<Occ> = Vec::new();
     let mut i = 0;
     while i < n {
-        let key = occs[i].key;
+        let key = keys[i].0;
         hll.add(key);
         let mut j = i + 1;
-        while j < n && occs[j].key == key {
+        while j < n && keys[j].0 == key {
             j += 1;
         }
         if j - i >= PROMOTE_AT {
-            records.push(make_record(key, &occs[i..j], facts));
-            if plies.is_some() {
-                for &ix in &order[i..j] {
-                    is_t[ix as usize] = true;
-                }
+            group_occs.clear();
+            group_occs.extend(keys[i..j].iter().map(|&(_, ix)| occs[ix as usize]));
+            group_occs.sort_unstable_by_key(|o| o.game);
+            records.push(make_record(key, &group_occs, facts));
+            for &(_, ix) in &keys[i..j] {
+                is_t[ix as usize] = true;
             }
-        } else {
-            groups.push((i, j));
         }
         i = j;
     }
-    let mut implicit = vec![false; if plies.is_some() { n } else { 0 }];
+    drop(keys);
+    // Rare positions, walking each game in order. With plies, every other one is implicit:
+    // an S occurrence whose next one (one ply later, same game) is an explicit S entry.
+    let mut singles: Vec<SEntry> = Vec::with_capacity(n / 2);
     let mut n_implicit = 0u64;
-    if let Some(plies) = plies {
-        // Walk each game backwards: an S occurrence is implicit when the next one is one ply
-        // later, in S, and explicit.
-        for ix in (0..n.saturating_sub(1)).rev() {
-            let next = ix + 1;
-            if !is_t[ix]
-                && games_orig[next] == games_orig[ix]
-                && plies[next] == plies[ix].wrapping_add(1)
-                && !is_t[next]
-                && !implicit[next]
-            {
-                implicit[ix] = true;
-                n_implicit += 1;
+    match plies {
+        Some(plies) => {
+            let mut implicit = vec![false; n];
+            for ix in (0..n.saturating_sub(1)).rev() {
+                let next = ix + 1;
+                if !is_t[ix]
+                    && occs[next].game == occs[ix].game
+                    && plies[next] == plies[ix].wrapping_add(1)
+                    && !is_t[next]
+                    && !implicit[next]
+                {
+                    implicit[ix] = true;
+                    n_implicit += 1;
+                }
+            }
+            for ix in 0..n {
+                if !is_t[ix] && !implicit[ix] {
+                    let pred = ix > 0 && implicit[ix - 1] && occs[ix - 1].game == occs[ix].game;
+                    singles.push(SEntry { prefix: prefix(occs[ix].key), game: occs[ix].game, pred });
+                }
             }
         }
-    }
-    let mut singles = Vec::with_capacity(n - records.iter().map(|r| r.n_postings as usize).sum::<usize>());
-    for (i, j) in groups {
-        let p = prefix(occs[i].key);
-        for k in i..j {
-            if plies.is_some() {
-                let ix = order[k] as usize;
-                if implicit[ix] {
-                    continue;
+        None => {
+            for (ix, o) in occs.iter().enumerate() {
+                if !is_t[ix] {
+                    singles.push(SEntry { prefix: prefix(o.key), game: o.game, pred: false });
                 }
-                let pred = ix > 0 && implicit[ix - 1] && games_orig[ix - 1] == games_orig[ix];
-                singles.push(SEntry { prefix: p, game: occs[k].game, pred });
-            } else {
-                singles.push(SEntry { prefix: p, game: occs[k].game, pred: false });
             }
         }
     }
@@ -265,51 +261,17 @@ pub fn build(mut occs: Vec<Occ>, facts: &dyn Fn(u32) -> GameFacts, plies: Option
     Built { records, singles, sketch: hll, implicit: n_implicit }
 }
 
-fn sort_pairs(pairs: &mut Vec<(Occ, u32)>) {
-    const BITS: u32 = 12;
-    let cmp = |a: &(Occ, u32), b: &(Occ, u32)| a.0.key.cmp(&b.0.key).then(a.0.game.cmp(&b.0.game));
-    if pairs.len() < 1 << 16 {
-        pairs.sort_unstable_by(cmp);
-        return;
-    }
-    let bucket = |o: &(Occ, u32)| (o.0.key >> (128 - BITS)) as usize;
-    let mut counts = vec![0usize; 1 << BITS];
-    for o in pairs.iter() {
-        counts[bucket(o)] += 1;
-    }
-    let mut starts = Vec::with_capacity(counts.len());
-    let mut sum = 0;
-    for c in &counts {
-        starts.push(sum);
-        sum += c;
-    }
-    let mut out: Vec<(Occ, u32)> = Vec::with_capacity(pairs.len());
-    let spare = out.spare_capacity_mut();
-    let mut next = starts.clone();
-    for o in pairs.iter() {
-        let b = bucket(o);
-        spare[next[b]].write(*o);
-        next[b] += 1;
-    }
-    // SAFETY: every slot below pairs.len() was written exactly once above.
-    unsafe { out.set_len(pairs.len()) };
-    for (i, &start) in starts.iter().enumerate() {
-        out[start..start + counts[i]].sort_unstable_by(cmp);
-    }
-    *pairs = out;
-}
-
-/// Sorts occurrences by (key, game): one counting pass on the top 12 key bits, then small
+/// Sorts (key, index) pairs by key: one counting pass on the top 12 key bits, then small
 /// sorts per bucket (faster than one big comparison sort on these random keys).
-pub fn sort_occs(occs: &mut Vec<Occ>) {
+fn sort_keys(v: &mut Vec<(u128, u32)>) {
     const BITS: u32 = 12;
-    if occs.len() < 1 << 16 {
-        occs.sort_unstable_by(|a, b| a.key.cmp(&b.key).then(a.game.cmp(&b.game)));
+    if v.len() < 1 << 16 {
+        v.sort_unstable();
         return;
     }
-    let bucket = |o: &Occ| (o.key >> (128 - BITS)) as usize;
+    let bucket = |o: &(u128, u32)| (o.0 >> (128 - BITS)) as usize;
     let mut counts = vec![0usize; 1 << BITS];
-    for o in occs.iter() {
+    for o in v.iter() {
         counts[bucket(o)] += 1;
     }
     let mut starts = Vec::with_capacity(counts.len());
@@ -318,20 +280,20 @@ pub fn sort_occs(occs: &mut Vec<Occ>) {
         starts.push(sum);
         sum += c;
     }
-    let mut out: Vec<Occ> = Vec::with_capacity(occs.len());
+    let mut out: Vec<(u128, u32)> = Vec::with_capacity(v.len());
     let spare = out.spare_capacity_mut();
     let mut next = starts.clone();
-    for o in occs.iter() {
+    for o in v.iter() {
         let b = bucket(o);
         spare[next[b]].write(*o);
         next[b] += 1;
     }
-    // SAFETY: every slot below occs.len() was written exactly once above.
-    unsafe { out.set_len(occs.len()) };
+    // SAFETY: every slot below v.len() was written exactly once above.
+    unsafe { out.set_len(v.len()) };
     for (i, &start) in starts.iter().enumerate() {
-        out[start..start + counts[i]].sort_unstable_by(|a, b| a.key.cmp(&b.key).then(a.game.cmp(&b.game)));
+        out[start..start + counts[i]].sort_unstable();
     }
-    *occs = out;
+    *v = out;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -860,15 +822,6 @@ pub fn postings_key(run: u32, key: u128) -> [u8; 20] {
     k
 }
 
-/// Groups occurrences by key (helper for promotion during merges).
-pub fn group_by_key(occs: Vec<Occ>) -> HashMap<u128, Vec<Occ>> {
-    let mut m: HashMap<u128, Vec<Occ>> = HashMap::new();
-    for o in occs {
-        m.entry(o.key).or_default().push(o);
-    }
-    m
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1006,16 +959,17 @@ mod tests {
 
     #[test]
     fn bucket_sort_matches_a_plain_sort() {
-        let mut occs: Vec<Occ> = (0..200_000u64)
+        let keys: Vec<(u128, u32)> = (0..200_000u64)
             .map(|i| {
                 let x = (i as u128).wrapping_mul(0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C835);
-                Occ { key: x ^ (x >> 64) % 1000, game: (i % 977) as u32, code: 0, mover: 0 }
+                (x ^ (x >> 64) % 1000, (i % 977) as u32)
             })
             .collect();
-        let mut plain = occs.clone();
-        plain.sort_unstable_by(|a, b| a.key.cmp(&b.key).then(a.game.cmp(&b.game)));
-        sort_occs(&mut occs);
-        assert_eq!(occs, plain);
+        let mut plain = keys.clone();
+        plain.sort_unstable();
+        let mut bucketed = keys;
+        sort_keys(&mut bucketed);
+        assert_eq!(bucketed, plain);
     }
 
     #[test]
