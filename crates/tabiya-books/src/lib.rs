@@ -11,6 +11,7 @@
 //! from a Tabiya database by the same code.
 
 pub mod aggregate;
+pub mod convert;
 pub mod ctg;
 pub mod kvetka;
 pub mod polyglot;

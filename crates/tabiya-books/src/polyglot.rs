@@ -27,7 +27,10 @@ use std::path::PathBuf;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, CastlingSide, Chess, EnPassantMode, Move, Position, Role, Square};
 
-pub use build::{BuildReport, PolyglotBuildOptions, build, build_with_report};
+pub use build::{
+    BuildReport, CountedGame, CountedMove, PolyglotBuildOptions, build, build_counted,
+    build_with_report, count_game,
+};
 pub use merge::merge;
 pub use reader::PolyglotReader;
 pub use walk::{

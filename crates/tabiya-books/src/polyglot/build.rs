@@ -122,56 +122,53 @@ pub fn build_with_report(
     games: impl IntoIterator<Item = BookGame>,
     opts: &PolyglotBuildOptions,
 ) -> (PolyglotBook, BuildReport) {
-    let mut report = BuildReport::default();
-    let mut records: Vec<Rec> = Vec::new();
-    let start = Chess::default();
-    for game in games {
-        report.games += 1;
-        if records.len() >= u32::MAX as usize - 2048 {
-            report.skipped_capacity += 1;
-            continue;
-        }
-        if game.start != start {
-            report.skipped_non_standard_start += 1;
-            continue;
-        }
-        if replay(&game, opts.max_ply, &mut records) {
-            report.games_used += 1;
-        } else {
-            report.skipped_illegal += 1;
-        }
-    }
-    report.moves_counted = records.len() as u64;
-    let entries = aggregate(records, opts, &mut report);
-    report.entries = entries.len() as u64;
-    (PolyglotBook { entries }, report)
+    let max_ply = opts.max_ply;
+    build_counted(games.into_iter().map(|g| count_game(&g, max_ply)), opts)
 }
 
-/// Appends the game's counted moves; on an illegal move removes them again and returns false.
-fn replay(game: &BookGame, max_ply: u32, records: &mut Vec<Rec>) -> bool {
-    let mark = records.len();
+/// One counted move of a game: the key of the position before it, the packed move and
+/// whether White made it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CountedMove {
+    pub key: u64,
+    pub mv: u16,
+    pub white: bool,
+}
+
+/// A game replayed for the builder ([`count_game`]): the moves `make-book` counts, or why
+/// none are. Counting games is independent per game, so callers may do it on several
+/// threads and hand the results to [`build_counted`] in the games' order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CountedGame {
+    /// The game's first `max_ply` moves, with its result.
+    Counted {
+        moves: Vec<CountedMove>,
+        result: GameResult,
+    },
+    /// Not from the standard start position (skipped).
+    NonStandardStart,
+    /// A move within `max_ply` is not legal or cannot be encoded (skipped).
+    Illegal,
+}
+
+/// Replays a game from the standard start and lists the moves `make-book` counts (the first
+/// `max_ply`, each with the key of the position before it).
+pub fn count_game(game: &BookGame, max_ply: u32) -> CountedGame {
+    if game.start != Chess::default() {
+        return CountedGame::NonStandardStart;
+    }
     let mut pos = Chess::default();
     let mut key = START_KEY;
-    // Result from the point of view of the side to move: +1 win, 0 draw/unknown, -1 loss.
-    let mut result: i8 = match game.result {
-        GameResult::WhiteWins => 1,
-        GameResult::BlackWins => -1,
-        GameResult::Draw | GameResult::Unknown => 0,
-    };
     let limit = (max_ply as usize).min(game.moves.len());
+    let mut moves = Vec::with_capacity(limit);
     for &m in &game.moves[..limit] {
         let encoded = match encode_move(&m) {
             Some(e) if pos.is_legal(m) => e,
-            _ => {
-                records.truncate(mark);
-                return false;
-            }
+            _ => return CountedGame::Illegal,
         };
-        records.push(Rec {
+        moves.push(CountedMove {
             key,
-            seq: records.len() as u32,
             mv: encoded,
-            score: (result + 1) as u8,
             white: pos.turn() == Color::White,
         });
         let next =
@@ -184,9 +181,55 @@ fn replay(game: &BookGame, max_ply: u32, records: &mut Vec<Rec>) -> bool {
                 z.0
             }
         };
-        result = -result;
     }
-    true
+    CountedGame::Counted {
+        moves,
+        result: game.result,
+    }
+}
+
+/// [`build_with_report`] over games already replayed by [`count_game`] (with the same
+/// `max_ply`), in the games' order.
+pub fn build_counted(
+    games: impl IntoIterator<Item = CountedGame>,
+    opts: &PolyglotBuildOptions,
+) -> (PolyglotBook, BuildReport) {
+    let mut report = BuildReport::default();
+    let mut records: Vec<Rec> = Vec::new();
+    for game in games {
+        report.games += 1;
+        match game {
+            CountedGame::NonStandardStart => report.skipped_non_standard_start += 1,
+            CountedGame::Illegal => report.skipped_illegal += 1,
+            CountedGame::Counted { moves, result } => {
+                if records.len() + moves.len() >= u32::MAX as usize - 2048 {
+                    report.skipped_capacity += 1;
+                    continue;
+                }
+                report.games_used += 1;
+                // Result from the point of view of the mover: +1 win, 0 draw/unknown, -1 loss.
+                let white_result: i8 = match result {
+                    GameResult::WhiteWins => 1,
+                    GameResult::BlackWins => -1,
+                    GameResult::Draw | GameResult::Unknown => 0,
+                };
+                for m in moves {
+                    let r = if m.white { white_result } else { -white_result };
+                    records.push(Rec {
+                        key: m.key,
+                        seq: records.len() as u32,
+                        mv: m.mv,
+                        score: (r + 1) as u8,
+                        white: m.white,
+                    });
+                }
+            }
+        }
+    }
+    report.moves_counted = records.len() as u64;
+    let entries = aggregate(records, opts, &mut report);
+    report.entries = entries.len() as u64;
+    (PolyglotBook { entries }, report)
 }
 
 /// Sorts records by (key, seq): one counting pass and one scatter pass on the top bits of
