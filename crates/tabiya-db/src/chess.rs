@@ -378,10 +378,28 @@ fn canonical_date(y: u16, m: u8, d: u8) -> String {
     format!("{y}.{m}.{d}")
 }
 
-/// Encodes a game into its stored form: [`encode_body`] then [`encode_tags`].
+/// Encodes a game into its stored form: the tags ([`encode_tags`], length first, so a game's
+/// header reads without its moves), then the body ([`encode_body`]).
 pub fn encode_game(game: &Game, names: &mut dyn Names, out: &mut Vec<u8>) {
-    encode_body(game, out);
-    encode_tags(game, names, out);
+    let mut body = Vec::new();
+    encode_body(game, &mut body);
+    assemble(game, names, &body, out);
+}
+
+/// The stored form from a body made earlier (by a parse thread) and the tags.
+pub fn assemble(game: &Game, names: &mut dyn Names, body: &[u8], out: &mut Vec<u8>) {
+    let mut tags = Vec::with_capacity(64);
+    encode_tags(game, names, &mut tags);
+    out.reserve(tags.len() + body.len() + 2);
+    put_varint(out, tags.len() as u64);
+    out.extend_from_slice(&tags);
+    out.extend_from_slice(body);
+}
+
+/// Skips the tags of a stored game: the reader then stands at the body.
+fn skip_tags<'a>(r: &mut Reader<'a>) -> Result<&'a [u8], DecodeError> {
+    let n = r.varint("tags length")? as usize;
+    r.bytes(n, "tags")
 }
 
 /// The part of the stored form that needs no dictionary (so parse threads can make it):
@@ -552,6 +570,11 @@ pub fn decode_line(data: &[u8]) -> Result<(Chess, CastlingMode, Vec<Move>, GameO
 type Line = (Chess, CastlingMode, Vec<Move>, GameOutcome, u8);
 
 fn decode_line_from(r: &mut Reader<'_>) -> Result<Line, DecodeError> {
+    skip_tags(r)?;
+    decode_body_line(r)
+}
+
+fn decode_body_line(r: &mut Reader<'_>) -> Result<Line, DecodeError> {
     let flags = r.u8("game flags")?;
     let mode = if flags & F_960 != 0 { CastlingMode::Chess960 } else { CastlingMode::Standard };
     let start = if flags & F_FEN != 0 {
@@ -575,10 +598,21 @@ fn decode_line_from(r: &mut Reader<'_>) -> Result<Line, DecodeError> {
     Ok((start, mode, moves, GameOutcome::from_bits(flags >> 3), flags))
 }
 
+/// The tags of a stored game (the Seven Tag Roster and every other tag), without decoding
+/// its moves.
+pub fn decode_tags(data: &[u8], names: &dyn NameLookup) -> Result<Vec<(String, String)>, DecodeError> {
+    let mut r = Reader::new(data);
+    let tags = skip_tags(&mut r)?;
+    let flags = r.u8("game flags")?;
+    let fen = if flags & F_FEN != 0 { Some(r.str("start FEN")?.to_string()) } else { None };
+    decode_tag_part(tags, names, GameOutcome::from_bits(flags >> 3), fen)
+}
+
 /// Decodes a stored game back into a whole [`Game`].
 pub fn decode_game(data: &[u8], names: &dyn NameLookup) -> Result<Game, DecodeError> {
     let mut r = Reader::new(data);
-    let (start, mode, moves, outcome, flags) = decode_line_from(&mut r)?;
+    let tag_bytes = skip_tags(&mut r)?;
+    let (start, mode, moves, outcome, flags) = decode_body_line(&mut r)?;
     let mut game = Game {
         tags: Vec::new(),
         start: start.clone(),
@@ -609,6 +643,18 @@ pub fn decode_game(data: &[u8], names: &dyn NameLookup) -> Result<Game, DecodeEr
             decode_node_annotations(&mut r, &mut game.moves[i], &pos)?;
         }
     }
+    let fen = (flags & F_FEN != 0).then(|| Fen::from_position(&start, EnPassantMode::Legal).to_string());
+    game.tags = decode_tag_part(tag_bytes, names, outcome, fen)?;
+    Ok(game)
+}
+
+fn decode_tag_part(
+    data: &[u8],
+    names: &dyn NameLookup,
+    outcome: GameOutcome,
+    fen: Option<String>,
+) -> Result<Vec<(String, String)>, DecodeError> {
+    let mut r = Reader::new(data);
     let mut slots = [0u64; 8];
     for s in &mut slots {
         *s = r.varint("header")?;
@@ -659,14 +705,13 @@ pub fn decode_game(data: &[u8], names: &dyn NameLookup) -> Result<Game, DecodeEr
         setup_extra |= tname == "SetUp";
         tags.push((tname, value));
     }
-    if flags & F_FEN != 0 {
+    if let Some(fen) = fen {
         if !setup_extra {
             tags.push(("SetUp".into(), "1".into()));
         }
-        tags.push(("FEN".into(), Fen::from_position(&start, EnPassantMode::Legal).to_string()));
+        tags.push(("FEN".into(), fen));
     }
-    game.tags = tags;
-    Ok(game)
+    Ok(tags)
 }
 
 fn decode_node_annotations(r: &mut Reader<'_>, node: &mut Node, before: &Chess) -> Result<(), DecodeError> {

@@ -211,6 +211,16 @@ pub(crate) struct Batch {
 }
 
 impl Batch {
+    /// Empties the batch, keeping its memory.
+    fn reset(&mut self, first_game: u32) {
+        self.first_game = first_game;
+        self.records.clear();
+        self.facts.clear();
+        self.occs.clear();
+        self.dedup.clear();
+        self.names.clear();
+    }
+
     fn with_capacity(first_game: u32, games: usize) -> Batch {
         Batch {
             first_game,
@@ -238,6 +248,11 @@ pub(crate) fn trace(what: &str, since: Instant) {
 /// Commits a batch; with the ply of every occurrence, rare positions are kept every other
 /// ply (see `run::build`).
 pub(crate) fn commit_batch_with_plies(db: &Database, batch: Batch, plies: Option<Vec<u16>>) -> Result<()> {
+    commit_batch_ref(db, &batch, plies.as_deref())
+}
+
+/// [`commit_batch_with_plies`] leaving the batch to the caller, who may reuse its memory.
+pub(crate) fn commit_batch_ref(db: &Database, batch: &Batch, plies: Option<&[u16]>) -> Result<()> {
     if batch.records.is_empty() {
         return Ok(());
     }
@@ -250,7 +265,7 @@ pub(crate) fn commit_batch_with_plies(db: &Database, batch: Batch, plies: Option
     let facts = &batch.facts;
     let lookup = |g: u32| facts[(g - first) as usize];
     let n_occs = batch.occs.len();
-    let built = run::build(batch.occs, &lookup, plies.as_deref());
+    let built = run::build(&batch.occs, &lookup, plies);
     trace(
         &format!(
             "batch of {n} games: sorted {n_occs} positions into {} records, {} singles, {} implicit",
@@ -397,10 +412,15 @@ impl Database {
             drop(work_rx);
             drop(parsed_tx);
             // Writer.
+            // Committed batches come back to be filled again: no fresh hundreds of megabytes
+            // (and page faults) per batch.
+            let (recycle_tx, recycle_rx) = crossbeam_channel::bounded::<(Batch, Vec<u16>)>(2);
             let writer = named("tabiya-write")
                 .spawn_scoped(s, move || -> Result<()> {
-                    for (batch, plies) in batch_rx {
-                        commit_batch_with_plies(self, batch, Some(plies))?;
+                    for (batch, mut plies) in batch_rx {
+                        commit_batch_ref(self, &batch, Some(&plies))?;
+                        plies.clear();
+                        let _ = recycle_tx.try_send((batch, plies));
                     }
                     Ok(())
                 })
@@ -458,8 +478,8 @@ impl Database {
                                 if !opts.keep_duplicates {
                                     dedup.insert(prepared.hash, id);
                                 }
-                                let mut record = prepared.body;
-                                chess::encode_tags(&prepared.game, &mut names, &mut record);
+                                let mut record = Vec::new();
+                                chess::assemble(&prepared.game, &mut names, &prepared.body, &mut record);
                                 batch.records.push(record);
                                 batch.facts.push(prepared.facts);
                                 batch.dedup.push((prepared.hash, id));
@@ -470,8 +490,12 @@ impl Database {
                                 progress.imported.fetch_add(1, Ordering::Relaxed);
                                 if batch.records.len() >= opts.batch_games {
                                     batch.names = names.take_pending();
-                                    let full = std::mem::replace(&mut batch, Batch::with_capacity(next_game, cap));
-                                    let plies = std::mem::replace(&mut batch_plies, Vec::with_capacity(cap * 90));
+                                    let (mut fresh, fresh_plies) = recycle_rx
+                                        .try_recv()
+                                        .unwrap_or_else(|_| (Batch::with_capacity(next_game, cap), Vec::with_capacity(cap * 90)));
+                                    fresh.reset(next_game);
+                                    let full = std::mem::replace(&mut batch, fresh);
+                                    let plies = std::mem::replace(&mut batch_plies, fresh_plies);
                                     if batch_tx.send((full, plies)).is_err() {
                                         writer_failed = true;
                                         break 'receive;

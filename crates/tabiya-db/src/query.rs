@@ -96,6 +96,14 @@ impl<'a> Snapshot<'a> {
         self.replayer.games.get(id)
     }
 
+    /// The tags of a chess game, without decoding its moves.
+    pub fn chess_tags(&self, id: u32) -> Result<Option<Vec<(String, String)>>> {
+        match self.game_record(id)? {
+            Some(data) => Ok(Some(chess::decode_tags(&data, &self.names)?)),
+            None => Ok(None),
+        }
+    }
+
     /// A whole chess game.
     pub fn chess_game(&self, id: u32) -> Result<Option<tabiya_pgn::Game>> {
         match self.game_record(id)? {

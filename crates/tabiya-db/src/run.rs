@@ -194,7 +194,7 @@ pub struct Built {
 /// the positions one legal move away and replaying the games whose entries have `pred`
 /// (the replay checks that the asked position came just before). This halves the largest
 /// part of the index. Positions with a T record are never implicit.
-pub fn build(occs: Vec<Occ>, facts: &dyn Fn(u32) -> GameFacts, plies: Option<&[u16]>) -> Built {
+pub fn build(occs: &[Occ], facts: &dyn Fn(u32) -> GameFacts, plies: Option<&[u16]>) -> Built {
     let n = occs.len();
     // Keys with their index, sorted: groups of equal keys give T records and distinct counts.
     let mut keys: Vec<(u128, u32)> = occs.iter().enumerate().map(|(i, o)| (o.key, i as u32)).collect();
@@ -857,7 +857,7 @@ mod tests {
             occs.push(Occ { key: 42, game: g, code: (g % 2) as u16, mover: 0 });
             occs.push(Occ { key: (g as u128 % 5) << 100 | (g as u128 % 2), game: g, code: 1, mover: 1 });
         }
-        let Built { records: recs, singles, sketch: hll, .. } = build(occs, &facts, None);
+        let Built { records: recs, singles, sketch: hll, .. } = build(&occs, &facts, None);
         assert_eq!(recs.len(), 1);
         assert_eq!(recs[0].n_postings, 20);
         assert_eq!(recs[0].totals().games(), 20);
@@ -935,7 +935,7 @@ mod tests {
             occs.push(Occ { key: (g as u128 + 1000) << 96, game: g, code: 0, mover: 0 });
             plies.push(1);
         }
-        let b = build(occs, &facts, Some(&plies));
+        let b = build(&occs, &facts, Some(&plies));
         assert_eq!(b.records.len(), 1);
         let has = |k: u128, g: u32| b.singles.iter().find(|e| e.prefix == k as u32 && e.game == g).copied();
         // Game 1 from the end: 6 explicit, 5 implicit, 4 explicit (pred), 3 implicit, 2

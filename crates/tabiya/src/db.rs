@@ -333,8 +333,8 @@ fn winner(f: &GameFacts) -> Option<&'static str> {
 
 fn top_game(snap: &Snapshot<'_>, pos: &Chess, mode: CastlingMode, id: u32, code: u16) -> anyhow::Result<TopGame> {
     let f = snap.facts(id)?;
-    let game = snap.chess_game(id)?;
-    let tag = |n: &str| game.as_ref().and_then(|g| g.tag(n)).unwrap_or("?").to_string();
+    let tags = snap.chess_tags(id)?.unwrap_or_default();
+    let tag = |n: &str| tags.iter().find(|(k, _)| k == n).map_or("?", |(_, v)| v.as_str()).to_string();
     let uci = code_to_move(pos, code).map(|m| UciMove::from_move(m, mode).to_string());
     Ok(TopGame {
         id: id.to_string(),
@@ -539,14 +539,14 @@ pub fn games(args: GamesArgs) -> anyhow::Result<()> {
     let (total, page) = snap.position_games_with(position_key(&r.pos), &successor_keys(&r.pos), sort, args.offset, args.limit)?;
     let mut rows = Vec::new();
     for (id, code) in page {
-        let g = snap.chess_game(id)?.with_context(|| format!("game {id} is missing"))?;
+        let tags = snap.chess_tags(id)?.with_context(|| format!("game {id} is missing"))?;
         let f = snap.facts(id)?;
-        let tag = |n: &str| g.tag(n).unwrap_or("?").to_string();
+        let tag = |n: &str| tags.iter().find(|(k, _)| k == n).map_or("?", |(_, v)| v.as_str()).to_string();
         rows.push(GameRow {
             id: id.to_string(),
             white: Player { name: tag("White"), rating: f.ratings[0] },
             black: Player { name: tag("Black"), rating: f.ratings[1] },
-            result: g.result_str().to_string(),
+            result: tag("Result"),
             date: tag("Date"),
             event: tag("Event"),
             site: tag("Site"),
