@@ -265,8 +265,10 @@ fn full_import_and_the_start_position() {
 
 /// The 8 images of a line: (column, row) maps built here by hand. Only 0, 3, 4 and 7 (identity,
 /// half turn, the two diagonals) keep the start position, so only their images are games.
+type SquareMap = fn(u8, u8) -> (u8, u8);
+
 fn images(line: &str) -> Vec<String> {
-    let maps: [fn(u8, u8) -> (u8, u8); 8] = [
+    let maps: [SquareMap; 8] = [
         |c, r| (c, r),
         |c, r| (c, 7 - r),
         |c, r| (7 - c, r),
@@ -628,7 +630,7 @@ fn games_filters_match_the_files() {
             .collect();
         let want: Vec<u64> = want.iter().take(30).map(|w| w.1).collect();
         assert_eq!(got, want, "{flags:?}");
-        assert!(want.len() > 0, "{flags:?} selects nothing");
+        assert!(!want.is_empty(), "{flags:?} selects nothing");
     };
     check(&["--player", "tamenori"], &|r| {
         name(r, "black").contains("tamenori") || name(r, "white").contains("tamenori")
