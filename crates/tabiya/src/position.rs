@@ -1,15 +1,252 @@
-//! `tabiya position` commands.
+//! `tabiya position encode | decode`: compact position codecs on the command line.
+//!
+//! * `encode --format b32|cdb|ctg|kvetka|polyglot FEN…` prints each position's bytes as
+//!   lowercase hex (Polyglot: the 64-bit key as 16 hex digits).
+//! * `decode --format b32|cdb|ctg|kvetka HEX…` prints each position's FEN.
+//!
+//! Several positions may be given; `-` reads them from standard input, one per line. With
+//! `--json` the output is a list of `{input, output}` objects (`error` instead of `output`
+//! for an input that could not be converted; the command then fails).
+//!
+//! What decoding gives back (see `docs/formats/conversions.md`):
+//! * B32 keeps everything (clocks included): the FEN comes back exactly.
+//! * CDB keeps no clocks: `0 1` is printed.
+//! * CTG and Kvetka keys hold the **normalised** position — White to move, colour-flipped
+//!   when Black was to move, files mirrored when nobody may castle and the king stood on
+//!   files a–d — with clocks `0 1`. `--black` undoes the flip (the real side to move was
+//!   Black), `--mirrored` undoes the mirror; with both flags the real position comes back
+//!   when they describe how it was normalised (`encode --json` tells them).
+//! * A Polyglot key is a hash: it cannot be decoded.
 
-use clap::Subcommand;
+use std::io::{BufRead, Write};
+
+use anyhow::{Context, bail};
+use clap::{Args, Subcommand, ValueEnum};
+use serde::Serialize;
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, EnPassantMode};
+use tabiya_books::{ctg, kvetka, polyglot};
+
+use crate::output::print_json;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CodecArg {
+    B32,
+    Cdb,
+    Ctg,
+    Kvetka,
+    Polyglot,
+}
 
 #[derive(Subcommand)]
 pub enum PositionCommand {
-    /// Not yet available.
-    Todo,
+    /// Encode FEN positions; prints lowercase hex, one line each.
+    Encode(EncodeArgs),
+    /// Decode hex back to FEN (b32, cdb, ctg, kvetka).
+    Decode(DecodeArgs),
+}
+
+#[derive(Args)]
+pub struct EncodeArgs {
+    #[arg(long, value_enum)]
+    pub format: CodecArg,
+    /// FEN positions (`startpos` for the start; `-` reads one FEN per line from standard
+    /// input).
+    #[arg(required = true, value_name = "FEN")]
+    pub fens: Vec<String>,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args)]
+pub struct DecodeArgs {
+    #[arg(long, value_enum)]
+    pub format: CodecArg,
+    /// Hex strings (`-` reads one per line from standard input).
+    #[arg(required = true, value_name = "HEX")]
+    pub hex: Vec<String>,
+    /// CTG/Kvetka: Black was to move in the real position (undo the colour flip).
+    #[arg(long)]
+    pub black: bool,
+    /// CTG/Kvetka: the real position was mirrored a↔h (undo the mirror).
+    #[arg(long)]
+    pub mirrored: bool,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Line {
+    input: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    output: Option<String>,
+    /// CTG/Kvetka encode: how the position was normalised.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    flipped: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mirrored: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
 }
 
 pub fn run(cmd: PositionCommand) -> anyhow::Result<()> {
     match cmd {
-        PositionCommand::Todo => anyhow::bail!("not implemented yet"),
+        PositionCommand::Encode(a) => encode(a),
+        PositionCommand::Decode(a) => decode(a),
     }
+}
+
+/// The inputs, with `-` expanded to the lines of standard input.
+fn inputs(args: &[String]) -> anyhow::Result<Vec<String>> {
+    let mut out = Vec::new();
+    for a in args {
+        if a == "-" {
+            for line in std::io::stdin().lock().lines() {
+                let line = line.context("reading standard input")?;
+                let t = line.trim();
+                if !t.is_empty() {
+                    out.push(t.to_string());
+                }
+            }
+        } else {
+            out.push(a.clone());
+        }
+    }
+    Ok(out)
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn unhex(s: &str) -> anyhow::Result<Vec<u8>> {
+    let s = s.trim();
+    let s = s.strip_prefix("0x").unwrap_or(s);
+    if s.len() % 2 != 0 {
+        bail!("{s:?}: odd number of hex digits");
+    }
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).with_context(|| format!("{s:?}: not hex at digit {i}")))
+        .collect()
+}
+
+fn parse_fen(s: &str) -> anyhow::Result<(Fen, Chess)> {
+    let fen: Fen = if s == "startpos" {
+        Fen::from_position(&Chess::default(), EnPassantMode::Legal)
+    } else {
+        Fen::from_ascii(s.trim().as_bytes()).with_context(|| format!("invalid FEN {s:?}"))?
+    };
+    let mode = CastlingMode::detect(fen.as_setup());
+    let pos: Chess = fen.clone().into_position(mode).with_context(|| format!("illegal position {s:?}"))?;
+    Ok((fen, pos))
+}
+
+/// Encodes one FEN: (hex, flipped, mirrored).
+fn encode_one(format: CodecArg, s: &str) -> anyhow::Result<(String, Option<(bool, bool)>)> {
+    let (fen, pos) = parse_fen(s)?;
+    Ok(match format {
+        // B32 stores the FEN's en-passant square as written, clocks included.
+        CodecArg::B32 => (hex(&tabiya_compact::encode_b32(fen.as_setup()).map_err(|e| anyhow::anyhow!("{e}"))?), None),
+        CodecArg::Cdb => (hex(&tabiya_compact::encode_cdb(&pos).map_err(|e| anyhow::anyhow!("{e}"))?), None),
+        CodecArg::Ctg => {
+            let (k, t) = ctg::encode_key_with_transform(&pos)?;
+            (hex(k.as_bytes()), Some((t.flipped, t.mirrored)))
+        }
+        CodecArg::Kvetka => {
+            let (k, n) = kvetka::position_key(&pos)?;
+            (hex(&k), Some((n.flipped, n.mirrored)))
+        }
+        CodecArg::Polyglot => (format!("{:016x}", polyglot::key(&pos)), None),
+    })
+}
+
+fn encode(args: EncodeArgs) -> anyhow::Result<()> {
+    let items = inputs(&args.fens)?;
+    let mut lines = Vec::with_capacity(items.len());
+    let mut failed = 0;
+    for s in items {
+        match encode_one(args.format, &s) {
+            Ok((h, t)) => lines.push(Line {
+                input: s,
+                output: Some(h),
+                flipped: t.map(|t| t.0),
+                mirrored: t.map(|t| t.1),
+                error: None,
+            }),
+            Err(e) => {
+                failed += 1;
+                lines.push(Line { input: s, output: None, flipped: None, mirrored: None, error: Some(format!("{e:#}")) });
+            }
+        }
+    }
+    emit(&lines, args.json, failed)
+}
+
+fn emit(lines: &[Line], json: bool, failed: usize) -> anyhow::Result<()> {
+    if json {
+        print_json(lines)?;
+    } else {
+        let mut out = std::io::stdout().lock();
+        for l in lines {
+            match (&l.output, &l.error) {
+                (Some(o), _) => writeln!(out, "{o}")?,
+                (None, Some(e)) => eprintln!("tabiya: {e}"),
+                (None, None) => {}
+            }
+        }
+    }
+    if failed > 0 {
+        let first = lines.iter().find_map(|l| l.error.clone()).unwrap_or_default();
+        bail!("{failed} of {} input(s) could not be converted; first: {first}", lines.len());
+    }
+    Ok(())
+}
+
+fn decode_one(args: &DecodeArgs, s: &str) -> anyhow::Result<String> {
+    let bytes = unhex(s)?;
+    if (args.black || args.mirrored) && !matches!(args.format, CodecArg::Ctg | CodecArg::Kvetka) {
+        bail!("--black and --mirrored are for CTG and Kvetka keys (normalised positions)");
+    }
+    let fen = match args.format {
+        CodecArg::B32 => {
+            let setup = tabiya_compact::decode_b32(&bytes).map_err(|e| anyhow::anyhow!("B32 {s}: {e}"))?;
+            Fen::try_from_setup(setup).map_err(|e| anyhow::anyhow!("B32 {s}: {e:?}"))?.to_string()
+        }
+        CodecArg::Cdb => {
+            let pos = tabiya_compact::decode_cdb(&bytes).map_err(|e| anyhow::anyhow!("CDB {s}: {e}"))?;
+            Fen::from_position(&pos, EnPassantMode::Legal).to_string()
+        }
+        CodecArg::Ctg => {
+            let d = ctg::decode_key(&bytes).with_context(|| format!("CTG key {s}"))?;
+            let t = ctg::Transform { flipped: args.black, mirrored: args.mirrored };
+            let pos = t.undo(&d.position).with_context(|| format!("CTG key {s}"))?;
+            Fen::from_position(&pos, EnPassantMode::Legal).to_string()
+        }
+        CodecArg::Kvetka => {
+            let normal = kvetka::decode_key(&bytes).with_context(|| format!("Kvetka key {s}"))?;
+            let n = kvetka::Normalisation { flipped: args.black, mirrored: args.mirrored };
+            let pos = kvetka::transform(&normal, n).with_context(|| format!("Kvetka key {s}"))?;
+            Fen::from_position(&pos, EnPassantMode::Legal).to_string()
+        }
+        CodecArg::Polyglot => bail!("a Polyglot key is a 64-bit hash: it cannot be decoded into a position"),
+    };
+    Ok(fen)
+}
+
+fn decode(args: DecodeArgs) -> anyhow::Result<()> {
+    let items = inputs(&args.hex)?;
+    let mut lines = Vec::with_capacity(items.len());
+    let mut failed = 0;
+    for s in items {
+        match decode_one(&args, &s) {
+            Ok(f) => lines.push(Line { input: s, output: Some(f), flipped: None, mirrored: None, error: None }),
+            Err(e) => {
+                failed += 1;
+                lines.push(Line { input: s, output: None, flipped: None, mirrored: None, error: Some(format!("{e:#}")) });
+            }
+        }
+    }
+    emit(&lines, args.json, failed)
 }

@@ -232,15 +232,22 @@ pub fn build_counted(
     (PolyglotBook { entries }, report)
 }
 
-/// Sorts records by (key, seq): one counting pass and one scatter pass on the top bits of
-/// the key (keys are uniformly distributed hashes), then a small sort per bucket.
-fn sort_records(records: Vec<Rec>) -> Vec<Rec> {
+/// Sorts records by (key, seq) and aggregates them: one counting pass and one scatter pass
+/// on the top bits of the key (keys are uniformly distributed hashes), then per bucket a
+/// small sort and the per-position pass. Buckets hold disjoint key ranges, so with many
+/// records contiguous runs of buckets are sorted and aggregated on several threads and the
+/// results concatenated in key order (the output is the same as one pass).
+fn aggregate(
+    records: Vec<Rec>,
+    opts: &PolyglotBuildOptions,
+    report: &mut BuildReport,
+) -> Vec<Entry> {
     let n = records.len();
     let by_key_seq = |r: &Rec| (r.key, r.seq);
     if n < 1 << 14 {
         let mut records = records;
         records.sort_unstable_by_key(by_key_seq);
-        return records;
+        return aggregate_sorted(&records, opts, report);
     }
     // About 16 records per bucket, at most 2^20 buckets.
     let bits = (usize::BITS - (n / 16).leading_zeros()).clamp(10, 20);
@@ -266,18 +273,72 @@ fn sort_records(records: Vec<Rec>) -> Vec<Rec> {
         out[next[b]] = r;
         next[b] += 1;
     }
-    for w in starts.windows(2) {
-        out[w[0]..w[1]].sort_unstable_by_key(by_key_seq);
+    drop(next);
+    let threads = if n >= 1 << 16 {
+        std::thread::available_parallelism().map_or(1, |t| t.get().min(4))
+    } else {
+        1
+    };
+    // Cut the buckets into `threads` runs of about n / threads records each.
+    let mut cuts = vec![0usize];
+    for t in 1..threads {
+        let target = n * t / threads;
+        let b = starts.partition_point(|&s| s < target);
+        let at = starts[b.min(starts.len() - 1)];
+        if at > *cuts.last().expect("non-empty") && at < n {
+            cuts.push(at);
+        }
     }
-    out
+    cuts.push(n);
+    let work = |part: &mut [Rec], base: usize| -> (Vec<Entry>, BuildReport) {
+        let end = base + part.len();
+        let first = starts.partition_point(|&s| s < base);
+        let mut b = first;
+        while b + 1 < starts.len() && starts[b] < end {
+            let (lo, hi) = (starts[b] - base, starts[b + 1].min(end) - base);
+            part[lo..hi].sort_unstable_by_key(by_key_seq);
+            b += 1;
+        }
+        let mut r = BuildReport::default();
+        let entries = aggregate_sorted(part, opts, &mut r);
+        (entries, r)
+    };
+    let mut parts: Vec<(&mut [Rec], usize)> = Vec::new();
+    let mut rest: &mut [Rec] = &mut out;
+    for w in cuts.windows(2) {
+        let (head, tail) = rest.split_at_mut(w[1] - w[0]);
+        parts.push((head, w[0]));
+        rest = tail;
+    }
+    let results: Vec<(Vec<Entry>, BuildReport)> = if parts.len() == 1 {
+        parts.into_iter().map(|(p, base)| work(p, base)).collect()
+    } else {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = parts
+                .into_iter()
+                .map(|(p, base)| scope.spawn(move || work(p, base)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect()
+        })
+    };
+    let mut entries = Vec::with_capacity(results.iter().map(|r| r.0.len()).sum());
+    for (e, r) in results {
+        entries.extend(e);
+        report.halvings += r.halvings;
+        report.entries_before_filter += r.entries_before_filter;
+    }
+    entries
 }
 
-fn aggregate(
-    records: Vec<Rec>,
+/// The per-position pass over records sorted by (key, seq).
+fn aggregate_sorted(
+    records: &[Rec],
     opts: &PolyglotBuildOptions,
     report: &mut BuildReport,
 ) -> Vec<Entry> {
-    let records = sort_records(records);
     let min_score = opts.min_score / 100.0;
     let mut out = Vec::new();
     let mut accs: Vec<Acc> = Vec::new();
