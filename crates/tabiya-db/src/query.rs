@@ -112,16 +112,13 @@ impl<'a> Snapshot<'a> {
         }
     }
 
-    fn s_entries(&self, r: &RunDir, prefix: u32, cache: &mut HashMap<u32, Vec<run::SEntry>>) -> Result<Vec<run::SEntry>> {
+    fn s_entries(&self, r: &RunDir, prefix: u32) -> Result<Vec<run::SEntry>> {
         let Some(b) = r.s_block_for(prefix) else { return Ok(Vec::new()) };
-        if !cache.contains_key(&b) {
-            let block = self
-                .blocks
-                .get(&run::block_key(r.id, b'S', b))?
-                .ok_or_else(|| Error::Corrupt(format!("missing index block {}/S/{b}", r.id)))?;
-            cache.insert(b, run::decode_s_block(&block)?);
+        let found = self.blocks.get_with(&run::block_key(r.id, b'S', b), |block| run::find_in_s_block(block, prefix))?;
+        match found {
+            Some(entries) => Ok(entries?),
+            None => Err(Error::Corrupt(format!("missing index block {}/S/{b}", r.id))),
         }
-        Ok(cache[&b].iter().filter(|e| e.prefix == prefix).copied().collect())
     }
 
     /// Everything the index holds of one position, run by run: T records, and the games of
@@ -161,10 +158,9 @@ impl<'a> Snapshot<'a> {
             }
             // Candidate games from S entries; the prefix only selects candidates, a replay
             // decides.
-            let mut cache = HashMap::new();
-            let mut candidates: Vec<u32> = self.s_entries(r, prefix, &mut cache)?.into_iter().map(|e| e.game).collect();
+            let mut candidates: Vec<u32> = self.s_entries(r, prefix)?.into_iter().map(|e| e.game).collect();
             for &q in successors {
-                candidates.extend(self.s_entries(r, run::prefix(q), &mut cache)?.into_iter().filter(|e| e.pred).map(|e| e.game));
+                candidates.extend(self.s_entries(r, run::prefix(q))?.into_iter().filter(|e| e.pred).map(|e| e.game));
             }
             candidates.sort_unstable();
             candidates.dedup();

@@ -432,12 +432,17 @@ fn s_block_size(entries: &[SEntry]) -> (usize, u8) {
             last = e.prefix;
         }
         bits += entries.len() * (w + 1);
-        let size = bits.div_ceil(8);
+        let size = bits.div_ceil(8) + checkpoint_bytes(entries.len());
         if size < best.0 {
             best = (size, k);
         }
     }
     (best.0 + S_HEADER, best.1)
+}
+
+/// Bytes of an S block's checkpoints, at most.
+fn checkpoint_bytes(n: usize) -> usize {
+    (n / STRIDE) * 8
 }
 
 /// Bytes of an S block's header, at most.
@@ -472,6 +477,11 @@ impl BitWriter {
                 self.n -= 8;
             }
         }
+    }
+
+    /// Bits written so far.
+    fn bit_pos(&self) -> u64 {
+        self.out.len() as u64 * 8 + self.n as u64
     }
 
     fn unary(&mut self, q: u32) {
@@ -543,11 +553,18 @@ impl BitReader<'_> {
     }
 }
 
+/// Every this many entries an S block records where decoding may start.
+const STRIDE: usize = 64;
+
 /// Encodes S entries (sorted by prefix, then game):
-/// `varint count, u32 LE first prefix, u8 k, u8 w, varint min game`, then a bit stream
-/// (LSB first) with, per entry, the gap to the previous prefix Rice-coded with parameter `k`
+/// `varint count, u32 LE first prefix, u8 k, u8 w, varint min game`, then the checkpoints —
+/// `varint n`, and for the entries at indices STRIDE, 2 × STRIDE, …: `varint` prefix minus the
+/// previous checkpoint's (the first prefix for the first), `varint` bit offset minus the
+/// previous one's, the offset pointing at the entry's game bits — then a bit stream (LSB
+/// first) with, per entry, the gap to the previous prefix Rice-coded with parameter `k`
 /// (quotient in unary as ones ended by a zero, then `k` low bits; absent for the first
-/// entry), the game id minus the block's smallest in `w` bits, and the `pred` bit.
+/// entry), the game id minus the block's smallest in `w` bits, and the `pred` bit. A lookup
+/// decodes from the checkpoint before the prefix it wants: at most about STRIDE entries.
 pub fn encode_s_block(entries: &[SEntry]) -> Vec<u8> {
     let (_, k) = s_block_size(entries);
     let mut out = Vec::new();
@@ -559,7 +576,8 @@ pub fn encode_s_block(entries: &[SEntry]) -> Vec<u8> {
     out.push(k);
     out.push(w);
     put_varint(&mut out, min_g as u64);
-    let mut bw = BitWriter { out, acc: 0, n: 0 };
+    let mut bw = BitWriter { out: Vec::with_capacity(entries.len() * 4), acc: 0, n: 0 };
+    let mut checkpoints: Vec<(u32, u64)> = Vec::new();
     let mut last = first.prefix;
     for (i, e) in entries.iter().enumerate() {
         if i > 0 {
@@ -568,10 +586,21 @@ pub fn encode_s_block(entries: &[SEntry]) -> Vec<u8> {
             bw.put((gap & ((1u64 << k) as u32).wrapping_sub(1)) as u64, k as u32);
             last = e.prefix;
         }
+        if i > 0 && i % STRIDE == 0 {
+            checkpoints.push((e.prefix, bw.bit_pos()));
+        }
         bw.put((e.game - min_g) as u64, w as u32);
         bw.put(e.pred as u64, 1);
     }
-    bw.finish()
+    put_varint(&mut out, checkpoints.len() as u64);
+    let (mut lp, mut lo) = (first.prefix, 0u64);
+    for (p, o) in checkpoints {
+        put_varint(&mut out, (p - lp) as u64);
+        put_varint(&mut out, o - lo);
+        (lp, lo) = (p, o);
+    }
+    out.extend_from_slice(&bw.finish());
+    out
 }
 
 impl RunEncoder {
@@ -610,7 +639,7 @@ impl RunEncoder {
             let span = (e.prefix - self.s_cur[0].prefix) as u64;
             let k = rice_guess(span, n) as u64;
             let w = bit_width(self.s_max_game - self.s_min_game) as u64;
-            let est = ((span >> k) + n * (k + 2 + w)).div_ceil(8) as usize + S_HEADER;
+            let est = ((span >> k) + n * (k + 2 + w)).div_ceil(8) as usize + S_HEADER + checkpoint_bytes(n as usize);
             if est * 100 > BLOCK_BYTES * 97 && s_block_size(&self.s_cur).0 > BLOCK_BYTES {
                 self.cut_s(emit);
             }
@@ -695,41 +724,110 @@ pub fn find_in_t_block(block: &[u8], key: u128) -> Result<Option<TRecord>, Decod
     Ok(None)
 }
 
-/// Decodes an S block (see [`encode_s_block`]).
-pub fn decode_s_block(block: &[u8]) -> Result<Vec<SEntry>, DecodeError> {
+/// The parsed head of an S block.
+struct SHead<'a> {
+    n: u64,
+    first: u32,
+    k: u32,
+    w: u32,
+    min_g: u32,
+    checkpoints: Vec<(u32, u64)>,
+    bits: &'a [u8],
+}
+
+fn s_head(block: &[u8]) -> Result<Option<SHead<'_>>, DecodeError> {
     let mut r = Reader::new(block);
     let n = r.varint("block count")?;
-    let mut v = Vec::with_capacity(n.min(1 << 16) as usize);
     if n == 0 {
-        return Ok(v);
+        return Ok(None);
     }
-    let mut prefix = u32::from_le_bytes(r.array::<4>("first prefix")?);
+    let first = u32::from_le_bytes(r.array::<4>("first prefix")?);
     let k = r.u8("rice parameter")? as u32;
     let w = r.u8("game width")? as u32;
     let min_g = r.varint_u32("first game")?;
     if k > 31 || w > 32 {
         return Err(DecodeError { what: "block header", offset: r.pos() });
     }
-    let bad = |what: &'static str| DecodeError { what, offset: r.pos() };
-    let mut br = BitReader { data: r.remaining(), pos: 0, acc: 0, n: 0 };
-    for i in 0..n {
-        if i > 0 {
+    let c = r.varint("checkpoint count")?;
+    if c > n {
+        return Err(DecodeError { what: "checkpoint count", offset: r.pos() });
+    }
+    let mut checkpoints = Vec::with_capacity(c as usize);
+    let (mut p, mut o) = (first, 0u64);
+    for _ in 0..c {
+        p = p.checked_add(r.varint_u32("checkpoint prefix")?).ok_or(DecodeError { what: "checkpoint prefix", offset: r.pos() })?;
+        o = o.checked_add(r.varint("checkpoint offset")?).ok_or(DecodeError { what: "checkpoint offset", offset: r.pos() })?;
+        checkpoints.push((p, o));
+    }
+    Ok(Some(SHead { n, first, k, w, min_g, checkpoints, bits: r.remaining() }))
+}
+
+/// Decodes S entries from entry `index` (whose prefix is `prefix` and whose game bits start
+/// at bit `bit`) while `keep` accepts their prefix.
+fn decode_s_from(
+    h: &SHead<'_>,
+    index: u64,
+    prefix: u32,
+    bit: u64,
+    mut keep: impl FnMut(u32) -> bool,
+    out: &mut Vec<SEntry>,
+) -> Result<(), DecodeError> {
+    let bad = |what: &'static str| DecodeError { what, offset: (bit / 8) as usize };
+    let byte = (bit / 8) as usize;
+    if byte > h.bits.len() {
+        return Err(bad("checkpoint offset"));
+    }
+    let mut br = BitReader { data: &h.bits[byte..], pos: 0, acc: 0, n: 0 };
+    br.get((bit % 8) as u32).ok_or_else(|| bad("checkpoint offset"))?;
+    let mut prefix = prefix;
+    for i in index..h.n {
+        if i > index {
             let q = br.unary().ok_or_else(|| bad("prefix gap"))?;
-            let low = br.get(k).ok_or_else(|| bad("prefix gap"))? as u32;
-            let gap = (q as u64) << k | low as u64;
+            let low = br.get(h.k).ok_or_else(|| bad("prefix gap"))? as u32;
+            let gap = (q as u64) << h.k | low as u64;
             prefix = u32::try_from(prefix as u64 + gap).map_err(|_| bad("prefix gap"))?;
         }
-        let g = br.get(w).ok_or_else(|| bad("game"))? as u32;
-        let game = min_g.checked_add(g).ok_or_else(|| bad("game"))?;
+        if !keep(prefix) {
+            break;
+        }
+        let g = br.get(h.w).ok_or_else(|| bad("game"))? as u32;
+        let game = h.min_g.checked_add(g).ok_or_else(|| bad("game"))?;
         let pred = br.get(1).ok_or_else(|| bad("pred flag"))? == 1;
-        v.push(SEntry { prefix, game, pred });
+        out.push(SEntry { prefix, game, pred });
+    }
+    Ok(())
+}
+
+/// Decodes an S block (see [`encode_s_block`]).
+pub fn decode_s_block(block: &[u8]) -> Result<Vec<SEntry>, DecodeError> {
+    let Some(h) = s_head(block)? else { return Ok(Vec::new()) };
+    let mut v = Vec::with_capacity(h.n.min(1 << 16) as usize);
+    decode_s_from(&h, 0, h.first, 0, |_| true, &mut v)?;
+    if v.len() as u64 != h.n {
+        return Err(DecodeError { what: "block count", offset: 0 });
     }
     Ok(v)
 }
 
-/// Entries of an S block with the given prefix.
+/// Entries of an S block with the given prefix, decoding only from the checkpoint before it.
 pub fn find_in_s_block(block: &[u8], want: u32) -> Result<Vec<SEntry>, DecodeError> {
-    Ok(decode_s_block(block)?.into_iter().filter(|e| e.prefix == want).collect())
+    let Some(h) = s_head(block)? else { return Ok(Vec::new()) };
+    let mut out = Vec::new();
+    if want < h.first {
+        return Ok(out);
+    }
+    // The last checkpoint strictly before `want`: entries equal to `want` may start before a
+    // checkpoint that has it.
+    let c = h.checkpoints.partition_point(|&(p, _)| p < want);
+    let (index, prefix, bit) = if c == 0 {
+        (0, h.first, 0)
+    } else {
+        let (p, o) = h.checkpoints[c - 1];
+        (c as u64 * STRIDE as u64, p, o)
+    };
+    decode_s_from(&h, index, prefix, bit, |p| p <= want, &mut out)?;
+    out.retain(|e| e.prefix == want);
+    Ok(out)
 }
 
 /// The directory of a run: first key of every block, plus counts.
@@ -970,6 +1068,25 @@ mod tests {
         let mut bucketed = keys;
         sort_keys(&mut bucketed);
         assert_eq!(bucketed, plain);
+    }
+
+    #[test]
+    fn lookups_from_checkpoints_find_what_a_full_decode_finds() {
+        let mut singles: Vec<SEntry> = (0..5_000u64)
+            .map(|i| {
+                let x = i.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                // Few distinct prefixes, so groups straddle checkpoints.
+                SEntry { prefix: ((x >> 40) as u32) % 700, game: (x as u32) % 50_000, pred: x & 2 == 2 }
+            })
+            .collect();
+        singles.sort_unstable();
+        let b = encode_s_block(&singles);
+        let all = decode_s_block(&b).unwrap();
+        assert_eq!(all, singles);
+        for want in 0..710u32 {
+            let expect: Vec<SEntry> = all.iter().filter(|e| e.prefix == want).copied().collect();
+            assert_eq!(find_in_s_block(&b, want).unwrap(), expect, "prefix {want}");
+        }
     }
 
     #[test]

@@ -1,0 +1,122 @@
+//! Explorer latency: p50/p90/p99 of answering a position (statistics of every move plus the
+//! headers of the best games — what `tabiya explore --json` computes), on an open database.
+//!
+//! `TABIYA_BENCH_DB=DIR cargo bench -p tabiya-db --bench explore` measures that database (e.g.
+//! the 1M-game one of BENCHMARKS.md); without it, a database of TWIC 920 is built under
+//! `target/`. Positions are drawn from the database's own games (a fixed seed): a quarter
+//! in the first 10 plies, a quarter at plies 10–30, half anywhere in the game.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use shakmaty::Position;
+use tabiya_db::chess::{self, position_key, successor_keys};
+use tabiya_db::{Database, ImportOptions, ImportProgress};
+
+fn rng(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+fn main() {
+    let dir = match std::env::var_os("TABIYA_BENCH_DB") {
+        Some(d) => PathBuf::from(d),
+        None => {
+            let d = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/bench-db-twic");
+            if !d.join("tabiya.redb").exists() {
+                let db = Database::open_or_create(&d, tabiya_db::Kind::Chess, None).expect("create");
+                let twic = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/pgn/twic/twic0920.pgn");
+                db.import(&[twic], &ImportOptions::default(), &ImportProgress::default()).expect("import");
+            }
+            d
+        }
+    };
+    let db = Database::open(&dir).expect("open database");
+    for r in db.runs().expect("runs") {
+        eprintln!(
+            "run {}: {} games, {} T records in {} blocks, {} S entries in {} blocks, {} implicit, {} bytes",
+            r.id,
+            r.games,
+            r.t_records,
+            r.t_first.len(),
+            r.s_entries,
+            r.s_first.len(),
+            r.implicit,
+            r.bytes
+        );
+    }
+    let snap = db.snapshot().expect("snapshot");
+    let ids = snap.all_game_ids().expect("ids");
+    let mut state = 42u64;
+    let queries = std::env::var("TABIYA_BENCH_QUERIES").ok().and_then(|v| v.parse().ok()).unwrap_or(2000usize);
+    // Pick positions.
+    let mut positions = Vec::with_capacity(queries);
+    while positions.len() < queries {
+        let id = ids[(rng(&mut state) % ids.len() as u64) as usize];
+        let Some(data) = snap.game_record(id).expect("record") else { continue };
+        let (start, _, moves, _) = chess::decode_line(&data).expect("decode");
+        let kind = positions.len() % 4;
+        let len = moves.len();
+        let ply = match kind {
+            0 => (rng(&mut state) % 10) as usize,
+            1 => 10 + (rng(&mut state) % 21) as usize,
+            _ => (rng(&mut state) % (len as u64 + 1)) as usize,
+        }
+        .min(len);
+        let mut pos = start;
+        for m in &moves[..ply] {
+            pos.play_unchecked(*m);
+        }
+        positions.push(pos);
+    }
+    if let Ok(fen) = std::env::var("TABIYA_BENCH_FEN") {
+        // One position, many times (for profiling).
+        let pos: shakmaty::Chess = fen.parse::<shakmaty::fen::Fen>().expect("FEN").into_position(shakmaty::CastlingMode::Standard).expect("position");
+        positions = vec![pos; queries];
+    }
+    // Warm up once, then measure.
+    for pos in positions.iter().take(50) {
+        let _ = snap.position_with(position_key(pos), &successor_keys(pos), 8).expect("query");
+    }
+    let mut times = Vec::with_capacity(queries);
+    let mut found = 0;
+    for pos in &positions {
+        let t = Instant::now();
+        let key = position_key(pos);
+        let ps = snap.position_with(key, &successor_keys(pos), 8).expect("query");
+        for &(g, _) in &ps.top_games {
+            let _ = snap.chess_tags(g).expect("tags");
+        }
+        times.push(t.elapsed().as_secs_f64() * 1e6);
+        if ps.totals.games() > 0 {
+            found += 1;
+        }
+    }
+    if std::env::var_os("TABIYA_BENCH_SLOWEST").is_some() {
+        let mut idx: Vec<usize> = (0..times.len()).collect();
+        idx.sort_by(|&a, &b| times[b].partial_cmp(&times[a]).expect("numbers"));
+        for &i in idx.iter().take(10) {
+            let fen = shakmaty::fen::Fen::from_position(&positions[i], shakmaty::EnPassantMode::Legal);
+            eprintln!("{:>8.0} µs  {fen}", times[i]);
+        }
+    }
+    times.sort_by(|a, b| a.partial_cmp(b).expect("numbers"));
+    let pct = |p: f64| times[((times.len() as f64 * p) as usize).min(times.len() - 1)];
+    let mean = times.iter().sum::<f64>() / times.len() as f64;
+    println!(
+        "explore on {} ({} games, {} runs): {} queries, {} found; µs p50 {:.0}  p90 {:.0}  p99 {:.0}  max {:.0}  mean {:.0}",
+        dir.display(),
+        ids.len(),
+        db.runs().map(|r| r.len()).unwrap_or(0),
+        times.len(),
+        found,
+        pct(0.5),
+        pct(0.9),
+        pct(0.99),
+        times[times.len() - 1],
+        mean
+    );
+}
