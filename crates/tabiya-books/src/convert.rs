@@ -636,11 +636,34 @@ pub fn convert(
         }
         BookFormat::Kvetka => {
             let (dir, name) = kvetka_target(out)?;
+            // CTG and Kvetka records hold normalised (White-to-move) positions; the opening
+            // tables hold real ones: ask for the normalised position and for its
+            // colour-flipped (Black-to-move) and mirrored readings.
+            let normalised = walk == Walk::AllRecords && book.format() != BookFormat::Polyglot;
+            let eco_any = |p: &Chess| -> Option<(String, String, Option<String>)> {
+                let eco = opts.eco?;
+                if let Some(found) = eco(p) {
+                    return Some(found);
+                }
+                if !normalised {
+                    return None;
+                }
+                [(true, false), (false, true), (true, true)]
+                    .into_iter()
+                    .filter_map(|(flipped, mirrored)| {
+                        ctg::Transform { flipped, mirrored }.undo(p).ok()
+                    })
+                    .find_map(|real| eco(&real))
+            };
             let spec = KvetkaBookSpec {
                 caption: opts.kvetka_caption.clone(),
                 store_game_links: false,
                 write_ksf: false,
-                eco: opts.eco,
+                eco: if opts.eco.is_some() {
+                    Some(&eco_any)
+                } else {
+                    None
+                },
                 string_order: StringOrder::BigEndian,
                 ..KvetkaBookSpec::default()
             };

@@ -213,7 +213,7 @@ pub fn dump(args: DumpArgs) -> anyhow::Result<()> {
                         .map(|(kind, g)| json!({"kind": kind, "source": g.source, "game": g.game}))
                         .collect();
                     if !links.is_empty() {
-                        m.insert("games".into(), json!(links));
+                        m.insert("gameLinks".into(), json!(links));
                     }
                 }
                 if !first {
