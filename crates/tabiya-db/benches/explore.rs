@@ -52,6 +52,26 @@ fn main() {
     let ids = snap.all_game_ids().expect("ids");
     let mut state = 42u64;
     let queries = std::env::var("TABIYA_BENCH_QUERIES").ok().and_then(|v| v.parse().ok()).unwrap_or(2000usize);
+    // Replaying stored games (what verifying a rare position and merging runs cost).
+    {
+        let n = ids.len().min(20_000);
+        let (mut occs, mut plies) = (Vec::new(), Vec::new());
+        let t = Instant::now();
+        let mut read_only = 0.0;
+        for &id in &ids[..n] {
+            let t1 = Instant::now();
+            let data = snap.game_record(id).expect("record").expect("game");
+            read_only += t1.elapsed().as_secs_f64();
+            chess::replay_record(&data, None, &mut occs, &mut plies).expect("replay");
+        }
+        let total = t.elapsed().as_secs_f64();
+        println!(
+            "replay: {n} games in {:.3} s: {:.1} µs a game ({:.1} µs reading and decompressing it)",
+            total,
+            total * 1e6 / n as f64,
+            read_only * 1e6 / n as f64
+        );
+    }
     // Pick positions.
     let mut positions = Vec::with_capacity(queries);
     while positions.len() < queries {

@@ -297,6 +297,54 @@ fn walk(
     }
 }
 
+/// The counted positions (and plies) of a stored game, decoding its moves as it goes: one
+/// pass, no list of moves. The same as [`decode_line`] then [`occurrences_with_plies`].
+pub fn replay_record(data: &[u8], max_ply: Option<u32>, out: &mut Vec<Occurrence>, plies: &mut Vec<u16>) -> Result<(), DecodeError> {
+    out.clear();
+    plies.clear();
+    let mut r = Reader::new(data);
+    skip_tags(&mut r)?;
+    let flags = r.u8("game flags")?;
+    let mode = if flags & F_960 != 0 { CastlingMode::Chess960 } else { CastlingMode::Standard };
+    let mut pos = if flags & F_FEN != 0 {
+        let fen = r.str("start FEN")?;
+        let fen = Fen::from_ascii(fen.as_bytes()).map_err(|_| bad("start FEN", &r))?;
+        fen.into_position::<Chess>(mode).map_err(|_| bad("start position", &r))?
+    } else {
+        Chess::default()
+    };
+    let n = r.varint("ply count")? as usize;
+    if n > r.remaining().len() {
+        return Err(bad("ply count", &r));
+    }
+    let limit = max_ply.map_or(n, |m| (m as usize).min(n));
+    let mut key = Zobrist128(position_key(&pos));
+    let mut ep = pos.ep_square(EnPassantMode::Legal);
+    let mut window_start = 0;
+    for ply in 0..=limit {
+        let m = if ply < n { Some(decode_move(&pos, &mut r)?) } else { None };
+        let code = m.as_ref().map_or(NO_MOVE, move_code);
+        if !out[window_start..].iter().any(|o| o.key == key.0) {
+            out.push(Occurrence { key: key.0, code, mover: if pos.turn() == Color::White { 0 } else { 1 } });
+            plies.push(ply.min(u16::MAX as usize) as u16);
+        }
+        let Some(m) = m else { break };
+        if ply == limit {
+            break;
+        }
+        if pos.is_irreversible(m) {
+            window_start = out.len();
+        }
+        let turn = pos.turn();
+        let castles = pos.castles().clone();
+        pos.play_unchecked(m);
+        let after_ep = pos.ep_square(EnPassantMode::Legal);
+        key = Zobrist128(next_key_from(turn, &castles, &pos, m, key.0, ep, after_ep));
+        ep = after_ep;
+    }
+    Ok(())
+}
+
 /// The stored form's dictionary-free part ([`encode_body`]) and the counted positions with
 /// their plies, in one pass over the game.
 pub fn prepare(game: &Game, max_ply: Option<u32>, body: &mut Vec<u8>, occs: &mut Vec<Occurrence>, plies: &mut Vec<u16>) {
@@ -807,6 +855,14 @@ mod tests {
                 occurrences_with_plies(&g.start, &moves, cap, &mut occs2, Some(&mut plies2));
                 assert_eq!(occs, occs2);
                 assert_eq!(plies, plies2);
+                // Replaying the stored form gives them too.
+                let mut stored = Vec::new();
+                stored.push(0);
+                stored.extend_from_slice(&body);
+                let (mut occs3, mut plies3) = (Vec::new(), Vec::new());
+                replay_record(&stored, cap, &mut occs3, &mut plies3).unwrap();
+                assert_eq!(occs, occs3);
+                assert_eq!(plies, plies3);
             }
         }
     }

@@ -183,10 +183,9 @@ impl Replayer<'_> {
         match self.db.kind() {
             crate::Kind::Chess => {
                 let data = self.games.get(game)?.ok_or_else(|| Error::Corrupt(format!("index refers to missing game {game}")))?;
-                let (start, _, moves, _) = crate::chess::decode_line(&data)?;
-                let mut occs = Vec::with_capacity(moves.len() + 1);
-                let mut plies = Vec::with_capacity(moves.len() + 1);
-                crate::chess::occurrences_with_plies(&start, &moves, self.db.max_ply(), &mut occs, Some(&mut plies));
+                let mut occs = Vec::with_capacity(128);
+                let mut plies = Vec::with_capacity(128);
+                crate::chess::replay_record(&data, self.db.max_ply(), &mut occs, &mut plies)?;
                 Ok((occs, plies))
             }
             crate::Kind::Othello => {
@@ -202,9 +201,9 @@ impl Replayer<'_> {
         let data = self.games.get(game)?.ok_or_else(|| Error::Corrupt(format!("index refers to missing game {game}")))?;
         match self.db.kind() {
             crate::Kind::Chess => {
-                let (start, _, moves, _) = crate::chess::decode_line(&data)?;
-                let mut occs = Vec::with_capacity(moves.len() + 1);
-                crate::chess::occurrences(&start, &moves, self.db.max_ply(), &mut occs);
+                let mut occs = Vec::with_capacity(128);
+                let mut plies = Vec::with_capacity(128);
+                crate::chess::replay_record(&data, self.db.max_ply(), &mut occs, &mut plies)?;
                 Ok(occs)
             }
             crate::Kind::Othello => crate::othello::record_occurrences(&data),
@@ -212,26 +211,40 @@ impl Replayer<'_> {
     }
 }
 
-/// All S entries of several runs in (prefix, game) order.
+/// All S entries of several runs in (prefix, game) order (a heap over the runs' heads).
 struct SMerge<'a> {
     iters: Vec<SIter<'a>>,
+    heap: std::collections::BinaryHeap<std::cmp::Reverse<(SEntry, usize)>>,
+    started: bool,
 }
 
-impl SMerge<'_> {
+impl<'a> SMerge<'a> {
+    fn new(iters: Vec<SIter<'a>>) -> Self {
+        SMerge { iters, heap: std::collections::BinaryHeap::new(), started: false }
+    }
+
+    fn refill(&mut self, i: usize) -> Result<()> {
+        if self.iters[i].peek()?.is_some() {
+            let e = self.iters[i].buf.pop_front().expect("peeked");
+            self.heap.push(std::cmp::Reverse((e, i)));
+        }
+        Ok(())
+    }
+
     fn next(&mut self) -> Result<Option<SEntry>> {
-        let mut best: Option<(usize, SEntry)> = None;
-        for (i, it) in self.iters.iter_mut().enumerate() {
-            if it.peek()?.is_some() {
-                let e = *it.buf.front().expect("peeked");
-                if best.is_none_or(|(_, b)| e < b) {
-                    best = Some((i, e));
-                }
+        if !self.started {
+            self.started = true;
+            for i in 0..self.iters.len() {
+                self.refill(i)?;
             }
         }
-        Ok(best.map(|(i, e)| {
-            self.iters[i].buf.pop_front();
-            e
-        }))
+        match self.heap.pop() {
+            Some(std::cmp::Reverse((e, i))) => {
+                self.refill(i)?;
+                Ok(Some(e))
+            }
+            None => Ok(None),
+        }
     }
 }
 
@@ -248,13 +261,10 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
     let blocks = read.table(BLOCKS)?;
     let postings = read.table(POSTINGS)?;
     let facts = FactsReader::new(&read)?;
-    let replayer = Replayer { games: crate::records::Records::new(&read)?, db };
     let fact = |g: u32| -> GameFacts { facts.get(g).unwrap_or_default() };
     let new_id = meta_u64(&read, "next_run")? as u32;
     let games: u64 = runs.iter().map(|r| r.games).sum();
-    let s_merge = || SMerge {
-        iters: runs.iter().map(|d| SIter { dir: d, blocks: &blocks, next_block: 0, buf: VecDeque::new() }).collect(),
-    };
+    let s_merge = || SMerge::new(runs.iter().map(|d| SIter { dir: d, blocks: &blocks, next_block: 0, buf: VecDeque::new() }).collect());
     let t0 = std::time::Instant::now();
 
     // Pass 1: dense prefixes and their entries.
@@ -290,26 +300,54 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
     let mut keep: Vec<SEntry> = Vec::new();
     let mut order: Vec<(u32, Vec<u32>)> = wanted.into_iter().collect();
     order.sort_unstable_by_key(|(g, _)| *g);
-    for (g, mut prefixes) in order {
-        prefixes.sort_unstable();
-        prefixes.dedup();
-        let (occs, plies) = replayer.occurrences_with_plies(g)?;
-        for p in prefixes {
-            let mine: Vec<SEntry> = dense_entries[&p].iter().filter(|e| e.game == g).copied().collect();
-            let at: Vec<usize> = (0..occs.len()).filter(|&i| run::prefix(occs[i].key) == p).collect();
-            // One entry and one position with this prefix in the game: the entry is that
-            // position. (Two positions of one game sharing 32 bits are too rare to bother:
-            // their entries stay as they are.)
-            if let ([e], [i]) = (mine.as_slice(), at.as_slice()) {
-                let o = occs[*i];
-                let pred_key = (e.pred && *i > 0 && plies[*i - 1].wrapping_add(1) == plies[*i]).then(|| occs[*i - 1].key);
-                if e.pred && pred_key.is_none() {
-                    keep.push(*e);
-                    continue;
+    // Replays are the costly part: share them among the cores (the parse threads are done),
+    // a slice of games at a time to bound memory.
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8);
+    for slice in order.chunks(20_000) {
+        let chunk = slice.len().div_ceil(threads).max(1);
+        let replayed: Vec<Result<Vec<(Vec<crate::chess::Occurrence>, Vec<u16>)>>> = std::thread::scope(|s| {
+            let handles: Vec<_> = slice
+                .chunks(chunk)
+                .map(|part| {
+                    let read = &read;
+                    s.spawn(move || -> Result<Vec<(Vec<crate::chess::Occurrence>, Vec<u16>)>> {
+                        let r = Replayer { games: crate::records::Records::new(read)?, db };
+                        part.iter().map(|(g, _)| r.occurrences_with_plies(*g)).collect()
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(Error::Corrupt("replay thread panicked".into())))).collect()
+        });
+        let mut replays = Vec::with_capacity(slice.len());
+        for part in replayed {
+            replays.extend(part?);
+        }
+        for ((g, prefixes), (occs, plies)) in slice.iter().zip(replays) {
+            let g = *g;
+            let mut prefixes = prefixes.clone();
+            prefixes.sort_unstable();
+            prefixes.dedup();
+            for p in prefixes {
+                // Entries of a prefix are sorted by game.
+                let group = &dense_entries[&p];
+                let from = group.partition_point(|e| e.game < g);
+                let to = group.partition_point(|e| e.game <= g);
+                let mine: Vec<SEntry> = group[from..to].to_vec();
+                let at: Vec<usize> = (0..occs.len()).filter(|&i| run::prefix(occs[i].key) == p).collect();
+                // One entry and one position with this prefix in the game: the entry is that
+                // position. (Two positions of one game sharing 32 bits are too rare to
+                // bother: their entries stay as they are.)
+                if let ([e], [i]) = (mine.as_slice(), at.as_slice()) {
+                    let o = occs[*i];
+                    let pred_key = (e.pred && *i > 0 && plies[*i - 1].wrapping_add(1) == plies[*i]).then(|| occs[*i - 1].key);
+                    if e.pred && pred_key.is_none() {
+                        keep.push(*e);
+                        continue;
+                    }
+                    resolved.entry(p).or_default().push((Occ { key: o.key, game: g, code: o.code, mover: o.mover }, e.pred, pred_key));
+                } else {
+                    keep.extend(mine);
                 }
-                resolved.entry(p).or_default().push((Occ { key: o.key, game: g, code: o.code, mover: o.mover }, e.pred, pred_key));
-            } else {
-                keep.extend(mine);
             }
         }
     }

@@ -156,27 +156,75 @@ impl<'a> Snapshot<'a> {
                     record = Some(rec);
                 }
             }
-            // Candidate games from S entries; the prefix only selects candidates, a replay
-            // decides.
-            let mut candidates: Vec<u32> = self.s_entries(r, prefix)?.into_iter().map(|e| e.game).collect();
-            for &q in successors {
-                candidates.extend(self.s_entries(r, run::prefix(q))?.into_iter().filter(|e| e.pred).map(|e| e.game));
+            // Candidate games from S entries: the position's own (prefix of `key`), and
+            // successors' entries saying the position before them is implicit. The prefix
+            // only selects candidates; a replay decides whether an entry is the asked
+            // position's (or its successor's) — then the game counts here and nowhere else.
+            let mut direct: HashMap<u32, usize> = HashMap::new();
+            for e in self.s_entries(r, prefix)? {
+                *direct.entry(e.game).or_default() += 1;
             }
+            let mut via: HashMap<u32, Vec<u128>> = HashMap::new();
+            for &q in successors {
+                for e in self.s_entries(r, run::prefix(q))? {
+                    if e.pred {
+                        via.entry(e.game).or_default().push(q);
+                    }
+                }
+            }
+            let mut candidates: Vec<u32> = direct.keys().chain(via.keys()).copied().collect();
             candidates.sort_unstable();
             candidates.dedup();
             for g in candidates {
-                let occs = self.replayer.occurrences(g)?;
-                let Some(o) = occs.iter().find(|o| o.key == key) else { continue };
-                // Counted by this run's T record already? (Only a prefix collision can
-                // bring such a game here.)
-                if let Some(rec) = &record {
-                    if t_postings.is_none() {
-                        t_postings = Some(self.load_postings(r, rec)?);
-                    }
-                    if t_postings.as_ref().is_some_and(|p| p.binary_search_by_key(&g, |x| x.game).is_ok()) {
-                        continue;
+                let (occs, plies) = self.replayer.occurrences_with_plies(g)?;
+                let Some(i) = occs.iter().position(|o| o.key == key) else { continue };
+                let with_prefix = |p: u32| occs.iter().filter(|o| run::prefix(o.key) == p).count();
+                let mut counts = false;
+                let mut ambiguous = false;
+                if let Some(&n) = direct.get(&g) {
+                    // As many entries as positions with this prefix: every one of them is
+                    // explicit, the asked one included.
+                    let positions = with_prefix(prefix);
+                    if n == positions {
+                        counts = true;
+                    } else {
+                        ambiguous = true;
                     }
                 }
+                if !counts && let Some(qs) = via.get(&g) {
+                    for &q in qs {
+                        let qp = run::prefix(q);
+                        if with_prefix(qp) != 1 {
+                            ambiguous = true;
+                            continue;
+                        }
+                        // The entry is the successor's, one ply after the asked position:
+                        // the asked position is implicit in this game.
+                        if let Some(o) = occs.get(i + 1)
+                            && o.key == q
+                            && plies[i + 1] == plies[i].wrapping_add(1)
+                        {
+                            counts = true;
+                            break;
+                        }
+                    }
+                }
+                if !counts && ambiguous {
+                    // Two positions of one game share 32 bits: decide by the T record.
+                    counts = match &record {
+                        None => true,
+                        Some(rec) => {
+                            if t_postings.is_none() {
+                                t_postings = Some(self.load_postings(r, rec)?);
+                            }
+                            !t_postings.as_ref().is_some_and(|p| p.binary_search_by_key(&g, |x| x.game).is_ok())
+                        }
+                    };
+                }
+                if !counts {
+                    continue;
+                }
+                let o = occs[i];
                 let f = self.facts.get(g)?;
                 found.stats.entry(o.code).or_default().add_game(&f, o.mover);
                 found.top.push((g, o.code));

@@ -186,7 +186,6 @@ pub fn run(cmd: BookCommand) -> anyhow::Result<()> {
 /// Opens any book (format told from the file) and probes a real position: the explorer's
 /// `--book FILE` source. Position totals from the side to move, move statistics from the
 /// mover's side, fields the format does not hold are `None`.
-#[allow(dead_code)] // called by `tabiya explore --book` once the explorer wires it in
 pub fn probe_any(path: &Path, pos: &Chess) -> anyhow::Result<BookProbe> {
     let book = AnyBook::open(path).with_context(|| format!("cannot open book {}", path.display()))?;
     book.probe(pos).with_context(|| format!("cannot probe book {}", path.display()))

@@ -126,6 +126,9 @@ pub struct ExploreArgs {
     /// Number of top games to show.
     #[arg(long, default_value_t = 8)]
     pub top: usize,
+    /// Also show what an opening book (CTG, Polyglot, Kvetka) says of the position; repeatable.
+    #[arg(long = "book", value_name = "FILE")]
+    pub books: Vec<PathBuf>,
     #[arg(long)]
     pub json: bool,
 }
@@ -321,6 +324,17 @@ pub struct ExploreJson {
     pub moves: Vec<MoveJson>,
     pub top_games: Vec<TopGame>,
     pub opening: Option<OpeningJson>,
+    /// Answers of the books given with `--book`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub books: Vec<BookAnswer>,
+}
+
+/// What one book says of the asked position.
+#[derive(Serialize)]
+pub struct BookAnswer {
+    pub file: String,
+    #[serde(flatten)]
+    pub probe: tabiya_books::BookProbe,
 }
 
 fn winner(f: &GameFacts) -> Option<&'static str> {
@@ -413,6 +427,7 @@ pub fn explore_json(snap: &Snapshot<'_>, r: &Resolved, top_n: usize) -> anyhow::
         moves,
         top_games,
         opening,
+        books: Vec::new(),
     })
 }
 
@@ -430,7 +445,11 @@ pub fn explore(args: ExploreArgs) -> anyhow::Result<()> {
     }
     let r = args.position.resolve()?;
     let snap = db.snapshot()?;
-    let e = explore_json(&snap, &r, args.top)?;
+    let mut e = explore_json(&snap, &r, args.top)?;
+    for path in &args.books {
+        let probe = crate::book::probe_any(path, &r.pos)?;
+        e.books.push(BookAnswer { file: path.display().to_string(), probe });
+    }
     if args.json {
         return print_json(&e);
     }
@@ -498,6 +517,29 @@ pub fn print_explore(e: &ExploreJson) -> anyhow::Result<()> {
                 g.year.map_or(String::new(), |y| y.to_string()),
                 g.uci.clone().unwrap_or_default()
             )?;
+        }
+    }
+    for b in &e.books {
+        if !b.probe.found {
+            writeln!(out, "book {}: position not in the book", b.file)?;
+            continue;
+        }
+        writeln!(out, "book {}:", b.file)?;
+        for m in &b.probe.moves {
+            let mut parts = Vec::new();
+            if let Some(g) = m.games {
+                parts.push(format!("{g} games"));
+            }
+            if let (Some(w), Some(d), Some(l)) = (m.wins, m.draws, m.losses) {
+                parts.push(format!("+{w} ={d} -{l}"));
+            }
+            if let Some(w) = m.weight {
+                parts.push(format!("weight {w}"));
+            }
+            if let Some(a) = m.annotation.filter(|a| *a != 0) {
+                parts.push(format!("${a}"));
+            }
+            writeln!(out, "  {:<8} {}", m.san, parts.join(", "))?;
         }
     }
     Ok(())

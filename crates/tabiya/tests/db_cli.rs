@@ -486,3 +486,37 @@ fn merging_index_runs_changes_no_answer() {
         assert_eq!(ga, gb, "games of {line:?}");
     }
 }
+
+#[test]
+fn explore_shows_books_next_to_the_database() {
+    let (_d, db) = db_with_twic();
+    let books = [shared("polyglot/gm2001.bin"), shared("ctg/PowerPlay17-Sicilienne.ctg")];
+    let e = json(&[
+        "explore",
+        "--json",
+        "--db",
+        db.to_str().unwrap(),
+        "--play",
+        "e2e4,c7c5",
+        "--book",
+        books[0].to_str().unwrap(),
+        "--book",
+        books[1].to_str().unwrap(),
+    ]);
+    let answers = e["books"].as_array().unwrap();
+    assert_eq!(answers.len(), 2);
+    for (answer, book) in answers.iter().zip(&books) {
+        // The same answer as probing the book on its own.
+        let probe = json(&["book", "probe", book.to_str().unwrap(), "--play", "e2e4,c7c5", "--json"]);
+        assert_eq!(answer["file"], book.display().to_string());
+        for (k, v) in answer.as_object().unwrap() {
+            if k != "file" {
+                assert_eq!(v, &probe[k.as_str()], "{k}");
+            }
+        }
+        assert_eq!(answer["found"], true);
+    }
+    // gm2001 is a Polyglot book: weights, no statistics.
+    assert!(answers[0]["moves"][0]["weight"].as_u64().is_some());
+    assert!(answers[0]["moves"][0].get("games").is_none());
+}
