@@ -76,7 +76,7 @@ pub fn collect(db: &Database) -> Result<DbStats> {
     let parts_def: [(&str, &[&str]); 5] = [
         ("games", &[GAMES]),
         ("facts", &[FACTS]),
-        ("names", &[NAMES]),
+        ("names", &[NAMES, crate::othello::WTHOR]),
         ("index", &[RUNS, BLOCKS, POSTINGS, run::SKETCHES]),
         ("meta", &[META]),
     ];

@@ -37,8 +37,8 @@ pub fn write_facts(w: &WriteTx, first: u32, facts: &[GameFacts], digests: &[u128
                 row.resize(end, 0);
             }
             let mut buf = Vec::with_capacity(n * SLOT);
-            for j in i..i + n {
-                facts[j].encode(&mut buf);
+            for (j, f) in facts.iter().enumerate().skip(i).take(n) {
+                f.encode(&mut buf);
                 buf.extend_from_slice(&digests.get(j).copied().unwrap_or(0).to_le_bytes());
             }
             row[start..end].copy_from_slice(&buf);

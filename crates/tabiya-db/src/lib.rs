@@ -168,7 +168,7 @@ impl Database {
     /// file (after imports and merges). Returns the bytes saved.
     pub fn shrink(&mut self) -> Result<u64> {
         let before = self.store.file_size();
-        let names = [META, GAMES, facts::FACTS, names::NAMES, run::RUNS, run::BLOCKS, run::POSTINGS, run::SKETCHES];
+        let names = [META, GAMES, facts::FACTS, names::NAMES, run::RUNS, run::BLOCKS, run::POSTINGS, run::SKETCHES, othello::WTHOR];
         let used: u64 = self.store.table_sizes(&names)?.iter().map(|(_, s)| s.allocated_bytes).sum();
         if used * 4 >= before * 3 {
             return Ok(0);

@@ -211,6 +211,9 @@ impl Replayer<'_> {
     }
 }
 
+/// A replayed game: its counted positions and their plies.
+type Replayed = (Vec<crate::chess::Occurrence>, Vec<u16>);
+
 /// All S entries of several runs in (prefix, game) order (a heap over the runs' heads).
 struct SMerge<'a> {
     iters: Vec<SIter<'a>>,
@@ -305,12 +308,12 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8);
     for slice in order.chunks(20_000) {
         let chunk = slice.len().div_ceil(threads).max(1);
-        let replayed: Vec<Result<Vec<(Vec<crate::chess::Occurrence>, Vec<u16>)>>> = std::thread::scope(|s| {
+        let replayed: Vec<Result<Vec<Replayed>>> = std::thread::scope(|s| {
             let handles: Vec<_> = slice
                 .chunks(chunk)
                 .map(|part| {
                     let read = &read;
-                    s.spawn(move || -> Result<Vec<(Vec<crate::chess::Occurrence>, Vec<u16>)>> {
+                    s.spawn(move || -> Result<Vec<Replayed>> {
                         let r = Replayer { games: crate::records::Records::new(read)?, db };
                         part.iter().map(|(g, _)| r.occurrences_with_plies(*g)).collect()
                     })

@@ -133,11 +133,10 @@ pub fn write_names(w: &WriteTx, names: &[(Dict, u32, String)]) -> Result<()> {
         let mut rows: HashMap<[u8; 5], Vec<Option<String>>> = HashMap::new();
         for (dict, id, name) in names {
             let key = row_key(*dict, *id);
-            if !rows.contains_key(&key) {
-                let existing = t.get(&key)?.map(|v| decode_row(&v)).unwrap_or_default();
-                rows.insert(key, existing);
-            }
-            let row = rows.get_mut(&key).expect("row");
+            let row = match rows.entry(key) {
+                std::collections::hash_map::Entry::Occupied(o) => o.into_mut(),
+                std::collections::hash_map::Entry::Vacant(v) => v.insert(t.get(&key)?.map(|v| decode_row(&v)).unwrap_or_default()),
+            };
             let slot = (id % PER_ROW) as usize;
             if row.len() <= slot {
                 row.resize(slot + 1, None);

@@ -217,7 +217,7 @@ impl<'a> Snapshot<'a> {
                             if t_postings.is_none() {
                                 t_postings = Some(self.load_postings(r, rec)?);
                             }
-                            !t_postings.as_ref().is_some_and(|p| p.binary_search_by_key(&g, |x| x.game).is_ok())
+                            t_postings.as_ref().is_none_or(|p| p.binary_search_by_key(&g, |x| x.game).is_err())
                         }
                     };
                 }

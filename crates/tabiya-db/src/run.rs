@@ -635,7 +635,7 @@ impl RunEncoder {
         // Cheap estimate first (Rice cost ≈ span / 2^k + n (k + 1)); the exact size only
         // near the limit.
         let n = self.s_cur.len() as u64;
-        if n % 16 == 0 {
+        if n.is_multiple_of(16) {
             let span = (e.prefix - self.s_cur[0].prefix) as u64;
             let k = rice_guess(span, n) as u64;
             let w = bit_width(self.s_max_game - self.s_min_game) as u64;
@@ -927,7 +927,7 @@ mod tests {
 
     fn facts(g: u32) -> GameFacts {
         GameFacts {
-            outcome: Some(if g % 3 == 0 { GameOutcome::FirstWins } else if g % 3 == 1 { GameOutcome::Draw } else { GameOutcome::SecondWins }),
+            outcome: Some(if g.is_multiple_of(3) { GameOutcome::FirstWins } else if g % 3 == 1 { GameOutcome::Draw } else { GameOutcome::SecondWins }),
             ratings: [Some(2000 + 2 * g as u16), Some(2100)],
             year: Some(2000),
             date: 20000101,
@@ -1060,7 +1060,7 @@ mod tests {
         let keys: Vec<(u128, u32)> = (0..200_000u64)
             .map(|i| {
                 let x = (i as u128).wrapping_mul(0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C835);
-                (x ^ (x >> 64) % 1000, (i % 977) as u32)
+                (x ^ ((x >> 64) % 1000), (i % 977) as u32)
             })
             .collect();
         let mut plain = keys.clone();

@@ -622,6 +622,13 @@ pub fn games(args: GamesArgs) -> anyhow::Result<()> {
 
 pub fn export(args: ExportArgs) -> anyhow::Result<()> {
     let db = open_db(&args.db)?;
+    if db.kind() == Kind::Othello {
+        bail!(
+            "{} is an Othello database: export it as WTHOR files with `tabiya wthor export --db {} -o OUTDIR`",
+            args.db.dir().display(),
+            args.db.dir().display()
+        );
+    }
     let snap = db.snapshot()?;
     let ids: Vec<u32> = if let Some(id) = args.game {
         vec![id]
