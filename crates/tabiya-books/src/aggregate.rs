@@ -130,9 +130,9 @@ struct GameInfo {
 /// FIDE table 8.1(a): rating difference dp for a score p in hundredths, 50..=100 (the
 /// same public table as `tabiya_db::stats`; the command-line tests check that both agree).
 const FIDE_DP: [i32; 51] = [
-    0, 7, 14, 21, 29, 36, 43, 50, 57, 65, 72, 80, 87, 95, 102, 110, 117, 125, 133, 141, 149,
-    158, 166, 175, 184, 193, 202, 211, 220, 230, 240, 251, 262, 273, 284, 296, 309, 322, 336,
-    351, 366, 383, 401, 422, 444, 470, 501, 538, 589, 677, 800,
+    0, 7, 14, 21, 29, 36, 43, 50, 57, 65, 72, 80, 87, 95, 102, 110, 117, 125, 133, 141, 149, 158,
+    166, 175, 184, 193, 202, 211, 220, 230, 240, 251, 262, 273, 284, 296, 309, 322, 336, 351, 366,
+    383, 401, 422, 444, 470, 501, 538, 589, 677, 800,
 ];
 
 /// FIDE table 8.1(a): dp for a score of `p` hundredths (0..=100; larger values count as 100):
@@ -201,11 +201,8 @@ impl Counts {
     }
 
     fn finish(&self) -> BookStats {
-        let performance = fide_performance(
-            self.perf_games,
-            self.perf_opponent_sum,
-            self.perf_score2,
-        );
+        let performance =
+            fide_performance(self.perf_games, self.perf_opponent_sum, self.perf_score2);
         BookStats {
             games: self.games,
             wins: self.wins,

@@ -847,7 +847,7 @@ pub fn polyglot_from_positions(
                 }
             }
         }
-        group.sort_by(|a, b| b.1.cmp(&a.1));
+        group.sort_by_key(|g| std::cmp::Reverse(g.1));
         report.positions += 1;
         entries.extend(group.iter().map(|&(raw_move, w, learn)| Entry {
             key,
@@ -869,7 +869,7 @@ pub fn probe_move(pos: &Chess, m: &BookMove) -> BookProbeMove {
     BookProbeMove {
         uci: UciMove::from_move(m.mv, pos.castles().mode()).to_string(),
         san: SanPlus::from_move(pos.clone(), m.mv).to_string(),
-        annotation: m.annotation.and_then(|a| ctg::annotation_nag(a)),
+        annotation: m.annotation.and_then(ctg::annotation_nag),
         games: s.map(|s| s.games),
         wins: s.map(|s| s.wins),
         draws: s.map(|s| s.draws),

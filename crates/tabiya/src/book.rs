@@ -187,8 +187,10 @@ pub fn run(cmd: BookCommand) -> anyhow::Result<()> {
 /// `--book FILE` source. Position totals from the side to move, move statistics from the
 /// mover's side, fields the format does not hold are `None`.
 pub fn probe_any(path: &Path, pos: &Chess) -> anyhow::Result<BookProbe> {
-    let book = AnyBook::open(path).with_context(|| format!("cannot open book {}", path.display()))?;
-    book.probe(pos).with_context(|| format!("cannot probe book {}", path.display()))
+    let book =
+        AnyBook::open(path).with_context(|| format!("cannot open book {}", path.display()))?;
+    book.probe(pos)
+        .with_context(|| format!("cannot probe book {}", path.display()))
 }
 
 /// Kvetka ECO comments from the Lichess opening tables: `B33|Sicilian Defense|Pelikan
@@ -196,8 +198,11 @@ pub fn probe_any(path: &Path, pos: &Chess) -> anyhow::Result<BookProbe> {
 pub fn eco_comment(pos: &Chess) -> Option<(String, String, Option<String>)> {
     let o = tabiya_db::openings::named(pos)?;
     Some(match o.name.split_once(':') {
-        Some((name, variation)) => (o.eco.clone(), name.trim().to_string(), Some(variation.trim().to_string())),
+        Some((name, variation)) => (
+            o.eco.clone(),
+            name.trim().to_string(),
+            Some(variation.trim().to_string()),
+        ),
         None => (o.eco.clone(), o.name.trim().to_string(), None),
     })
 }
-

@@ -123,12 +123,15 @@ fn hex(b: &[u8]) -> String {
 fn unhex(s: &str) -> anyhow::Result<Vec<u8>> {
     let s = s.trim();
     let s = s.strip_prefix("0x").unwrap_or(s);
-    if s.len() % 2 != 0 {
+    if !s.len().is_multiple_of(2) {
         bail!("{s:?}: odd number of hex digits");
     }
     (0..s.len())
         .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).with_context(|| format!("{s:?}: not hex at digit {i}")))
+        .map(|i| {
+            u8::from_str_radix(&s[i..i + 2], 16)
+                .with_context(|| format!("{s:?}: not hex at digit {i}"))
+        })
         .collect()
 }
 
@@ -139,7 +142,10 @@ fn parse_fen(s: &str) -> anyhow::Result<(Fen, Chess)> {
         Fen::from_ascii(s.trim().as_bytes()).with_context(|| format!("invalid FEN {s:?}"))?
     };
     let mode = CastlingMode::detect(fen.as_setup());
-    let pos: Chess = fen.clone().into_position(mode).with_context(|| format!("illegal position {s:?}"))?;
+    let pos: Chess = fen
+        .clone()
+        .into_position(mode)
+        .with_context(|| format!("illegal position {s:?}"))?;
     Ok((fen, pos))
 }
 
@@ -148,8 +154,14 @@ fn encode_one(format: CodecArg, s: &str) -> anyhow::Result<(String, Option<(bool
     let (fen, pos) = parse_fen(s)?;
     Ok(match format {
         // B32 stores the FEN's en-passant square as written, clocks included.
-        CodecArg::B32 => (hex(&tabiya_compact::encode_b32(fen.as_setup()).map_err(|e| anyhow::anyhow!("{e}"))?), None),
-        CodecArg::Cdb => (hex(&tabiya_compact::encode_cdb(&pos).map_err(|e| anyhow::anyhow!("{e}"))?), None),
+        CodecArg::B32 => (
+            hex(&tabiya_compact::encode_b32(fen.as_setup()).map_err(|e| anyhow::anyhow!("{e}"))?),
+            None,
+        ),
+        CodecArg::Cdb => (
+            hex(&tabiya_compact::encode_cdb(&pos).map_err(|e| anyhow::anyhow!("{e}"))?),
+            None,
+        ),
         CodecArg::Ctg => {
             let (k, t) = ctg::encode_key_with_transform(&pos)?;
             (hex(k.as_bytes()), Some((t.flipped, t.mirrored)))
@@ -177,7 +189,13 @@ fn encode(args: EncodeArgs) -> anyhow::Result<()> {
             }),
             Err(e) => {
                 failed += 1;
-                lines.push(Line { input: s, output: None, flipped: None, mirrored: None, error: Some(format!("{e:#}")) });
+                lines.push(Line {
+                    input: s,
+                    output: None,
+                    flipped: None,
+                    mirrored: None,
+                    error: Some(format!("{e:#}")),
+                });
             }
         }
     }
@@ -198,8 +216,14 @@ fn emit(lines: &[Line], json: bool, failed: usize) -> anyhow::Result<()> {
         }
     }
     if failed > 0 {
-        let first = lines.iter().find_map(|l| l.error.clone()).unwrap_or_default();
-        bail!("{failed} of {} input(s) could not be converted; first: {first}", lines.len());
+        let first = lines
+            .iter()
+            .find_map(|l| l.error.clone())
+            .unwrap_or_default();
+        bail!(
+            "{failed} of {} input(s) could not be converted; first: {first}",
+            lines.len()
+        );
     }
     Ok(())
 }
@@ -211,26 +235,40 @@ fn decode_one(args: &DecodeArgs, s: &str) -> anyhow::Result<String> {
     }
     let fen = match args.format {
         CodecArg::B32 => {
-            let setup = tabiya_compact::decode_b32(&bytes).map_err(|e| anyhow::anyhow!("B32 {s}: {e}"))?;
-            Fen::try_from_setup(setup).map_err(|e| anyhow::anyhow!("B32 {s}: {e:?}"))?.to_string()
+            let setup =
+                tabiya_compact::decode_b32(&bytes).map_err(|e| anyhow::anyhow!("B32 {s}: {e}"))?;
+            Fen::try_from_setup(setup)
+                .map_err(|e| anyhow::anyhow!("B32 {s}: {e:?}"))?
+                .to_string()
         }
         CodecArg::Cdb => {
-            let pos = tabiya_compact::decode_cdb(&bytes).map_err(|e| anyhow::anyhow!("CDB {s}: {e}"))?;
+            let pos =
+                tabiya_compact::decode_cdb(&bytes).map_err(|e| anyhow::anyhow!("CDB {s}: {e}"))?;
             Fen::from_position(&pos, EnPassantMode::Legal).to_string()
         }
         CodecArg::Ctg => {
             let d = ctg::decode_key(&bytes).with_context(|| format!("CTG key {s}"))?;
-            let t = ctg::Transform { flipped: args.black, mirrored: args.mirrored };
-            let pos = t.undo(&d.position).with_context(|| format!("CTG key {s}"))?;
+            let t = ctg::Transform {
+                flipped: args.black,
+                mirrored: args.mirrored,
+            };
+            let pos = t
+                .undo(&d.position)
+                .with_context(|| format!("CTG key {s}"))?;
             Fen::from_position(&pos, EnPassantMode::Legal).to_string()
         }
         CodecArg::Kvetka => {
             let normal = kvetka::decode_key(&bytes).with_context(|| format!("Kvetka key {s}"))?;
-            let n = kvetka::Normalisation { flipped: args.black, mirrored: args.mirrored };
+            let n = kvetka::Normalisation {
+                flipped: args.black,
+                mirrored: args.mirrored,
+            };
             let pos = kvetka::transform(&normal, n).with_context(|| format!("Kvetka key {s}"))?;
             Fen::from_position(&pos, EnPassantMode::Legal).to_string()
         }
-        CodecArg::Polyglot => bail!("a Polyglot key is a 64-bit hash: it cannot be decoded into a position"),
+        CodecArg::Polyglot => {
+            bail!("a Polyglot key is a 64-bit hash: it cannot be decoded into a position")
+        }
     };
     Ok(fen)
 }
@@ -241,10 +279,22 @@ fn decode(args: DecodeArgs) -> anyhow::Result<()> {
     let mut failed = 0;
     for s in items {
         match decode_one(&args, &s) {
-            Ok(f) => lines.push(Line { input: s, output: Some(f), flipped: None, mirrored: None, error: None }),
+            Ok(f) => lines.push(Line {
+                input: s,
+                output: Some(f),
+                flipped: None,
+                mirrored: None,
+                error: None,
+            }),
             Err(e) => {
                 failed += 1;
-                lines.push(Line { input: s, output: None, flipped: None, mirrored: None, error: Some(format!("{e:#}")) });
+                lines.push(Line {
+                    input: s,
+                    output: None,
+                    flipped: None,
+                    mirrored: None,
+                    error: Some(format!("{e:#}")),
+                });
             }
         }
     }

@@ -15,7 +15,9 @@ use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
 const BIN: &str = env!("CARGO_BIN_EXE_tabiya");
 
 fn shared(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data").join(rel)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data")
+        .join(rel)
 }
 
 fn twic() -> PathBuf {
@@ -47,8 +49,12 @@ fn run(args: &[&str]) -> Output {
 
 fn json(args: &[&str]) -> Value {
     let out = run(args);
-    serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("tabiya {args:?}: bad JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)))
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "tabiya {args:?}: bad JSON ({e}): {}",
+            String::from_utf8_lossy(&out.stdout)
+        )
+    })
 }
 
 fn probe(book: &Path, fen: &str) -> Value {
@@ -72,7 +78,11 @@ fn parse_fen(f: &str) -> Chess {
 fn play(line: &str) -> Chess {
     let mut pos = Chess::default();
     for t in line.split_whitespace() {
-        let m = t.parse::<shakmaty::san::San>().unwrap().to_move(&pos).unwrap();
+        let m = t
+            .parse::<shakmaty::san::San>()
+            .unwrap()
+            .to_move(&pos)
+            .unwrap();
         pos.play_unchecked(m);
     }
     pos
@@ -95,8 +105,17 @@ fn python_chess() -> Option<&'static str> {
 }
 
 fn python(script: &str, args: &[String]) -> Value {
-    let out = Command::new("python3").arg("-c").arg(script).args(args).output().expect("python3");
-    assert!(out.status.success(), "python failed: {}", String::from_utf8_lossy(&out.stderr));
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .args(args)
+        .output()
+        .expect("python3");
+    assert!(
+        out.status.success(),
+        "python failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
@@ -126,8 +145,16 @@ fn check_ctg_line(book: &Path, e: &Value) {
     assert_eq!(u(&p["wins"]), u(&e["stm_wins"]), "{fen}");
     assert_eq!(u(&p["losses"]), u(&e["stm_losses"]), "{fen}");
     assert_eq!(u(&p["draws"]), u(&e["draws"]), "{fen}");
-    assert_eq!(u(&p["averageRating"]), avg(&e["rating_sum"], &e["rated_games"]), "{fen}");
-    assert_eq!(u(&p["performance"]), avg(&e["perf_sum"], &e["perf_games"]), "{fen}");
+    assert_eq!(
+        u(&p["averageRating"]),
+        avg(&e["rating_sum"], &e["rated_games"]),
+        "{fen}"
+    );
+    assert_eq!(
+        u(&p["performance"]),
+        avg(&e["perf_sum"], &e["perf_games"]),
+        "{fen}"
+    );
     assert_eq!(u(&p["recommendation"]), u(&e["recommendation"]), "{fen}");
     assert_eq!(u(&p["commentary"]), u(&e["commentary"]), "{fen}");
     let em = e["moves"].as_array().unwrap();
@@ -137,13 +164,28 @@ fn check_ctg_line(book: &Path, e: &Value) {
         assert_eq!(m["uci"], x["uci"], "{fen}");
         assert_eq!(m["san"], x["san"], "{fen}");
         let nag = u(&x["annotation"]).unwrap() & 0x1f;
-        assert_eq!(u(&m["annotation"]), (nag != 0).then_some(nag), "{fen} {}", x["uci"]);
+        assert_eq!(
+            u(&m["annotation"]),
+            (nag != 0).then_some(nag),
+            "{fen} {}",
+            x["uci"]
+        );
         assert_eq!(u(&m["games"]), u(&x["child_total"]), "{fen} {}", x["uci"]);
         assert_eq!(u(&m["wins"]), u(&x["mover_wins"]), "{fen} {}", x["uci"]);
         assert_eq!(u(&m["losses"]), u(&x["mover_losses"]), "{fen} {}", x["uci"]);
         assert_eq!(u(&m["draws"]), u(&x["draws"]), "{fen} {}", x["uci"]);
-        assert_eq!(u(&m["averageRating"]), u(&x["child_avg_rating"]), "{fen} {}", x["uci"]);
-        assert_eq!(u(&m["performance"]), u(&x["child_avg_perf"]), "{fen} {}", x["uci"]);
+        assert_eq!(
+            u(&m["averageRating"]),
+            u(&x["child_avg_rating"]),
+            "{fen} {}",
+            x["uci"]
+        );
+        assert_eq!(
+            u(&m["performance"]),
+            u(&x["child_avg_perf"]),
+            "{fen} {}",
+            x["uci"]
+        );
         let rec = u(&x["child_recommendation"]).unwrap();
         assert_eq!(m["green"], Value::Bool(rec & 0x80 != 0));
         assert_eq!(m["red"], Value::Bool(rec & 0x40 != 0));
@@ -155,7 +197,10 @@ fn check_ctg_line(book: &Path, e: &Value) {
 fn ctg_probes_equal_the_expected_files() {
     for (book, expected) in [
         ("ctg/simple.ctg", "ctg/simple.expected.jsonl"),
-        ("ctg/PowerPlay17-Sicilienne.ctg", "ctg/PowerPlay17-Sicilienne.expected_ply6.jsonl"),
+        (
+            "ctg/PowerPlay17-Sicilienne.ctg",
+            "ctg/PowerPlay17-Sicilienne.expected_ply6.jsonl",
+        ),
     ] {
         let text = std::fs::read_to_string(shared(expected)).unwrap();
         let mut n = 0;
@@ -212,7 +257,11 @@ fn polyglot_probes_equal_python_chess() {
     if python_chess().is_none() {
         return;
     }
-    for book in ["polyglot/gm2001.bin", "polyglot/performance.bin", "polyglot/lasker-trap.bin"] {
+    for book in [
+        "polyglot/gm2001.bin",
+        "polyglot/performance.bin",
+        "polyglot/lasker-trap.bin",
+    ] {
         let path = shared(book);
         let expected = python(PY_POLYGLOT_WALK, &[s(&path), "120".into()]);
         let list = expected.as_array().unwrap();
@@ -225,10 +274,26 @@ fn polyglot_probes_equal_python_chess() {
             assert_eq!(p["found"], Value::Bool(!em.is_empty()), "{book} {fen}");
             found += usize::from(!em.is_empty());
             let pm = p["moves"].as_array().unwrap();
-            let ours: Vec<(String, u64, u64)> =
-                pm.iter().map(|m| (m["uci"].as_str().unwrap().to_string(), u(&m["weight"]).unwrap(), u(&m["learn"]).unwrap())).collect();
-            let theirs: Vec<(String, u64, u64)> =
-                em.iter().map(|m| (m["uci"].as_str().unwrap().to_string(), u(&m["weight"]).unwrap(), u(&m["learn"]).unwrap())).collect();
+            let ours: Vec<(String, u64, u64)> = pm
+                .iter()
+                .map(|m| {
+                    (
+                        m["uci"].as_str().unwrap().to_string(),
+                        u(&m["weight"]).unwrap(),
+                        u(&m["learn"]).unwrap(),
+                    )
+                })
+                .collect();
+            let theirs: Vec<(String, u64, u64)> = em
+                .iter()
+                .map(|m| {
+                    (
+                        m["uci"].as_str().unwrap().to_string(),
+                        u(&m["weight"]).unwrap(),
+                        u(&m["learn"]).unwrap(),
+                    )
+                })
+                .collect();
             assert_eq!(ours, theirs, "{book} {fen}");
             // Polyglot holds no statistics: those fields are left out.
             assert!(p.get("games").is_none() && pm.iter().all(|m| m.get("games").is_none()));
@@ -238,7 +303,12 @@ fn polyglot_probes_equal_python_chess() {
     // lasker-trap's underpromotion fxg1=N+ at the end of its line.
     let after = fen_of(&play("d4 d5 c4 e5 dxe5 d4 e3 Bb4+ Bd2 dxe3 Bxb4 exf2+ Ke2"));
     let p = probe(&shared("polyglot/lasker-trap.bin"), &after);
-    let ucis: Vec<&str> = p["moves"].as_array().unwrap().iter().map(|m| m["uci"].as_str().unwrap()).collect();
+    let ucis: Vec<&str> = p["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["uci"].as_str().unwrap())
+        .collect();
     assert_eq!(ucis, ["f2g1n"], "{p}");
     assert_eq!(p["moves"][0]["san"], "fxg1=N+");
 }
@@ -256,11 +326,23 @@ fn make_book(pgn: &Path, out: &Path, args: &[&str]) {
         .args(args)
         .output()
         .unwrap();
-    assert!(o.status.success() && out.exists(), "polyglot make-book: {}", String::from_utf8_lossy(&o.stdout));
+    assert!(
+        o.status.success() && out.exists(),
+        "polyglot make-book: {}",
+        String::from_utf8_lossy(&o.stdout)
+    );
 }
 
 fn tabiya_build(format: &str, out: &Path, inputs: &[PathBuf], args: &[&str]) -> Value {
-    let mut a: Vec<String> = vec!["book".into(), "build".into(), "--format".into(), format.into(), "-o".into(), s(out), "--json".into()];
+    let mut a: Vec<String> = vec![
+        "book".into(),
+        "build".into(),
+        "--format".into(),
+        format.into(),
+        "-o".into(),
+        s(out),
+        "--json".into(),
+    ];
     a.extend(args.iter().map(|x| x.to_string()));
     a.extend(inputs.iter().map(|p| s(p)));
     let refs: Vec<&str> = a.iter().map(String::as_str).collect();
@@ -270,8 +352,17 @@ fn tabiya_build(format: &str, out: &Path, inputs: &[PathBuf], args: &[&str]) -> 
 fn same_bytes(label: &str, a: &Path, b: &Path) {
     let (x, y) = (std::fs::read(a).unwrap(), std::fs::read(b).unwrap());
     if x != y {
-        let at = x.iter().zip(&y).position(|(p, q)| p != q).unwrap_or(x.len().min(y.len()));
-        panic!("{label}: {} vs {} bytes, first difference at byte {at} (entry {})", x.len(), y.len(), at / 16);
+        let at = x
+            .iter()
+            .zip(&y)
+            .position(|(p, q)| p != q)
+            .unwrap_or(x.len().min(y.len()));
+        panic!(
+            "{label}: {} vs {} bytes, first difference at byte {at} (entry {})",
+            x.len(),
+            y.len(),
+            at / 16
+        );
     }
 }
 
@@ -316,7 +407,10 @@ fn polyglot_build_is_byte_identical_to_make_book() {
         same_bytes(&format!("twic {args:?}"), &ours, &theirs);
     }
     // pgnmentor, all ten files concatenated, and given to tabiya as ten inputs.
-    let mut files: Vec<PathBuf> = std::fs::read_dir(shared("pgn/pgnmentor")).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(shared("pgn/pgnmentor"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     files.sort();
     let mut all = Vec::new();
     for f in &files {
@@ -330,7 +424,8 @@ fn polyglot_build_is_byte_identical_to_make_book() {
 
     // TCEC: tabiya reads the zstd file whole and skips the FEN games; polyglot gets the file
     // without them (it would replay them from the standard start and stop).
-    let text = String::from_utf8(zstd::decode_all(std::fs::File::open(tcec()).unwrap()).unwrap()).unwrap();
+    let text =
+        String::from_utf8(zstd::decode_all(std::fs::File::open(tcec()).unwrap()).unwrap()).unwrap();
     let (standard, dropped) = drop_non_standard_fen_games(&text);
     let plain = d.join("tcec-standard.pgn");
     std::fs::write(&plain, standard).unwrap();
@@ -344,7 +439,15 @@ fn polyglot_build_is_byte_identical_to_make_book() {
     std::io::Write::write_all(&mut gz, &std::fs::read(twic()).unwrap()).unwrap();
     let gz = gz.finish().unwrap();
     let mut child = Command::new(BIN)
-        .args(["book", "build", "--format", "polyglot", "-o", &s(&d.join("stdin.bin")), "-"])
+        .args([
+            "book",
+            "build",
+            "--format",
+            "polyglot",
+            "-o",
+            &s(&d.join("stdin.bin")),
+            "-",
+        ])
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -353,7 +456,11 @@ fn polyglot_build_is_byte_identical_to_make_book() {
     std::io::Write::write_all(child.stdin.as_mut().unwrap(), &gz).unwrap();
     drop(child.stdin.take());
     assert!(child.wait().unwrap().success());
-    same_bytes("twic from gzip stdin", &d.join("stdin.bin"), &d.join("twic-p0.bin"));
+    same_bytes(
+        "twic from gzip stdin",
+        &d.join("stdin.bin"),
+        &d.join("twic-p0.bin"),
+    );
 }
 
 const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -378,7 +485,10 @@ fn drop_non_standard_fen_games(text: &str) -> (String, usize) {
     let mut out = String::new();
     let mut dropped = 0;
     for g in games {
-        let fen = g.lines().find_map(|l| l.strip_prefix("[FEN \"")).map(|l| l.trim_end().trim_end_matches("\"]"));
+        let fen = g
+            .lines()
+            .find_map(|l| l.strip_prefix("[FEN \""))
+            .map(|l| l.trim_end().trim_end_matches("\"]"));
         if fen.is_some_and(|f| f != START_FEN) {
             dropped += 1;
         } else {
@@ -395,26 +505,73 @@ fn merge_and_dump_as_polyglot_does() {
     let d = dir.path();
     let a = d.join("a.bin");
     let b = d.join("b.bin");
-    tabiya_build("polyglot", &a, &[shared("pgn/pgnmentor/Tal.pgn")], &["--min-game", "1"]);
-    tabiya_build("polyglot", &b, &[shared("pgn/pgnmentor/Fischer.pgn")], &["--min-game", "1"]);
+    tabiya_build(
+        "polyglot",
+        &a,
+        &[shared("pgn/pgnmentor/Tal.pgn")],
+        &["--min-game", "1"],
+    );
+    tabiya_build(
+        "polyglot",
+        &b,
+        &[shared("pgn/pgnmentor/Fischer.pgn")],
+        &["--min-game", "1"],
+    );
     let theirs = d.join("merged-p.bin");
-    let o = Command::new(poly).args(["merge-book", "-in1"]).arg(&a).arg("-in2").arg(&b).arg("-out").arg(&theirs).output().unwrap();
-    assert!(theirs.exists(), "merge-book: {}", String::from_utf8_lossy(&o.stdout));
-    let v = json(&["book", "merge", &s(&a), &s(&b), "-o", &s(&d.join("merged-t.bin")), "--json"]);
-    assert_eq!(u(&v["entries"]), Some(std::fs::metadata(&theirs).unwrap().len() / 16));
+    let o = Command::new(poly)
+        .args(["merge-book", "-in1"])
+        .arg(&a)
+        .arg("-in2")
+        .arg(&b)
+        .arg("-out")
+        .arg(&theirs)
+        .output()
+        .unwrap();
+    assert!(
+        theirs.exists(),
+        "merge-book: {}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let v = json(&[
+        "book",
+        "merge",
+        &s(&a),
+        &s(&b),
+        "-o",
+        &s(&d.join("merged-t.bin")),
+        "--json",
+    ]);
+    assert_eq!(
+        u(&v["entries"]),
+        Some(std::fs::metadata(&theirs).unwrap().len() / 16)
+    );
     same_bytes("merge", &d.join("merged-t.bin"), &theirs);
 
     // dump of lasker-trap (Black's moves), as `polyglot dump-book` writes it.
     let book = shared("polyglot/lasker-trap.bin");
     let out = d.join("dump.txt");
-    Command::new(poly).args(["dump-book", "-bin"]).arg(&book).args(["-color", "black", "-out"]).arg(&out).output().unwrap();
+    Command::new(poly)
+        .args(["dump-book", "-bin"])
+        .arg(&book)
+        .args(["-color", "black", "-out"])
+        .arg(&out)
+        .output()
+        .unwrap();
     let theirs = std::fs::read_to_string(&out).unwrap();
     assert!(theirs.contains("fxg1=N+"), "{theirs}");
-    let ours = String::from_utf8(run(&["book", "dump", &s(&book), "--color", "black"]).stdout).unwrap();
+    let ours =
+        String::from_utf8(run(&["book", "dump", &s(&book), "--color", "black"]).stdout).unwrap();
     assert_eq!(ours, theirs);
 
     // Merging a CTG book is refused with the file named.
-    let e = run_raw(&["book", "merge", &s(&shared("ctg/simple.ctg")), &s(&a), "-o", &s(&d.join("x.bin"))]);
+    let e = run_raw(&[
+        "book",
+        "merge",
+        &s(&shared("ctg/simple.ctg")),
+        &s(&a),
+        "-o",
+        &s(&d.join("x.bin")),
+    ]);
     assert!(!e.status.success());
     assert!(String::from_utf8_lossy(&e.stderr).contains("simple.ctg"));
 }
@@ -424,7 +581,12 @@ fn merge_and_dump_as_polyglot_does() {
 
 #[test]
 fn check_and_info_on_the_real_books() {
-    let v = json(&["book", "check", &s(&shared("ctg/PowerPlay17-Sicilienne.ctg")), "--json"]);
+    let v = json(&[
+        "book",
+        "check",
+        &s(&shared("ctg/PowerPlay17-Sicilienne.ctg")),
+        "--json",
+    ]);
     assert_eq!(v["clean"], Value::Bool(true), "{v}");
     assert_eq!(u(&v["records"]), Some(13_305));
     assert_eq!(u(&v["foundViaCto"]), Some(13_305));
@@ -432,19 +594,34 @@ fn check_and_info_on_the_real_books() {
     assert_eq!(u(&v["legalMoves"]), Some(13_406));
     // performance.bin: 92,954 entries, 90,208 reachable from the start (the polyglot page's
     // numbers, found by walking the book).
-    let v = json(&["book", "check", &s(&shared("polyglot/performance.bin")), "--json"]);
+    let v = json(&[
+        "book",
+        "check",
+        &s(&shared("polyglot/performance.bin")),
+        "--json",
+    ]);
     assert_eq!(v["clean"], Value::Bool(true), "{v}");
     assert_eq!(u(&v["entries"]), Some(92_954));
     assert_eq!(u(&v["unreachableEntries"]), Some(92_954 - 90_208));
     let v = json(&["book", "info", &s(&shared("polyglot/gm2001.bin")), "--json"]);
     assert_eq!(u(&v["entries"]), Some(30_416));
-    let v = json(&["book", "info", &s(&shared("ctg/PowerPlay17-Sicilienne.ctg")), "--json"]);
+    let v = json(&[
+        "book",
+        "info",
+        &s(&shared("ctg/PowerPlay17-Sicilienne.ctg")),
+        "--json",
+    ]);
     assert_eq!(u(&v["games"]), Some(499));
     assert_eq!(u(&v["records"]), Some(13_305));
     assert_eq!(u(&v["lowerBound"]), Some(248));
     assert_eq!(u(&v["upperBound"]), Some(384));
     // Dump of every CTG record.
-    let v = json(&["book", "dump", &s(&shared("ctg/PowerPlay17-Sicilienne.ctg")), "--json"]);
+    let v = json(&[
+        "book",
+        "dump",
+        &s(&shared("ctg/PowerPlay17-Sicilienne.ctg")),
+        "--json",
+    ]);
     assert_eq!(v.as_array().unwrap().len(), 13_305);
 }
 
@@ -462,7 +639,10 @@ fn damaged_books_are_errors_naming_file_and_offset() {
     std::fs::write(&bad, &bytes).unwrap();
     let o = run_raw(&["book", "probe", &s(&bad), "--fen", "startpos"]);
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(!o.status.success() && err.contains("cut.bin") && err.contains("offset 1600"), "{err}");
+    assert!(
+        !o.status.success() && err.contains("cut.bin") && err.contains("offset 1600"),
+        "{err}"
+    );
     let o = run_raw(&["book", "check", &s(&bad)]);
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(!o.status.success() && out.contains("offset 1600"), "{out}");
@@ -482,7 +662,11 @@ fn damaged_books_are_errors_naming_file_and_offset() {
 
     // CTG: a data page whose "bytes used" field runs past the page.
     for ext in ["ctg", "cto", "ctb"] {
-        std::fs::copy(shared(&format!("ctg/PowerPlay17-Sicilienne.{ext}")), d.join(format!("pp.{ext}"))).unwrap();
+        std::fs::copy(
+            shared(&format!("ctg/PowerPlay17-Sicilienne.{ext}")),
+            d.join(format!("pp.{ext}")),
+        )
+        .unwrap();
     }
     let mut ctg = std::fs::read(d.join("pp.ctg")).unwrap();
     // The start position lives on data page 237 (expected file): file offset 238 × 4096.
@@ -492,10 +676,19 @@ fn damaged_books_are_errors_naming_file_and_offset() {
     std::fs::write(d.join("pp.ctg"), &ctg).unwrap();
     let o = run_raw(&["book", "probe", &s(&d.join("pp.ctg")), "--fen", "startpos"]);
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(!o.status.success() && err.contains("pp.ctg") && err.contains("237") && err.contains("offset"), "{err}");
+    assert!(
+        !o.status.success()
+            && err.contains("pp.ctg")
+            && err.contains("237")
+            && err.contains("offset"),
+        "{err}"
+    );
     let o = run_raw(&["book", "check", &s(&d.join("pp.ctg"))]);
     let out = String::from_utf8_lossy(&o.stdout);
-    assert!(!o.status.success() && out.contains("pp.ctg") && out.contains("byte offset"), "{out}");
+    assert!(
+        !o.status.success() && out.contains("pp.ctg") && out.contains("byte offset"),
+        "{out}"
+    );
 
     // Kvetka: a block whose length field is out of range.
     let kv = d.join("kv").join("t");
@@ -509,7 +702,12 @@ fn damaged_books_are_errors_naming_file_and_offset() {
     std::fs::write(&kob, &k).unwrap();
     let o = run_raw(&["book", "check", &s(&kob)]);
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(!o.status.success() && err.contains("t_0.kob") && err.contains(&format!("offset {second_block}")), "{err}");
+    assert!(
+        !o.status.success()
+            && err.contains("t_0.kob")
+            && err.contains(&format!("offset {second_block}")),
+        "{err}"
+    );
 
     // Not a book at all.
     let junk = d.join("notes.txt");
@@ -525,26 +723,48 @@ fn damaged_books_are_errors_naming_file_and_offset() {
 /// Position totals of `explore` from the side to move: (games, wins, draws, losses,
 /// unknown).
 fn explore_totals(e: &Value, turn: Color) -> (u64, u64, u64, u64, u64) {
-    let (w, d, b, x) = (u(&e["white"]).unwrap(), u(&e["draws"]).unwrap(), u(&e["black"]).unwrap(), u(&e["unknown"]).unwrap());
+    let (w, d, b, x) = (
+        u(&e["white"]).unwrap(),
+        u(&e["draws"]).unwrap(),
+        u(&e["black"]).unwrap(),
+        u(&e["unknown"]).unwrap(),
+    );
     let (win, loss) = if turn == Color::White { (w, b) } else { (b, w) };
     (w + d + b + x, win, d, loss, x)
 }
 
 /// Sample positions of twic: the start, openings, and positions deep in games.
 fn twic_sample() -> Vec<Chess> {
-    let mut v: Vec<Chess> = ["", "e4", "d4", "e4 c5", "e4 e5 Nf3 Nc6 Bb5", "d4 Nf6 c4 e6", "d4 d5 c4", "e4 c6", "c4", "Nf3"]
-        .iter()
-        .map(|l| play(l))
-        .collect();
+    let mut v: Vec<Chess> = [
+        "",
+        "e4",
+        "d4",
+        "e4 c5",
+        "e4 e5 Nf3 Nc6 Bb5",
+        "d4 Nf6 c4 e6",
+        "d4 d5 c4",
+        "e4 c6",
+        "c4",
+        "Nf3",
+    ]
+    .iter()
+    .map(|l| play(l))
+    .collect();
     let text = std::fs::read_to_string(twic()).unwrap();
     let games: Vec<&str> = text.split("\n[Event ").collect();
     for (i, g) in games.iter().enumerate().filter(|(i, _)| i % 150 == 7) {
-        let movetext: String = g.lines().filter(|l| !l.starts_with('[')).collect::<Vec<_>>().join(" ");
+        let movetext: String = g
+            .lines()
+            .filter(|l| !l.starts_with('['))
+            .collect::<Vec<_>>()
+            .join(" ");
         let mut pos = Chess::default();
         let mut ply = 0;
         for tok in movetext.split_whitespace() {
             let t = tok.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
-            let Ok(san) = t.parse::<shakmaty::san::San>() else { continue };
+            let Ok(san) = t.parse::<shakmaty::san::San>() else {
+                continue;
+            };
             let Ok(m) = san.to_move(&pos) else { break };
             pos.play_unchecked(m);
             ply += 1;
@@ -577,7 +797,16 @@ fn books_built_from_twic_agree_with_explore() {
     ];
     for (format, out, from_db) in &books {
         if *from_db {
-            run(&["book", "build", "--format", format, "-o", &s(out), "--db", &s(&db)]);
+            run(&[
+                "book",
+                "build",
+                "--format",
+                format,
+                "-o",
+                &s(out),
+                "--db",
+                &s(&db),
+            ]);
         } else {
             tabiya_build(format, out, &[twic()], &[]);
         }
@@ -590,10 +819,24 @@ fn books_built_from_twic_agree_with_explore() {
         assert!(games > 0, "{fen} is in the database");
         for (format, book, _) in &books {
             let p = probe(book, &fen);
-            assert_eq!(p["found"], Value::Bool(true), "{format} {}: {fen}", book.display());
-            let expect_games = if *format == "kvetka" { games - unknown } else { games };
             assert_eq!(
-                (u(&p["games"]), u(&p["wins"]), u(&p["draws"]), u(&p["losses"])),
+                p["found"],
+                Value::Bool(true),
+                "{format} {}: {fen}",
+                book.display()
+            );
+            let expect_games = if *format == "kvetka" {
+                games - unknown
+            } else {
+                games
+            };
+            assert_eq!(
+                (
+                    u(&p["games"]),
+                    u(&p["wins"]),
+                    u(&p["draws"]),
+                    u(&p["losses"])
+                ),
                 (Some(expect_games), Some(wins), Some(draws), Some(losses)),
                 "{format} {}: {fen}",
                 book.display()
@@ -603,17 +846,38 @@ fn books_built_from_twic_agree_with_explore() {
                 // A move's statistics are its child's record: equal to explore's move row
                 // when no other move order reaches the child.
                 for em in e["moves"].as_array().unwrap() {
-                    let n = u(&em["white"]).unwrap() + u(&em["draws"]).unwrap() + u(&em["black"]).unwrap() + u(&em["unknown"]).unwrap();
-                    let Some(bm) = p["moves"].as_array().unwrap().iter().find(|m| m["uci"] == em["uci"]) else {
+                    let n = u(&em["white"]).unwrap()
+                        + u(&em["draws"]).unwrap()
+                        + u(&em["black"]).unwrap()
+                        + u(&em["unknown"]).unwrap();
+                    let Some(bm) = p["moves"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .find(|m| m["uci"] == em["uci"])
+                    else {
                         panic!("{fen}: move {} missing from the CTG book", em["uci"]);
                     };
                     if u(&bm["games"]) != Some(n) {
                         continue;
                     }
                     let (w, b) = (u(&em["white"]).unwrap(), u(&em["black"]).unwrap());
-                    let (mw, ml) = if pos.turn() == Color::White { (w, b) } else { (b, w) };
-                    assert_eq!((u(&bm["wins"]), u(&bm["losses"]), u(&bm["draws"])), (Some(mw), Some(ml), u(&em["draws"])), "{fen} {}", em["uci"]);
-                    assert_eq!(bm["averageRating"], em["averageRating"], "{fen} {}", em["uci"]);
+                    let (mw, ml) = if pos.turn() == Color::White {
+                        (w, b)
+                    } else {
+                        (b, w)
+                    };
+                    assert_eq!(
+                        (u(&bm["wins"]), u(&bm["losses"]), u(&bm["draws"])),
+                        (Some(mw), Some(ml), u(&em["draws"])),
+                        "{fen} {}",
+                        em["uci"]
+                    );
+                    assert_eq!(
+                        bm["averageRating"], em["averageRating"],
+                        "{fen} {}",
+                        em["uci"]
+                    );
                     assert_eq!(bm["performance"], em["performance"], "{fen} {}", em["uci"]);
                     compared_moves += 1;
                 }
@@ -645,7 +909,9 @@ fn every_position_of_books_from_twic_reads_back_with_the_database_totals() {
     let snap = db.snapshot().unwrap();
     let totals = |pos: &Chess| -> Option<tabiya_db::Stats> {
         let key = tabiya_db::chess::position_key(pos);
-        let st = snap.position_with(key, &tabiya_db::chess::successor_keys(pos), 0).unwrap();
+        let st = snap
+            .position_with(key, &tabiya_db::chess::successor_keys(pos), 0)
+            .unwrap();
         (st.totals.games() > 0).then_some(st.totals)
     };
     // The real positions a normalised (White-to-move) record stands for.
@@ -656,10 +922,10 @@ fn every_position_of_books_from_twic_reads_back_with_the_database_totals() {
                 continue;
             }
             let t = tabiya_books::ctg::Transform { flipped, mirrored };
-            if let Ok(p) = t.undo(n) {
-                if !v.contains(&p) {
-                    v.push(p);
-                }
+            if let Ok(p) = t.undo(n)
+                && !v.contains(&p)
+            {
+                v.push(p);
             }
         }
         v
@@ -669,11 +935,22 @@ fn every_position_of_books_from_twic_reads_back_with_the_database_totals() {
     for (book, format) in [(&ctg, "ctg"), (&kv, "kvetka")] {
         let dump = json(&["book", "dump", &s(book), "--json"]);
         let records = dump.as_array().unwrap();
-        assert!(records.len() > 150_000, "{format}: {} records", records.len());
+        assert!(
+            records.len() > 150_000,
+            "{format}: {} records",
+            records.len()
+        );
         for rec in records {
             let n = parse_fen(rec["fen"].as_str().unwrap());
-            let found: Vec<(Chess, tabiya_db::Stats)> = variants(&n).into_iter().filter_map(|p| totals(&p).map(|t| (p, t))).collect();
-            assert!(!found.is_empty(), "{format}: record {} is no position of the database", rec["fen"]);
+            let found: Vec<(Chess, tabiya_db::Stats)> = variants(&n)
+                .into_iter()
+                .filter_map(|p| totals(&p).map(|t| (p, t)))
+                .collect();
+            assert!(
+                !found.is_empty(),
+                "{format}: record {} is no position of the database",
+                rec["fen"]
+            );
             if found.len() > 1 {
                 twins += 1;
             }
@@ -682,7 +959,11 @@ fn every_position_of_books_from_twic_reads_back_with_the_database_totals() {
                 g += t.games();
                 unk += t.unknown;
                 dr += t.draws;
-                let (a, b) = if p.turn() == Color::White { (t.first, t.second) } else { (t.second, t.first) };
+                let (a, b) = if p.turn() == Color::White {
+                    (t.first, t.second)
+                } else {
+                    (t.second, t.first)
+                };
                 w += a;
                 l += b;
                 rated += t.rating_games;
@@ -692,14 +973,27 @@ fn every_position_of_books_from_twic_reads_back_with_the_database_totals() {
             if format == "kvetka" && found.len() > 1 {
                 // Kvetka counts a game once per key: a game reaching two twins (a position
                 // and its mirror, say) counts once, the database twice. CTG adds twins up.
-                let most = found.iter().map(|(_, t)| t.games() - t.unknown).max().unwrap_or(0);
+                let most = found
+                    .iter()
+                    .map(|(_, t)| t.games() - t.unknown)
+                    .max()
+                    .unwrap_or(0);
                 let got = u(&rec["games"]).unwrap();
-                assert!(most <= got && got <= games, "kvetka twin {}: {got} not in {most}..={games}", rec["fen"]);
+                assert!(
+                    most <= got && got <= games,
+                    "kvetka twin {}: {got} not in {most}..={games}",
+                    rec["fen"]
+                );
                 checked += 1;
                 continue;
             }
             assert_eq!(
-                (u(&rec["games"]), u(&rec["wins"]), u(&rec["draws"]), u(&rec["losses"])),
+                (
+                    u(&rec["games"]),
+                    u(&rec["wins"]),
+                    u(&rec["draws"]),
+                    u(&rec["losses"])
+                ),
                 (Some(games), Some(w), Some(dr), Some(l)),
                 "{format}: {}",
                 rec["fen"]
@@ -711,14 +1005,21 @@ fn every_position_of_books_from_twic_reads_back_with_the_database_totals() {
             checked += 1;
         }
     }
-    assert!(twins >= merged, "{twins} twin records, {merged} merged by the writer");
+    assert!(
+        twins >= merged,
+        "{twins} twin records, {merged} merged by the writer"
+    );
     assert!(checked > 300_000);
 }
 
 #[test]
 fn fide_table_of_the_books_is_the_databases() {
     for p in 0..=100 {
-        assert_eq!(tabiya_books::aggregate::fide_dp(p), tabiya_db::stats::fide_dp(p), "p = {p}");
+        assert_eq!(
+            tabiya_books::aggregate::fide_dp(p),
+            tabiya_db::stats::fide_dp(p),
+            "p = {p}"
+        );
     }
 }
 
@@ -756,16 +1057,31 @@ fn kvetka_book_game_prints_the_source_text() {
     tabiya_build("kvetka", &kv, &[twic()], &[]);
     let db = import_twic(d);
     let kvdb = d.join("kvdb").join("twic");
-    run(&["book", "build", "--format", "kvetka", "-o", &s(&kvdb), "--db", &s(&db)]);
+    run(&[
+        "book",
+        "build",
+        "--format",
+        "kvetka",
+        "-o",
+        &s(&kvdb),
+        "--db",
+        &s(&db),
+    ]);
     // Deep positions of a few games are reached by that game only: its text comes back.
     let mut checked = 0;
     for (i, g) in games.iter().enumerate().step_by(311) {
-        let line = g.lines().filter(|l| !l.starts_with('[')).collect::<Vec<_>>().join(" ");
+        let line = g
+            .lines()
+            .filter(|l| !l.starts_with('['))
+            .collect::<Vec<_>>()
+            .join(" ");
         let mut pos = Chess::default();
         let mut moves = Vec::new();
         for tok in line.split_whitespace() {
             let t = tok.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
-            let Ok(san) = t.parse::<shakmaty::san::San>() else { continue };
+            let Ok(san) = t.parse::<shakmaty::san::San>() else {
+                continue;
+            };
             let Ok(m) = san.to_move(&pos) else { break };
             pos.play_unchecked(m);
             moves.push(m);
@@ -781,8 +1097,15 @@ fn kvetka_book_game_prints_the_source_text() {
         let v = json(&["book", "game", &s(&kv), "--fen", &fen, "--json"]);
         let linked = v["games"].as_array().unwrap();
         assert!(!linked.is_empty());
-        assert_eq!(linked[0]["pgn"].as_str().unwrap().trim(), g.as_str(), "game {i}");
-        let printed = String::from_utf8(run(&["book", "game", &s(&kv), "--fen", &fen, "--index", "0"]).stdout).unwrap();
+        assert_eq!(
+            linked[0]["pgn"].as_str().unwrap().trim(),
+            g.as_str(),
+            "game {i}"
+        );
+        let printed = String::from_utf8(
+            run(&["book", "game", &s(&kv), "--fen", &fen, "--index", "0"]).stdout,
+        )
+        .unwrap();
         assert_eq!(printed.trim(), g.as_str());
         // From the database: the exported text, whose moves are the game's.
         let v = json(&["book", "game", &s(&kvdb), "--fen", &fen, "--json"]);
@@ -793,7 +1116,16 @@ fn kvetka_book_game_prints_the_source_text() {
     }
     assert!(checked >= 5);
     // The ECO comment of the Sicilian after 1.e4 c5 (Lichess table: B20 Sicilian Defense).
-    let v = json(&["book", "game", &s(&kv), "--play", "e4,c5", "--json", "--index", "0"]);
+    let v = json(&[
+        "book",
+        "game",
+        &s(&kv),
+        "--play",
+        "e4,c5",
+        "--json",
+        "--index",
+        "0",
+    ]);
     assert_eq!(v["eco"]["eco"], "B20", "{v}");
     assert_eq!(v["eco"]["name"], "Sicilian Defense");
 }
@@ -808,9 +1140,22 @@ fn dump_map(book: &Path) -> BTreeMap<String, (u64, u64, u64, Vec<String>)> {
         .unwrap()
         .iter()
         .map(|r| {
-            let mut moves: Vec<String> = r["moves"].as_array().unwrap().iter().map(|m| m["uci"].as_str().unwrap().to_string()).collect();
+            let mut moves: Vec<String> = r["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m["uci"].as_str().unwrap().to_string())
+                .collect();
             moves.sort();
-            (r["fen"].as_str().unwrap().to_string(), (u(&r["wins"]).unwrap(), u(&r["draws"]).unwrap(), u(&r["losses"]).unwrap(), moves))
+            (
+                r["fen"].as_str().unwrap().to_string(),
+                (
+                    u(&r["wins"]).unwrap(),
+                    u(&r["draws"]).unwrap(),
+                    u(&r["losses"]).unwrap(),
+                    moves,
+                ),
+            )
         })
         .collect()
 }
@@ -821,7 +1166,16 @@ fn ctg_converts_to_kvetka_and_back_and_to_polyglot() {
     let d = dir.path();
     let pp = shared("ctg/PowerPlay17-Sicilienne.ctg");
     let kv = d.join("kv").join("pp");
-    let r = json(&["book", "convert", &s(&pp), "-o", &s(&kv), "--format", "kvetka", "--json"]);
+    let r = json(&[
+        "book",
+        "convert",
+        &s(&pp),
+        "-o",
+        &s(&kv),
+        "--format",
+        "kvetka",
+        "--json",
+    ]);
     assert_eq!(u(&r["read"]["positions"]), Some(13_305));
     assert_eq!(u(&r["positionsWritten"]), Some(13_305));
     // Kvetka has no ratings, recommendations or trailer bytes: counted.
@@ -831,7 +1185,10 @@ fn ctg_converts_to_kvetka_and_back_and_to_polyglot() {
     json(&["book", "convert", &s(&kv), "-o", &s(&back), "--json"]);
     let (a, b, c) = (dump_map(&pp), dump_map(&kv), dump_map(&back));
     assert_eq!(a.len(), 13_305);
-    assert_eq!(a, b, "CTG → Kvetka keeps every position, its results and its moves");
+    assert_eq!(
+        a, b,
+        "CTG → Kvetka keeps every position, its results and its moves"
+    );
     assert_eq!(a, c, "and back");
     // The round trip through Kvetka keeps probes' results too.
     for line in ["", "e4", "e4 c5", "e4 c5 Nc3 Nc6"] {
@@ -847,7 +1204,8 @@ fn ctg_converts_to_kvetka_and_back_and_to_polyglot() {
     let pg = d.join("pp.bin");
     let r = json(&["book", "convert", &s(&pp), "-o", &s(&pg), "--json"]);
     assert!(u(&r["lost"]["positionStatistics"]).unwrap() > 10_000, "{r}");
-    let text = std::fs::read_to_string(shared("ctg/PowerPlay17-Sicilienne.expected_ply6.jsonl")).unwrap();
+    let text =
+        std::fs::read_to_string(shared("ctg/PowerPlay17-Sicilienne.expected_ply6.jsonl")).unwrap();
     let mut compared = 0;
     for line in text.lines().filter(|l| !l.contains("\"_meta\"")) {
         let e: Value = serde_json::from_str(line).unwrap();
@@ -858,12 +1216,30 @@ fn ctg_converts_to_kvetka_and_back_and_to_polyglot() {
             .unwrap()
             .iter()
             .map(|m| {
-                let (w, dr, l, g) = (u(&m["mover_wins"]).unwrap(), u(&m["draws"]).unwrap(), u(&m["mover_losses"]).unwrap(), u(&m["child_total"]).unwrap());
-                (m["uci"].as_str().unwrap().to_string(), 2 * w + dr + (g - w - dr - l))
+                let (w, dr, l, g) = (
+                    u(&m["mover_wins"]).unwrap(),
+                    u(&m["draws"]).unwrap(),
+                    u(&m["mover_losses"]).unwrap(),
+                    u(&m["child_total"]).unwrap(),
+                );
+                (
+                    m["uci"].as_str().unwrap().to_string(),
+                    2 * w + dr + (g - w - dr - l),
+                )
             })
             .filter(|(_, w)| *w > 0)
             .collect();
-        let mut got: Vec<(String, u64)> = p["moves"].as_array().unwrap().iter().map(|m| (m["uci"].as_str().unwrap().to_string(), u(&m["weight"]).unwrap())).collect();
+        let mut got: Vec<(String, u64)> = p["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| {
+                (
+                    m["uci"].as_str().unwrap().to_string(),
+                    u(&m["weight"]).unwrap(),
+                )
+            })
+            .collect();
         let mut expect_sorted = expect.clone();
         expect_sorted.sort();
         got.sort();
@@ -876,8 +1252,18 @@ fn ctg_converts_to_kvetka_and_back_and_to_polyglot() {
     let r = json(&["book", "convert", &s(&pg), "-o", &s(&pc), "--json"]);
     assert!(u(&r["lost"]["weights"]).unwrap() > 0);
     let fen = fen_of(&play("e4 c5"));
-    let m1: HashSet<String> = probe(&pg, &fen)["moves"].as_array().unwrap().iter().map(|m| m["uci"].as_str().unwrap().to_string()).collect();
-    let m2: HashSet<String> = probe(&pc, &fen)["moves"].as_array().unwrap().iter().map(|m| m["uci"].as_str().unwrap().to_string()).collect();
+    let m1: HashSet<String> = probe(&pg, &fen)["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["uci"].as_str().unwrap().to_string())
+        .collect();
+    let m2: HashSet<String> = probe(&pc, &fen)["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["uci"].as_str().unwrap().to_string())
+        .collect();
     assert_eq!(m1, m2);
 }
 
@@ -890,11 +1276,29 @@ fn kvetka_round_trips_and_polyglot_conversion_keeps_entries() {
     assert_eq!(u(&r["lost"]["underpromotions"]), Some(3), "{r}");
     // Kvetka → Kvetka and Kvetka → CTG → Kvetka.
     let kv2 = d.join("kv2").join("twic");
-    json(&["book", "convert", &s(&kv), "-o", &s(&kv2), "--format", "kvetka", "--json"]);
+    json(&[
+        "book",
+        "convert",
+        &s(&kv),
+        "-o",
+        &s(&kv2),
+        "--format",
+        "kvetka",
+        "--json",
+    ]);
     let ctg = d.join("twic.ctg");
     json(&["book", "convert", &s(&kv), "-o", &s(&ctg), "--json"]);
     let kv3 = d.join("kv3").join("twic");
-    let r = json(&["book", "convert", &s(&ctg), "-o", &s(&kv3), "--format", "kvetka", "--json"]);
+    let r = json(&[
+        "book",
+        "convert",
+        &s(&ctg),
+        "-o",
+        &s(&kv3),
+        "--format",
+        "kvetka",
+        "--json",
+    ]);
     assert!(r["lost"].get("underpromotions").is_none());
     let a = dump_map(&kv);
     assert_eq!(a, dump_map(&kv2));
@@ -917,7 +1321,11 @@ fn kvetka_round_trips_and_polyglot_conversion_keeps_entries() {
     assert_eq!(after["reachableEntries"], before["reachableEntries"]);
     for line in ["", "e4", "d4 Nf6", "e4 c5 Nf3"] {
         let fen = fen_of(&play(line));
-        assert_eq!(probe(&gm, &fen)["moves"], probe(&out, &fen)["moves"], "{fen}");
+        assert_eq!(
+            probe(&gm, &fen)["moves"],
+            probe(&out, &fen)["moves"],
+            "{fen}"
+        );
     }
 }
 
@@ -929,7 +1337,11 @@ fn probe_of_every_format_has_the_shared_shape() {
     tabiya_build("kvetka", &kv, &[shared("pgn/pgnmentor/Morphy.pgn")], &[]);
     let fen = fen_of(&play("e4 e5"));
     let mut formats = HashMap::new();
-    for book in [shared("ctg/PowerPlay17-Sicilienne.ctg"), shared("polyglot/gm2001.bin"), kv.clone()] {
+    for book in [
+        shared("ctg/PowerPlay17-Sicilienne.ctg"),
+        shared("polyglot/gm2001.bin"),
+        kv.clone(),
+    ] {
         let v = probe(&book, &fen);
         formats.insert(v["format"].as_str().unwrap().to_string(), v.clone());
         for k in ["found", "moves"] {
@@ -940,12 +1352,29 @@ fn probe_of_every_format_has_the_shared_shape() {
     // Castling is standard UCI in every format.
     let fen = &fen_of(&play("e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6"));
     let v = probe(&shared("polyglot/performance.bin"), fen);
-    let ucis: Vec<&str> = v["moves"].as_array().unwrap().iter().map(|m| m["uci"].as_str().unwrap()).collect();
+    let ucis: Vec<&str> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["uci"].as_str().unwrap())
+        .collect();
     assert!(ucis.contains(&"e1g1"), "{ucis:?}");
     let v = probe(&kv, fen);
-    assert!(v["moves"].as_array().unwrap().iter().all(|m| m["uci"] != "e1h1"));
+    assert!(
+        v["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|m| m["uci"] != "e1h1")
+    );
     // A Kvetka book's totals leave out what Kvetka does not store.
     let v = probe(&kv, &fen_of(&Chess::default()));
     assert!(v.get("averageRating").is_none() && v.get("recommendation").is_none());
-    assert!(v["moves"].as_array().unwrap().iter().all(|m| m.get("weight").is_none() && m.get("annotation").is_none()));
+    assert!(
+        v["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|m| m.get("weight").is_none() && m.get("annotation").is_none())
+    );
 }

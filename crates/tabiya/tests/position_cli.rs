@@ -13,7 +13,9 @@ use shakmaty::{Chess, EnPassantMode, Position};
 const BIN: &str = env!("CARGO_BIN_EXE_tabiya");
 
 fn shared(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data").join(rel)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data")
+        .join(rel)
 }
 
 /// Runs tabiya with `input` on standard input; returns (success, stdout, stderr).
@@ -30,7 +32,11 @@ fn run_stdin(args: &[&str], input: &str) -> (bool, String, String) {
     let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
     let out = child.wait_with_output().unwrap();
     writer.join().unwrap().unwrap();
-    (out.status.success(), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+    (
+        out.status.success(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
 }
 
 fn one(args: &[&str]) -> String {
@@ -47,18 +53,35 @@ fn fen(pos: &Chess) -> String {
 fn hand_derived_values() {
     // The notes: the start position's CTG key exactly as stored in simple.ctg.
     let ctg_start = "56b60f7960f3a60f58b078e0c1e1a60f5960f3b60f7f";
-    assert_eq!(one(&["position", "encode", "--format", "ctg", "startpos"]), ctg_start);
-    // The notes: Polyglot start key and after 1.e4.
-    assert_eq!(one(&["position", "encode", "--format", "polyglot", "startpos"]), "463b96181691fc9c");
     assert_eq!(
-        one(&["position", "encode", "--format", "polyglot", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"]),
+        one(&["position", "encode", "--format", "ctg", "startpos"]),
+        ctg_start
+    );
+    // The notes: Polyglot start key and after 1.e4.
+    assert_eq!(
+        one(&["position", "encode", "--format", "polyglot", "startpos"]),
+        "463b96181691fc9c"
+    );
+    assert_eq!(
+        one(&[
+            "position",
+            "encode",
+            "--format",
+            "polyglot",
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+        ]),
         "823c9b50fd114196"
     );
     // Kvetka's key uses CTG's square code without the length byte: the 164 board bits of
     // the CTG key (its bits 8..172), then 4 bits of en passant (0: none), 4 castling bits
     // (all four rights: 1111), zero padding to 176 bits.
     let bits: String = (0..ctg_start.len() / 2)
-        .map(|i| format!("{:08b}", u8::from_str_radix(&ctg_start[2 * i..2 * i + 2], 16).unwrap()))
+        .map(|i| {
+            format!(
+                "{:08b}",
+                u8::from_str_radix(&ctg_start[2 * i..2 * i + 2], 16).unwrap()
+            )
+        })
         .collect();
     let mut kv_bits = bits[8..172].to_string();
     kv_bits.push_str("0000");
@@ -66,8 +89,18 @@ fn hand_derived_values() {
     while kv_bits.len() < 176 {
         kv_bits.push('0');
     }
-    let kv_hex: String = (0..22).map(|i| format!("{:02x}", u8::from_str_radix(&kv_bits[8 * i..8 * i + 8], 2).unwrap())).collect();
-    assert_eq!(one(&["position", "encode", "--format", "kvetka", "startpos"]), kv_hex);
+    let kv_hex: String = (0..22)
+        .map(|i| {
+            format!(
+                "{:02x}",
+                u8::from_str_radix(&kv_bits[8 * i..8 * i + 8], 2).unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(
+        one(&["position", "encode", "--format", "kvetka", "startpos"]),
+        kv_hex
+    );
     // B32 start (docs/formats/b32.md, derived nibble by nibble there): ranks 8..1, then the
     // hidden word in the first 32 empty squares: White to move, KQkq (4 × 1), no en passant,
     // half-move 0, full-move 1.
@@ -95,7 +128,16 @@ fn hand_derived_values() {
         "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
     );
     // Errors: Polyglot keys are hashes; bad hex names the input.
-    let (ok, _, err) = run_stdin(&["position", "decode", "--format", "polyglot", "463b96181691fc9c"], "");
+    let (ok, _, err) = run_stdin(
+        &[
+            "position",
+            "decode",
+            "--format",
+            "polyglot",
+            "463b96181691fc9c",
+        ],
+        "",
+    );
     assert!(!ok && err.contains("hash"), "{err}");
     let (ok, _, err) = run_stdin(&["position", "decode", "--format", "b32", "zz"], "");
     assert!(!ok && err.contains("zz"), "{err}");
@@ -105,8 +147,14 @@ fn hand_derived_values() {
 
 /// Every `step`-th position of every game of the shared PGN (FENs with legal en passant).
 fn sample(step: usize, standard_only: bool) -> Vec<Chess> {
-    let mut files = vec![shared("pgn/twic/twic0920.pgn"), shared("pgn/tcec/tcec-partial.nocomments.pgn.zst")];
-    let mut v: Vec<PathBuf> = std::fs::read_dir(shared("pgn/pgnmentor")).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut files = vec![
+        shared("pgn/twic/twic0920.pgn"),
+        shared("pgn/tcec/tcec-partial.nocomments.pgn.zst"),
+    ];
+    let mut v: Vec<PathBuf> = std::fs::read_dir(shared("pgn/pgnmentor"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     v.sort();
     files.extend(v);
     let mut out = Vec::new();
@@ -123,7 +171,7 @@ fn sample(step: usize, standard_only: bool) -> Vec<Chess> {
             for m in game.main_line() {
                 pos.play_unchecked(*m);
                 n += 1;
-                if n % step == 0 {
+                if n.is_multiple_of(step) {
                     out.push(pos.clone());
                 }
             }
@@ -133,7 +181,10 @@ fn sample(step: usize, standard_only: bool) -> Vec<Chess> {
 }
 
 fn encode_all(format: &str, fens: &[String]) -> Vec<Value> {
-    let (ok, out, err) = run_stdin(&["position", "encode", "--format", format, "--json", "-"], &fens.join("\n"));
+    let (ok, out, err) = run_stdin(
+        &["position", "encode", "--format", format, "--json", "-"],
+        &fens.join("\n"),
+    );
     assert!(ok, "{format}: {err}");
     let v: Value = serde_json::from_str(&out).unwrap();
     let list = v.as_array().unwrap().clone();
@@ -156,10 +207,20 @@ fn sampled_positions_round_trip_through_the_binary() {
     let all = sample(1200, false);
     assert!(all.len() > 4000, "{} positions", all.len());
     let fens: Vec<String> = all.iter().map(fen).collect();
-    let b32: Vec<String> = encode_all("b32", &fens).iter().map(|v| v["output"].as_str().unwrap().to_string()).collect();
+    let b32: Vec<String> = encode_all("b32", &fens)
+        .iter()
+        .map(|v| v["output"].as_str().unwrap().to_string())
+        .collect();
     assert!(b32.iter().all(|h| h.len() == 64));
-    assert_eq!(decode_all("b32", &b32, &[]), fens, "B32 keeps the whole FEN");
-    let cdb: Vec<String> = encode_all("cdb", &fens).iter().map(|v| v["output"].as_str().unwrap().to_string()).collect();
+    assert_eq!(
+        decode_all("b32", &b32, &[]),
+        fens,
+        "B32 keeps the whole FEN"
+    );
+    let cdb: Vec<String> = encode_all("cdb", &fens)
+        .iter()
+        .map(|v| v["output"].as_str().unwrap().to_string())
+        .collect();
     assert!(cdb.iter().all(|h| h.len() == 48));
     let no_clocks: Vec<String> = all
         .iter()
@@ -169,7 +230,11 @@ fn sampled_positions_round_trip_through_the_binary() {
             format!("{} {} {} {} 0 1", parts[0], parts[1], parts[2], parts[3])
         })
         .collect();
-    assert_eq!(decode_all("cdb", &cdb, &[]), no_clocks, "CDB keeps all but the clocks");
+    assert_eq!(
+        decode_all("cdb", &cdb, &[]),
+        no_clocks,
+        "CDB keeps all but the clocks"
+    );
 
     // CTG and Kvetka keys: standard chess; decode with the flags encode reports gives the
     // real position (clocks 0 1).
@@ -187,12 +252,18 @@ fn sampled_positions_round_trip_through_the_binary() {
         for flipped in [false, true] {
             for mirrored in [false, true] {
                 let idx: Vec<usize> = (0..enc.len())
-                    .filter(|&i| enc[i]["flipped"] == Value::Bool(flipped) && enc[i]["mirrored"] == Value::Bool(mirrored))
+                    .filter(|&i| {
+                        enc[i]["flipped"] == Value::Bool(flipped)
+                            && enc[i]["mirrored"] == Value::Bool(mirrored)
+                    })
                     .collect();
                 if idx.is_empty() {
                     continue;
                 }
-                let hex: Vec<String> = idx.iter().map(|&i| enc[i]["output"].as_str().unwrap().to_string()).collect();
+                let hex: Vec<String> = idx
+                    .iter()
+                    .map(|&i| enc[i]["output"].as_str().unwrap().to_string())
+                    .collect();
                 let mut flags = Vec::new();
                 if flipped {
                     flags.push("--black");
@@ -205,28 +276,49 @@ fn sampled_positions_round_trip_through_the_binary() {
                 assert_eq!(got, want, "{format} flipped {flipped} mirrored {mirrored}");
             }
         }
-        assert!(enc.iter().any(|v| v["mirrored"] == Value::Bool(true)), "{format}: some mirrored positions in the sample");
+        assert!(
+            enc.iter().any(|v| v["mirrored"] == Value::Bool(true)),
+            "{format}: some mirrored positions in the sample"
+        );
     }
 }
 
 #[test]
 fn polyglot_keys_equal_python_chess() {
-    let ok = Command::new("python3").args(["-c", "import chess.polyglot"]).status().is_ok_and(|s| s.success());
+    let ok = Command::new("python3")
+        .args(["-c", "import chess.polyglot"])
+        .status()
+        .is_ok_and(|s| s.success());
     if !ok {
         eprintln!("SKIPPED: python3 with python-chess is not installed");
         return;
     }
     let pos = sample(2500, true);
-    let fens: Vec<String> = pos.iter().map(|p| Fen::from_position(p, EnPassantMode::Always).to_string()).collect();
-    let ours: Vec<String> = encode_all("polyglot", &fens).iter().map(|v| v["output"].as_str().unwrap().to_string()).collect();
+    let fens: Vec<String> = pos
+        .iter()
+        .map(|p| Fen::from_position(p, EnPassantMode::Always).to_string())
+        .collect();
+    let ours: Vec<String> = encode_all("polyglot", &fens)
+        .iter()
+        .map(|v| v["output"].as_str().unwrap().to_string())
+        .collect();
     let script = "import sys, chess, chess.polyglot\nfor l in sys.stdin:\n    l = l.strip()\n    if l: print('%016x' % chess.polyglot.zobrist_hash(chess.Board(l)))";
-    let mut child = Command::new("python3").args(["-c", script]).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    let mut child = Command::new("python3")
+        .args(["-c", script])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
     let mut stdin = child.stdin.take().unwrap();
     let input = fens.join("\n");
     let w = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
     let out = child.wait_with_output().unwrap();
     w.join().unwrap().unwrap();
-    let theirs: Vec<String> = String::from_utf8(out.stdout).unwrap().lines().map(str::to_string).collect();
+    let theirs: Vec<String> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
     assert!(ours.len() > 1000);
     assert_eq!(ours, theirs);
 }

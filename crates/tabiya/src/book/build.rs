@@ -10,12 +10,12 @@ use clap::Args;
 use serde::Serialize;
 use serde_json::json;
 use shakmaty::{Color, Position};
+use tabiya_books::GameResult;
 use tabiya_books::aggregate::{AggregateOptions, PerformanceSide, aggregate_with_report};
 use tabiya_books::convert::{self, BookFormat, ConvertOptions, kvetka_target, write_polyglot};
 use tabiya_books::ctg::{self, CtgWriteOptions};
 use tabiya_books::kvetka::{self, GameFilter, KvetkaBookSpec, KvetkaGameInfo, KvetkaSource};
 use tabiya_books::polyglot::{self, PolyglotBuildOptions, PolyglotReader};
-use tabiya_books::GameResult;
 
 use super::games::{self, InputGame, ReadOptions, ReadSummary};
 use super::{ConvertArgs, FormatArg, MergeArgs, eco_comment};
@@ -131,7 +131,11 @@ pub fn build(args: BuildArgs) -> anyhow::Result<()> {
     };
     report.format = Some(format);
     report.seconds = started.elapsed().as_secs_f64();
-    report.games_per_second = if report.seconds > 0.0 { report.games as f64 / report.seconds } else { 0.0 };
+    report.games_per_second = if report.seconds > 0.0 {
+        report.games as f64 / report.seconds
+    } else {
+        0.0
+    };
     if args.json {
         return print_json(&report);
     }
@@ -139,10 +143,19 @@ pub fn build(args: BuildArgs) -> anyhow::Result<()> {
     writeln!(
         err,
         "{} book: {} games read ({} skipped), {} used; {} positions, {} moves; {:.2} s",
-        format, report.games, report.games_skipped, report.games_used, report.positions, report.moves, report.seconds
+        format,
+        report.games,
+        report.games_skipped,
+        report.games_used,
+        report.positions,
+        report.moves,
+        report.seconds
     )?;
     if let Some(n) = report.skipped_non_standard_start.filter(|&n| n > 0) {
-        writeln!(err, "  {n} games from a FEN start skipped (polyglot make-book replays every game from the standard start)")?;
+        writeln!(
+            err,
+            "  {n} games from a FEN start skipped (polyglot make-book replays every game from the standard start)"
+        )?;
     }
     for (k, v) in &report.lost {
         writeln!(err, "  not held by the format: {k}: {v}")?;
@@ -168,7 +181,14 @@ fn with_games<R>(
         let r = f(&mut games.into_iter());
         return Ok((r, summary));
     }
-    let mut stream = games::read_pgn(&args.inputs, ReadOptions { threads: threads(args), names, polyglot_max_ply })?;
+    let mut stream = games::read_pgn(
+        &args.inputs,
+        ReadOptions {
+            threads: threads(args),
+            names,
+            polyglot_max_ply,
+        },
+    )?;
     let r = f(&mut stream);
     let summary = stream.summary().clone();
     finish_inputs(&summary)?;
@@ -225,13 +245,20 @@ fn build_ctg(args: &BuildArgs) -> anyhow::Result<BuildReport> {
         keep_leaves: true,
         performance_side: PerformanceSide::LastMover,
     };
-    let ((positions, agg), summary) =
-        with_games(args, false, None, |games| aggregate_with_report(games.map(|g| g.game), &opts))?;
-    let name = ctg::book_stem(&args.output).file_name().map(|n| n.to_string_lossy().into_owned());
+    let ((positions, agg), summary) = with_games(args, false, None, |games| {
+        aggregate_with_report(games.map(|g| g.game), &opts)
+    })?;
+    let name = ctg::book_stem(&args.output)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned());
     let w = ctg::write_book(
         &args.output,
         positions,
-        &CtgWriteOptions { games: Some(agg.games_used.min(u64::from(u32::MAX)) as u32), name, ..CtgWriteOptions::default() },
+        &CtgWriteOptions {
+            games: Some(agg.games_used.min(u64::from(u32::MAX)) as u32),
+            name,
+            ..CtgWriteOptions::default()
+        },
     )
     .with_context(|| format!("cannot write {}", args.output.display()))?;
     let mut report = BuildReport {
@@ -261,7 +288,11 @@ fn kvetka_pgn_path(dir: &Path, name: &str) -> PathBuf {
 }
 
 fn absolute(p: &Path) -> PathBuf {
-    std::fs::canonicalize(p).unwrap_or_else(|_| std::env::current_dir().map(|d| d.join(p)).unwrap_or_else(|_| p.to_path_buf()))
+    std::fs::canonicalize(p).unwrap_or_else(|_| {
+        std::env::current_dir()
+            .map(|d| d.join(p))
+            .unwrap_or_else(|_| p.to_path_buf())
+    })
 }
 
 fn build_kvetka(args: &BuildArgs) -> anyhow::Result<BuildReport> {
@@ -270,36 +301,56 @@ fn build_kvetka(args: &BuildArgs) -> anyhow::Result<BuildReport> {
     let max_move = match args.max_ply {
         None => 0xFF,
         Some(n) if n < 255 => n as u8,
-        Some(n) => bail!("--max-ply {n}: Kvetka's max_move is one byte (at most 254; leave it out for whole games)"),
+        Some(n) => bail!(
+            "--max-ply {n}: Kvetka's max_move is one byte (at most 254; leave it out for whole games)"
+        ),
     };
     // Games and their sources.
-    let (games, summary, sources): (Vec<InputGame>, ReadSummary, Vec<KvetkaSource>) = if let Some(db) = &args.db {
-        let pgn = kvetka_pgn_path(&dir, &name);
-        let (games, summary) = games::read_database(db, Some(&pgn), true)?;
-        let source = KvetkaSource { address: absolute(&pgn).display().to_string(), source_type: 1, is_bad: false };
-        (games, summary, vec![source])
-    } else {
-        // Standard input has no file to point to: it is copied next to the book first.
-        let mut inputs = args.inputs.clone();
-        for p in inputs.iter_mut() {
-            if p.as_os_str() == "-" {
-                let copy = kvetka_pgn_path(&dir, &name);
-                let mut input = tabiya_pgn::input::open(p)?;
-                let mut f = std::fs::File::create(&copy).with_context(|| format!("cannot create {}", copy.display()))?;
-                std::io::copy(&mut input.reader, &mut f).with_context(|| format!("cannot write {}", copy.display()))?;
-                *p = copy;
+    let (games, summary, sources): (Vec<InputGame>, ReadSummary, Vec<KvetkaSource>) =
+        if let Some(db) = &args.db {
+            let pgn = kvetka_pgn_path(&dir, &name);
+            let (games, summary) = games::read_database(db, Some(&pgn), true)?;
+            let source = KvetkaSource {
+                address: absolute(&pgn).display().to_string(),
+                source_type: 1,
+                is_bad: false,
+            };
+            (games, summary, vec![source])
+        } else {
+            // Standard input has no file to point to: it is copied next to the book first.
+            let mut inputs = args.inputs.clone();
+            for p in inputs.iter_mut() {
+                if p.as_os_str() == "-" {
+                    let copy = kvetka_pgn_path(&dir, &name);
+                    let mut input = tabiya_pgn::input::open(p)?;
+                    let mut f = std::fs::File::create(&copy)
+                        .with_context(|| format!("cannot create {}", copy.display()))?;
+                    std::io::copy(&mut input.reader, &mut f)
+                        .with_context(|| format!("cannot write {}", copy.display()))?;
+                    *p = copy;
+                }
             }
-        }
-        let mut stream = games::read_pgn(&inputs, ReadOptions { threads: threads(args), names: true, polyglot_max_ply: None })?;
-        let games: Vec<InputGame> = stream.by_ref().collect();
-        let summary = stream.summary().clone();
-        finish_inputs(&summary)?;
-        let sources = inputs
-            .iter()
-            .map(|p| KvetkaSource { address: absolute(p).display().to_string(), source_type: 1, is_bad: false })
-            .collect();
-        (games, summary, sources)
-    };
+            let mut stream = games::read_pgn(
+                &inputs,
+                ReadOptions {
+                    threads: threads(args),
+                    names: true,
+                    polyglot_max_ply: None,
+                },
+            )?;
+            let games: Vec<InputGame> = stream.by_ref().collect();
+            let summary = stream.summary().clone();
+            finish_inputs(&summary)?;
+            let sources = inputs
+                .iter()
+                .map(|p| KvetkaSource {
+                    address: absolute(p).display().to_string(),
+                    source_type: 1,
+                    is_bad: false,
+                })
+                .collect();
+            (games, summary, sources)
+        };
     let mut game_info: HashMap<(u32, u32), KvetkaGameInfo> = HashMap::with_capacity(games.len());
     for g in &games {
         let (white, black) = g.names.clone().unwrap_or_default();
@@ -314,13 +365,20 @@ fn build_kvetka(args: &BuildArgs) -> anyhow::Result<BuildReport> {
             },
         );
     }
-    let filter = GameFilter { max_move, ..GameFilter::default() };
-    let (mut inputs, agg) = kvetka::aggregate_games(games.iter().map(|g| (g.number, &g.game)), &filter);
+    let filter = GameFilter {
+        max_move,
+        ..GameFilter::default()
+    };
+    let (mut inputs, agg) =
+        kvetka::aggregate_games(games.iter().map(|g| (g.number, &g.game)), &filter);
     let min_game = u64::from(args.min_game.unwrap_or(1));
     let before = inputs.len();
     inputs.retain(|p| {
         let pos = &p.position.position;
-        p.position.stats.as_ref().is_some_and(|s| s.games >= min_game)
+        p.position
+            .stats
+            .as_ref()
+            .is_some_and(|s| s.games >= min_game)
             && !(args.only_white && pos.turn() != Color::White)
             && !(args.only_black && pos.turn() != Color::Black)
     });
@@ -334,8 +392,12 @@ fn build_kvetka(args: &BuildArgs) -> anyhow::Result<BuildReport> {
         eco: Some(&eco),
         ..KvetkaBookSpec::default()
     };
-    let w = kvetka::write_book(&dir, &name, &spec, inputs).with_context(|| format!("cannot write {}", args.output.display()))?;
-    let unknown_results = games.iter().filter(|g| g.game.result == GameResult::Unknown).count() as u64;
+    let w = kvetka::write_book(&dir, &name, &spec, inputs)
+        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    let unknown_results = games
+        .iter()
+        .filter(|g| g.game.result == GameResult::Unknown)
+        .count() as u64;
     let mut report = BuildReport {
         files: w.files.clone(),
         games: summary.games,
@@ -355,7 +417,10 @@ fn build_kvetka(args: &BuildArgs) -> anyhow::Result<BuildReport> {
     report.lose("underpromotions", w.moves_skipped_underpromotion);
     report.lose("movesWithoutCode", w.moves_skipped_piece_number);
     report.lose("positionsMergedWithTwin", w.merged_positions);
-    report.lose("gameLinksTrimmed", w.game_links_trimmed + w.some_game_dropped);
+    report.lose(
+        "gameLinksTrimmed",
+        w.game_links_trimmed + w.some_game_dropped,
+    );
     report.lose("gameLinksOutOfRange", w.game_links_out_of_range);
     report.lose("commentsTruncated", w.comments_truncated);
     report.lose("nameCharactersReplaced", w.name_chars_replaced);
@@ -367,11 +432,18 @@ pub fn convert(args: ConvertArgs) -> anyhow::Result<()> {
     let format: BookFormat = match args.format {
         Some(f) => f.into(),
         None => BookFormat::from_extension(&args.output).with_context(|| {
-            format!("{}: cannot tell the target format from the extension; give --format", args.output.display())
+            format!(
+                "{}: cannot tell the target format from the extension; give --format",
+                args.output.display()
+            )
         })?,
     };
     create_parent(&args.output)?;
-    let caption = args.output.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let caption = args
+        .output
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let eco = |p: &shakmaty::Chess| eco_comment(p);
     let opts = ConvertOptions {
         format,
@@ -380,8 +452,13 @@ pub fn convert(args: ConvertArgs) -> anyhow::Result<()> {
         eco: Some(&eco),
         ..ConvertOptions::default()
     };
-    let report = convert::convert(&book, &args.output, &opts)
-        .with_context(|| format!("cannot convert {} to {}", args.book.book.display(), args.output.display()))?;
+    let report = convert::convert(&book, &args.output, &opts).with_context(|| {
+        format!(
+            "cannot convert {} to {}",
+            args.book.book.display(),
+            args.output.display()
+        )
+    })?;
     if args.json {
         return print_json(&report);
     }
@@ -411,13 +488,19 @@ pub fn convert(args: ConvertArgs) -> anyhow::Result<()> {
 
 pub fn merge(args: MergeArgs) -> anyhow::Result<()> {
     for p in [&args.first, &args.second] {
-        let f = BookFormat::detect(p).with_context(|| format!("cannot open book {}", p.display()))?;
+        let f =
+            BookFormat::detect(p).with_context(|| format!("cannot open book {}", p.display()))?;
         if f != BookFormat::Polyglot {
-            bail!("{}: merge works on Polyglot books; this is a {f} book (convert it first)", p.display());
+            bail!(
+                "{}: merge works on Polyglot books; this is a {f} book (convert it first)",
+                p.display()
+            );
         }
     }
-    let a = PolyglotReader::open(&args.first).with_context(|| format!("cannot open book {}", args.first.display()))?;
-    let b = PolyglotReader::open(&args.second).with_context(|| format!("cannot open book {}", args.second.display()))?;
+    let a = PolyglotReader::open(&args.first)
+        .with_context(|| format!("cannot open book {}", args.first.display()))?;
+    let b = PolyglotReader::open(&args.second)
+        .with_context(|| format!("cannot open book {}", args.second.display()))?;
     let merged = polyglot::merge(&a, &b);
     create_parent(&args.output)?;
     write_polyglot(&merged, &args.output)?;
@@ -441,4 +524,3 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<()> {
     );
     Ok(())
 }
-

@@ -17,10 +17,10 @@ use std::thread::JoinHandle;
 
 use anyhow::{Context, bail};
 use pgn_reader::{Outcome, RawTag, Reader, SanPlus, Skip, Visitor};
-use shakmaty::san::San;
-use shakmaty::{Bitboard, Chess, Color, KnownOutcome, Move, Position, Rank, Role, attacks};
 use shakmaty::EnPassantMode;
+use shakmaty::san::San;
 use shakmaty::zobrist::Zobrist64;
+use shakmaty::{Bitboard, Chess, Color, KnownOutcome, Move, Position, Rank, Role, attacks};
 use tabiya_books::polyglot::{self, CountedGame, CountedMove, count_game};
 use tabiya_books::{BookGame, GameResult, SourceRef};
 use tabiya_pgn::model::{parse_elo, parse_year};
@@ -209,7 +209,8 @@ pub fn input_name(p: &Path) -> String {
 pub fn read_pgn(inputs: &[PathBuf], opts: ReadOptions) -> anyhow::Result<GameStream> {
     let mut opened = Vec::with_capacity(inputs.len());
     for p in inputs {
-        let input = tabiya_pgn::input::open(p).with_context(|| format!("cannot read {}", input_name(p)))?;
+        let input =
+            tabiya_pgn::input::open(p).with_context(|| format!("cannot read {}", input_name(p)))?;
         opened.push(input);
     }
     let names: Vec<String> = inputs.iter().map(|p| input_name(p)).collect();
@@ -219,7 +220,9 @@ pub fn read_pgn(inputs: &[PathBuf], opts: ReadOptions) -> anyhow::Result<GameStr
     let work_rx = Arc::new(Mutex::new(work_rx));
     let mut handles = Vec::with_capacity(threads + 1);
     let reader_names = names.clone();
-    handles.push(std::thread::spawn(move || read_inputs(opened, reader_names, &work_tx)));
+    handles.push(std::thread::spawn(move || {
+        read_inputs(opened, reader_names, &work_tx)
+    }));
     for _ in 0..threads {
         let rx = Arc::clone(&work_rx);
         let tx = out_tx.clone();
@@ -247,7 +250,12 @@ fn read_inputs(inputs: Vec<tabiya_pgn::input::Input>, names: Vec<String>, tx: &S
             match splitter.next_chunk() {
                 Ok(Some(chunk)) => {
                     let n = chunk.games.len() as u32;
-                    let w = Work::Chunk { seq, file: file as u32, first_number: number, chunk };
+                    let w = Work::Chunk {
+                        seq,
+                        file: file as u32,
+                        first_number: number,
+                        chunk,
+                    };
                     number = number.saturating_add(n);
                     if tx.send(w).is_err() {
                         return;
@@ -277,19 +285,30 @@ fn parse_worker(rx: &Mutex<Receiver<Work>>, tx: &SyncSender<Parsed>, opts: ReadO
         let Ok(work) = work else { return };
         let out = match work {
             Work::FileError { seq, error } => Parsed::FileError { seq, error },
-            Work::Chunk { seq, file, first_number, chunk } => {
+            Work::Chunk {
+                seq,
+                file,
+                first_number,
+                chunk,
+            } => {
                 let games = chunk
                     .games
                     .iter()
                     .enumerate()
                     .map(|(i, span)| {
                         let bytes = chunk.game_bytes(span);
-                        read_game_with(bytes, span.line, opts.names, opts.polyglot_max_ply).map(|mut g| {
-                            g.file = file;
-                            g.number = first_number + i as u32;
-                            g.game.source = Some(SourceRef { file, offset: span.offset, length: bytes.len() as u64 });
-                            g
-                        })
+                        read_game_with(bytes, span.line, opts.names, opts.polyglot_max_ply).map(
+                            |mut g| {
+                                g.file = file;
+                                g.number = first_number + i as u32;
+                                g.game.source = Some(SourceRef {
+                                    file,
+                                    offset: span.offset,
+                                    length: bytes.len() as u64,
+                                });
+                                g
+                            },
+                        )
                     })
                     .collect();
                 Parsed::Games { seq, file, games }
@@ -328,7 +347,7 @@ struct Movetext {
 }
 
 enum Light {
-    Game(Movetext),
+    Game(Box<Movetext>),
     /// Needs the full parser (FEN or Variant tag).
     Full,
     /// Rejected (`parse_game` gives the reason and line).
@@ -357,7 +376,9 @@ impl Visitor for LightVisitor {
             b"WhiteElo" if tags.white_elo.is_none() => tags.white_elo = Some(parse_elo(&text())),
             b"BlackElo" if tags.black_elo.is_none() => tags.black_elo = Some(parse_elo(&text())),
             b"Date" if tags.date.is_none() => tags.date = Some(parse_year(&text())),
-            b"EventDate" if tags.event_date.is_none() => tags.event_date = Some(parse_year(&text())),
+            b"EventDate" if tags.event_date.is_none() => {
+                tags.event_date = Some(parse_year(&text()))
+            }
             b"White" if self.names && tags.white.is_none() => tags.white = Some(text()),
             b"Black" if self.names && tags.black.is_none() => tags.black = Some(text()),
             _ => {}
@@ -391,15 +412,25 @@ impl Visitor for LightVisitor {
                     && mt.moves.len() < max_ply as usize
                 {
                     match polyglot::encode_move(&m) {
-                        Some(mv) => mt.counted.push(CountedMove { key: mt.key, mv, white: mt.pos.turn() == Color::White }),
+                        Some(mv) => mt.counted.push(CountedMove {
+                            key: mt.key,
+                            mv,
+                            white: mt.pos.turn() == Color::White,
+                        }),
                         None => mt.unencodable = true,
                     }
-                    mt.key = match mt.pos.update_zobrist_hash::<Zobrist64>(Zobrist64(mt.key), m, EnPassantMode::PseudoLegal) {
+                    mt.key = match mt.pos.update_zobrist_hash::<Zobrist64>(
+                        Zobrist64(mt.key),
+                        m,
+                        EnPassantMode::PseudoLegal,
+                    ) {
                         Some(z) => z.0,
                         None => {
                             let mut after = mt.pos.clone();
                             after.play_unchecked(m);
-                            after.zobrist_hash::<Zobrist64>(EnPassantMode::PseudoLegal).0
+                            after
+                                .zobrist_hash::<Zobrist64>(EnPassantMode::PseudoLegal)
+                                .0
                         }
                     };
                 }
@@ -421,7 +452,7 @@ impl Visitor for LightVisitor {
     }
 
     fn end_game(&mut self, mt: Movetext) -> Light {
-        Light::Game(mt)
+        Light::Game(Box::new(mt))
     }
 }
 
@@ -435,7 +466,17 @@ impl Visitor for LightVisitor {
 /// enemy piece (the captured one excepted) attacks the mover's king once the piece has
 /// moved. Tested against `san_to_move` on every move of the shared PGN.
 fn fast_san(pos: &Chess, san: &San) -> Option<Move> {
-    let San::Normal { role, file, rank, capture, to, promotion } = *san else { return None };
+    let San::Normal {
+        role,
+        file,
+        rank,
+        capture,
+        to,
+        promotion,
+    } = *san
+    else {
+        return None;
+    };
     let board = pos.board();
     let us = pos.turn();
     let occupied = board.occupied();
@@ -444,7 +485,11 @@ fn fast_san(pos: &Chess, san: &San) -> Option<Move> {
     if ours.contains(to) {
         return None;
     }
-    let captured = if theirs.contains(to) { board.role_at(to) } else { None };
+    let captured = if theirs.contains(to) {
+        board.role_at(to)
+    } else {
+        None
+    };
     if capture != captured.is_some() || captured == Some(Role::King) {
         return None;
     }
@@ -459,14 +504,22 @@ fn fast_san(pos: &Chess, san: &San) -> Option<Move> {
         Role::Queen => attacks::queen_attacks(to, occupied) & mine,
         Role::King => attacks::king_attacks(to) & mine,
         Role::Pawn => {
-            let last_rank = if us == Color::White { Rank::Eighth } else { Rank::First };
+            let last_rank = if us == Color::White {
+                Rank::Eighth
+            } else {
+                Rank::First
+            };
             if (to.rank() == last_rank) != promotion.is_some() || promotion == Some(Role::King) {
                 return None;
             }
             if capture {
                 attacks::pawn_attacks(!us, to) & mine
             } else {
-                let (step, start) = if us == Color::White { (-8, Rank::Second) } else { (8, Rank::Seventh) };
+                let (step, start) = if us == Color::White {
+                    (-8, Rank::Second)
+                } else {
+                    (8, Rank::Seventh)
+                };
                 let mut set = Bitboard::EMPTY;
                 if let Some(one) = to.offset(step) {
                     if mine.contains(one) {
@@ -498,7 +551,13 @@ fn fast_san(pos: &Chess, san: &San) -> Option<Move> {
         if found.is_some() {
             return None;
         }
-        found = Some(Move::Normal { role, from, capture: captured, to, promotion });
+        found = Some(Move::Normal {
+            role,
+            from,
+            capture: captured,
+            to,
+            promotion,
+        });
     }
     found
 }
@@ -506,8 +565,12 @@ fn fast_san(pos: &Chess, san: &San) -> Option<Move> {
 /// The database's result rule (`Game::outcome`): the `Result` tag, else the termination.
 fn outcome_of(tag: Option<&str>, termination: Option<Outcome>) -> GameResult {
     let known = match tag.map(str::trim) {
-        Some("1-0") => Some(KnownOutcome::Decisive { winner: Color::White }),
-        Some("0-1") => Some(KnownOutcome::Decisive { winner: Color::Black }),
+        Some("1-0") => Some(KnownOutcome::Decisive {
+            winner: Color::White,
+        }),
+        Some("0-1") => Some(KnownOutcome::Decisive {
+            winner: Color::Black,
+        }),
         Some("1/2-1/2") | Some("½-½") => Some(KnownOutcome::Draw),
         Some("*") => None,
         _ => termination.and_then(|o| o.known()),
@@ -517,8 +580,12 @@ fn outcome_of(tag: Option<&str>, termination: Option<Outcome>) -> GameResult {
 
 fn from_known(k: Option<KnownOutcome>) -> GameResult {
     match k {
-        Some(KnownOutcome::Decisive { winner: Color::White }) => GameResult::WhiteWins,
-        Some(KnownOutcome::Decisive { winner: Color::Black }) => GameResult::BlackWins,
+        Some(KnownOutcome::Decisive {
+            winner: Color::White,
+        }) => GameResult::WhiteWins,
+        Some(KnownOutcome::Decisive {
+            winner: Color::Black,
+        }) => GameResult::BlackWins,
         Some(KnownOutcome::Draw) => GameResult::Draw,
         None => GameResult::Unknown,
     }
@@ -550,13 +617,17 @@ pub fn read_game_with(
     polyglot_max_ply: Option<u32>,
 ) -> Result<InputGame, (u64, String)> {
     let mut reader = Reader::new(bytes);
-    let light = match reader.read_game(&mut LightVisitor { names, polyglot_max_ply }) {
+    let light = match reader.read_game(&mut LightVisitor {
+        names,
+        polyglot_max_ply,
+    }) {
         Ok(Some(l)) => l,
         // What parse_game answers (with its exact error and line) for these.
         Ok(None) | Err(_) => Light::Full,
     };
     match light {
         Light::Game(mt) => {
+            let mt = *mt;
             let t = &mt.tags;
             let year = t.date.flatten().or(t.event_date.flatten());
             let tag = tag_result(t.result.as_deref());
@@ -564,14 +635,24 @@ pub fn read_game_with(
                 if mt.unencodable {
                     CountedGame::Illegal
                 } else {
-                    CountedGame::Counted { moves: mt.counted, result: tag }
+                    CountedGame::Counted {
+                        moves: mt.counted,
+                        result: tag,
+                    }
                 }
             });
-            let moves = if counted.is_some() { Vec::new() } else { mt.moves };
+            let moves = if counted.is_some() {
+                Vec::new()
+            } else {
+                mt.moves
+            };
             Ok(InputGame {
                 tag_result: tag,
                 names: names.then(|| {
-                    (t.white.clone().unwrap_or_default(), t.black.clone().unwrap_or_default())
+                    (
+                        t.white.clone().unwrap_or_default(),
+                        t.black.clone().unwrap_or_default(),
+                    )
                 }),
                 game: BookGame {
                     start: Chess::default(),
@@ -614,7 +695,12 @@ pub fn count_for_polyglot(g: &mut InputGame, max_ply: u32) -> CountedGame {
 pub fn from_game(g: &Game, names: bool) -> InputGame {
     InputGame {
         tag_result: tag_result(g.tag("Result")),
-        names: names.then(|| (g.tag("White").unwrap_or("").to_string(), g.tag("Black").unwrap_or("").to_string())),
+        names: names.then(|| {
+            (
+                g.tag("White").unwrap_or("").to_string(),
+                g.tag("Black").unwrap_or("").to_string(),
+            )
+        }),
         game: BookGame {
             standard_start: g.standard_start(),
             start: g.start.clone(),
@@ -633,11 +719,19 @@ pub fn from_game(g: &Game, names: bool) -> InputGame {
 
 /// Games of a Tabiya database, in id order. With `export`, every game's PGN text is also
 /// written to that file and each game's `source` points into it (source file 0).
-pub fn read_database(dir: &Path, export: Option<&Path>, names: bool) -> anyhow::Result<(Vec<InputGame>, ReadSummary)> {
+pub fn read_database(
+    dir: &Path,
+    export: Option<&Path>,
+    names: bool,
+) -> anyhow::Result<(Vec<InputGame>, ReadSummary)> {
     use std::io::Write;
-    let db = tabiya_db::Database::open(dir).with_context(|| format!("cannot open database {}", dir.display()))?;
+    let db = tabiya_db::Database::open(dir)
+        .with_context(|| format!("cannot open database {}", dir.display()))?;
     if db.kind() != tabiya_db::Kind::Chess {
-        bail!("{} is an Othello database: books are built from chess games", dir.display());
+        bail!(
+            "{} is an Othello database: books are built from chess games",
+            dir.display()
+        );
     }
     let snap = db.snapshot()?;
     let ids = snap.all_game_ids()?;
@@ -645,7 +739,10 @@ pub fn read_database(dir: &Path, export: Option<&Path>, names: bool) -> anyhow::
     let mut summary = ReadSummary::default();
     let mut writer = match export {
         Some(p) => Some((
-            std::io::BufWriter::new(std::fs::File::create(p).with_context(|| format!("cannot create {}", p.display()))?),
+            std::io::BufWriter::new(
+                std::fs::File::create(p)
+                    .with_context(|| format!("cannot create {}", p.display()))?,
+            ),
             p,
         )),
         None => None,
@@ -672,15 +769,22 @@ pub fn read_database(dir: &Path, export: Option<&Path>, names: bool) -> anyhow::
         if let Some((w, path)) = writer.as_mut() {
             let text = tabiya_pgn::game_to_string(&game);
             let text = text.trim_end();
-            w.write_all(text.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;
-            w.write_all(b"\n\n").with_context(|| format!("cannot write {}", path.display()))?;
-            g.game.source = Some(SourceRef { file: 0, offset, length: text.len() as u64 });
+            w.write_all(text.as_bytes())
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            w.write_all(b"\n\n")
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            g.game.source = Some(SourceRef {
+                file: 0,
+                offset,
+                length: text.len() as u64,
+            });
             offset += text.len() as u64 + 2;
         }
         out.push(g);
     }
     if let Some((mut w, path)) = writer {
-        w.flush().with_context(|| format!("cannot write {}", path.display()))?;
+        w.flush()
+            .with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok((out, summary))
 }
@@ -690,7 +794,9 @@ mod tests {
     use super::*;
 
     fn shared(rel: &str) -> PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data").join(rel)
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../../shared/data")
+            .join(rel)
     }
 
     /// The light reader accepts, rejects and reads exactly what `parse_game` does.
@@ -706,10 +812,34 @@ mod tests {
                 match (&light, &full) {
                     (Ok(l), Ok(f)) => {
                         let f = from_game(f, true);
-                        assert_eq!(l.game.start, f.game.start, "{} line {}", path.display(), span.line);
-                        assert_eq!(l.game.moves, f.game.moves, "{} line {}", path.display(), span.line);
-                        assert_eq!(l.game.result, f.game.result, "{} line {}", path.display(), span.line);
-                        assert_eq!(l.tag_result, f.tag_result, "{} line {}", path.display(), span.line);
+                        assert_eq!(
+                            l.game.start,
+                            f.game.start,
+                            "{} line {}",
+                            path.display(),
+                            span.line
+                        );
+                        assert_eq!(
+                            l.game.moves,
+                            f.game.moves,
+                            "{} line {}",
+                            path.display(),
+                            span.line
+                        );
+                        assert_eq!(
+                            l.game.result,
+                            f.game.result,
+                            "{} line {}",
+                            path.display(),
+                            span.line
+                        );
+                        assert_eq!(
+                            l.tag_result,
+                            f.tag_result,
+                            "{} line {}",
+                            path.display(),
+                            span.line
+                        );
                         assert_eq!(l.game.white_elo, f.game.white_elo);
                         assert_eq!(l.game.black_elo, f.game.black_elo);
                         assert_eq!(l.game.year, f.game.year);
@@ -732,9 +862,15 @@ mod tests {
 
     #[test]
     fn light_reader_agrees_with_parse_game_on_the_shared_pgn() {
-        let mut files = vec![shared("pgn/twic/twic0920.pgn"), shared("pgn/tcec/tcec-partial.nocomments.pgn.zst")];
+        let mut files = vec![
+            shared("pgn/twic/twic0920.pgn"),
+            shared("pgn/tcec/tcec-partial.nocomments.pgn.zst"),
+        ];
         for dir in ["pgn/pgnmentor", "pgn/edge-cases"] {
-            let mut v: Vec<PathBuf> = std::fs::read_dir(shared(dir)).unwrap().map(|e| e.unwrap().path()).collect();
+            let mut v: Vec<PathBuf> = std::fs::read_dir(shared(dir))
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .collect();
             v.sort();
             files.extend(v);
         }
@@ -751,8 +887,14 @@ mod tests {
     #[test]
     fn fast_san_agrees_with_san_to_move() {
         use shakmaty::san::SanPlus;
-        let mut files = vec![shared("pgn/twic/twic0920.pgn"), shared("pgn/tcec/tcec-partial.nocomments.pgn.zst")];
-        let mut v: Vec<PathBuf> = std::fs::read_dir(shared("pgn/pgnmentor")).unwrap().map(|e| e.unwrap().path()).collect();
+        let mut files = vec![
+            shared("pgn/twic/twic0920.pgn"),
+            shared("pgn/tcec/tcec-partial.nocomments.pgn.zst"),
+        ];
+        let mut v: Vec<PathBuf> = std::fs::read_dir(shared("pgn/pgnmentor"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
         v.sort();
         files.extend(v);
         let (mut fast, mut total) = (0u64, 0u64);
@@ -761,23 +903,60 @@ mod tests {
             for chunk in Splitter::new(input.reader) {
                 let chunk = chunk.unwrap();
                 for span in &chunk.games {
-                    let Ok(game) = parse_game(chunk.game_bytes(span), span.line) else { continue };
+                    let Ok(game) = parse_game(chunk.game_bytes(span), span.line) else {
+                        continue;
+                    };
                     let mut pos = game.start.clone();
                     for m in game.main_line() {
                         // Every SAN of the move (with and without disambiguation, capture mark),
                         // and wrong ones: the fast path must agree or step aside.
                         let san = SanPlus::from_move(pos.clone(), *m).san;
                         let mut tries = vec![san];
-                        if let San::Normal { role, file, rank, capture, to, promotion } = san {
-                            tries.push(San::Normal { role, file: None, rank: None, capture, to, promotion });
-                            tries.push(San::Normal { role, file: Some(m.from().unwrap().file()), rank: Some(m.from().unwrap().rank()), capture, to, promotion });
-                            tries.push(San::Normal { role, file, rank, capture: !capture, to, promotion });
+                        if let San::Normal {
+                            role,
+                            file,
+                            rank,
+                            capture,
+                            to,
+                            promotion,
+                        } = san
+                        {
+                            tries.push(San::Normal {
+                                role,
+                                file: None,
+                                rank: None,
+                                capture,
+                                to,
+                                promotion,
+                            });
+                            tries.push(San::Normal {
+                                role,
+                                file: Some(m.from().unwrap().file()),
+                                rank: Some(m.from().unwrap().rank()),
+                                capture,
+                                to,
+                                promotion,
+                            });
+                            tries.push(San::Normal {
+                                role,
+                                file,
+                                rank,
+                                capture: !capture,
+                                to,
+                                promotion,
+                            });
                         }
                         for t in tries {
                             total += 1;
                             if let Some(fm) = fast_san(&pos, &t) {
                                 fast += 1;
-                                assert_eq!(Ok(fm), san_to_move(&pos, t), "{} line {}: {t}", f.display(), span.line);
+                                assert_eq!(
+                                    Ok(fm),
+                                    san_to_move(&pos, t),
+                                    "{} line {}: {t}",
+                                    f.display(),
+                                    span.line
+                                );
                             }
                         }
                         pos.play_unchecked(*m);
@@ -813,10 +992,22 @@ mod tests {
         assert_eq!(g.game.result, GameResult::Unknown, "the tag wins");
         assert_eq!(g.tag_result, GameResult::Unknown);
         let g = read_game(b"[Event \"x\"]\n\n1. e4 e5 0-1", 1, false).unwrap();
-        assert_eq!(g.game.result, GameResult::BlackWins, "no tag: the termination marker");
-        assert_eq!(g.tag_result, GameResult::Unknown, "make-book reads the tag only");
+        assert_eq!(
+            g.game.result,
+            GameResult::BlackWins,
+            "no tag: the termination marker"
+        );
+        assert_eq!(
+            g.tag_result,
+            GameResult::Unknown,
+            "make-book reads the tag only"
+        );
         let g = read_game(b"[Result \" 1-0 \"]\n\n1. e4 *", 1, false).unwrap();
-        assert_eq!(g.game.result, GameResult::WhiteWins, "the database trims the tag");
+        assert_eq!(
+            g.game.result,
+            GameResult::WhiteWins,
+            "the database trims the tag"
+        );
         assert_eq!(g.tag_result, GameResult::Unknown, "make-book does not");
         assert!(read_game(b"[Result \"1-0\"]\n\n1. e4 e4 1-0", 1, false).is_err());
     }

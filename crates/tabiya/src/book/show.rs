@@ -42,7 +42,11 @@ pub fn probe(args: ProbeArgs) -> anyhow::Result<()> {
         .probe(&r.pos)
         .with_context(|| format!("cannot probe {}", args.book.book.display()))?;
     if args.json {
-        return print_json(&ProbeJson { fen: r.fen.clone(), format: book.format(), probe: &p });
+        return print_json(&ProbeJson {
+            fen: r.fen.clone(),
+            format: book.format(),
+            probe: &p,
+        });
     }
     print_probe(&r.fen, book.format(), &p)
 }
@@ -55,17 +59,25 @@ fn print_probe(fen: &str, format: BookFormat, p: &BookProbe) -> anyhow::Result<(
         return Ok(());
     }
     if let Some(g) = p.games {
-        writeln!(
-            out,
-            "{g} games: +{} ={} -{} for the side to move; average rating {}, performance {}{}{}",
+        let mut parts = vec![format!(
+            "{g} games: +{} ={} -{} for the side to move",
             opt(p.wins),
             opt(p.draws),
-            opt(p.losses),
-            opt(p.average_rating),
-            opt(p.performance),
-            p.recommendation.map(|r| format!(", recommendation {r:#04x}")).unwrap_or_default(),
-            p.commentary.filter(|&c| c != 0).map(|c| format!(", commentary ${c}")).unwrap_or_default(),
-        )?;
+            opt(p.losses)
+        )];
+        if let Some(r) = p.average_rating {
+            parts.push(format!("average rating {r}"));
+        }
+        if let Some(r) = p.performance {
+            parts.push(format!("performance {r}"));
+        }
+        if let Some(r) = p.recommendation.filter(|&r| r != 0) {
+            parts.push(format!("recommendation {r:#04x}"));
+        }
+        if let Some(c) = p.commentary.filter(|&c| c != 0) {
+            parts.push(format!("commentary ${c}"));
+        }
+        writeln!(out, "{}", parts.join("; "))?;
     }
     if p.moves.is_empty() {
         writeln!(out, "no moves")?;
@@ -73,19 +85,39 @@ fn print_probe(fen: &str, format: BookFormat, p: &BookProbe) -> anyhow::Result<(
     }
     match format {
         BookFormat::Polyglot => {
-            let total: u64 = p.moves.iter().map(|m| u64::from(m.weight.unwrap_or(0))).sum();
-            writeln!(out, "{:<8} {:<6} {:>7} {:>7} {:>10}", "move", "uci", "weight", "share", "learn")?;
+            let total: u64 = p
+                .moves
+                .iter()
+                .map(|m| u64::from(m.weight.unwrap_or(0)))
+                .sum();
+            writeln!(
+                out,
+                "{:<8} {:<6} {:>7} {:>7} {:>10}",
+                "move", "uci", "weight", "share", "learn"
+            )?;
             for m in &p.moves {
                 let w = m.weight.unwrap_or(0);
-                let share = if total > 0 { format!("{:.1}%", 100.0 * f64::from(w) / total as f64) } else { "-".into() };
-                writeln!(out, "{:<8} {:<6} {:>7} {:>7} {:>10}", m.san, m.uci, w, share, opt(m.learn))?;
+                let share = if total > 0 {
+                    format!("{:.1}%", 100.0 * f64::from(w) / total as f64)
+                } else {
+                    "-".into()
+                };
+                writeln!(
+                    out,
+                    "{:<8} {:<6} {:>7} {:>7} {:>10}",
+                    m.san,
+                    m.uci,
+                    w,
+                    share,
+                    opt(m.learn)
+                )?;
             }
         }
         _ => {
             writeln!(
                 out,
-                "{:<8} {:<6} {:>7} {:>6} {:>6} {:>6} {:>6} {:>6}  {}",
-                "move", "uci", "games", "win", "draw", "loss", "avg", "perf", "notes"
+                "{:<8} {:<6} {:>7} {:>6} {:>6} {:>6} {:>6} {:>6}  notes",
+                "move", "uci", "games", "win", "draw", "loss", "avg", "perf"
             )?;
             for m in &p.moves {
                 let mut notes = Vec::new();
@@ -130,7 +162,8 @@ pub fn dump(args: DumpArgs) -> anyhow::Result<()> {
                 Some(ColourArg::Black) => vec![Color::Black],
                 None => vec![Color::White, Color::Black],
             };
-            let dumps: Vec<polyglot::Dump> = colours.iter().map(|&c| polyglot::dump(b, c)).collect();
+            let dumps: Vec<polyglot::Dump> =
+                colours.iter().map(|&c| polyglot::dump(b, c)).collect();
             if args.json {
                 let v: Vec<Value> = dumps.iter().map(dump_json).collect();
                 return print_json(&v);
@@ -170,7 +203,11 @@ pub fn dump(args: DumpArgs) -> anyhow::Result<()> {
                     }
                     write!(out, "\n  {}", serde_json::to_string(&v)?)?;
                 } else {
-                    writeln!(out, "{}", position_line(&fen_of(&rp.position.position), &probe))?;
+                    writeln!(
+                        out,
+                        "{}",
+                        position_line(&fen_of(&rp.position.position), &probe)
+                    )?;
                 }
                 first = false;
             }
@@ -185,12 +222,16 @@ pub fn dump(args: DumpArgs) -> anyhow::Result<()> {
             }
             if !args.json {
                 let mut out = std::io::stdout().lock();
-                return b.dump(&mut out).with_context(|| format!("cannot dump {name}"));
+                return b
+                    .dump(&mut out)
+                    .with_context(|| format!("cannot dump {name}"));
             }
             let mut out = std::io::stdout().lock();
             write!(out, "[")?;
             let mut first = true;
-            let (positions, _) = b.read_positions().with_context(|| format!("cannot read {name}"))?;
+            let (positions, _) = b
+                .read_positions()
+                .with_context(|| format!("cannot read {name}"))?;
             let mut elements = Vec::with_capacity(positions.len());
             b.for_each_element(|e| {
                 elements.push(e);
@@ -208,10 +249,13 @@ pub fn dump(args: DumpArgs) -> anyhow::Result<()> {
                     if let Some(c) = &e.raw.comment {
                         m.insert("comment".into(), json!(c));
                     }
-                    let links: Vec<Value> = kvetka_links(&e.raw.some_game, e.raw.last_games.as_deref())
-                        .iter()
-                        .map(|(kind, g)| json!({"kind": kind, "source": g.source, "game": g.game}))
-                        .collect();
+                    let links: Vec<Value> = kvetka_links(
+                        &e.raw.some_game,
+                        e.raw.last_games.as_deref(),
+                    )
+                    .iter()
+                    .map(|(kind, g)| json!({"kind": kind, "source": g.source, "game": g.game}))
+                    .collect();
                     if !links.is_empty() {
                         m.insert("gameLinks".into(), json!(links));
                     }
@@ -252,7 +296,11 @@ fn hex(b: &[u8]) -> String {
 }
 
 fn dump_json(d: &polyglot::Dump) -> Value {
-    let colour = if d.colour == Color::White { "white" } else { "black" };
+    let colour = if d.colour == Color::White {
+        "white"
+    } else {
+        "black"
+    };
     let lines: Vec<Value> = d
         .lines
         .iter()
@@ -273,7 +321,10 @@ fn dump_json(d: &polyglot::Dump) -> Value {
     json!({"colour": colour, "positionsOnLines": d.positions_on_lines, "lines": lines})
 }
 
-fn kvetka_links(some: &Option<GameLink>, last: Option<&[GameLink]>) -> Vec<(&'static str, GameLink)> {
+fn kvetka_links(
+    some: &Option<GameLink>,
+    last: Option<&[GameLink]>,
+) -> Vec<(&'static str, GameLink)> {
     let mut v: Vec<(&'static str, GameLink)> = Vec::new();
     if let Some(g) = some {
         v.push(("someGame", *g));
@@ -327,11 +378,42 @@ pub fn check(args: CheckArgs) -> anyhow::Result<()> {
                 }))?;
             } else {
                 let mut out = std::io::stdout().lock();
-                writeln!(out, "{name}: ChessBase CTG, {} data pages, {} slots ({} used), {} records, {} games in the header", w.data_pages, w.slots, w.slots_used, w.records, w.header_games)?;
-                writeln!(out, "records found through the .cto: {} (elsewhere {}, not found {}); duplicate keys {}, undecodable {}, non-canonical {}", w.found_via_cto, w.found_elsewhere, w.not_found_via_cto, w.duplicate_keys, w.undecodable_keys, w.non_canonical_keys)?;
-                writeln!(out, "moves: {} stored, {} legal, {} illegal, {} unknown codes; children found {}, missing {}", w.stored_moves, w.legal_moves, w.illegal_moves, w.unknown_codes, w.children_found, w.children_missing)?;
+                writeln!(
+                    out,
+                    "{name}: ChessBase CTG, {} data pages, {} slots ({} used), {} records, {} games in the header",
+                    w.data_pages, w.slots, w.slots_used, w.records, w.header_games
+                )?;
+                writeln!(
+                    out,
+                    "records found through the .cto: {} (elsewhere {}, not found {}); duplicate keys {}, undecodable {}, non-canonical {}",
+                    w.found_via_cto,
+                    w.found_elsewhere,
+                    w.not_found_via_cto,
+                    w.duplicate_keys,
+                    w.undecodable_keys,
+                    w.non_canonical_keys
+                )?;
+                writeln!(
+                    out,
+                    "moves: {} stored, {} legal, {} illegal, {} unknown codes; children found {}, missing {}",
+                    w.stored_moves,
+                    w.legal_moves,
+                    w.illegal_moves,
+                    w.unknown_codes,
+                    w.children_found,
+                    w.children_missing
+                )?;
                 for p in &w.problems {
-                    writeln!(out, "{}: {}byte offset {}: {}", p.file, p.page.map(|p| format!("data page {p}, ")).unwrap_or_default(), p.offset, p.what)?;
+                    writeln!(
+                        out,
+                        "{}: {}byte offset {}: {}",
+                        p.file,
+                        p.page
+                            .map(|p| format!("data page {p}, "))
+                            .unwrap_or_default(),
+                        p.offset,
+                        p.what
+                    )?;
                 }
                 if w.is_clean() {
                     writeln!(out, "ok")?;
@@ -354,7 +436,13 @@ pub fn check(args: CheckArgs) -> anyhow::Result<()> {
                 }))?;
             } else {
                 let mut out = std::io::stdout().lock();
-                writeln!(out, "{name}: Kvetka, {} file(s), {} blocks, {elements} elements, index from {:?}", b.kob_files().len(), b.block_count(), b.index_source())?;
+                writeln!(
+                    out,
+                    "{name}: Kvetka, {} file(s), {} blocks, {elements} elements, index from {:?}",
+                    b.kob_files().len(),
+                    b.block_count(),
+                    b.index_source()
+                )?;
                 for p in &problems {
                     writeln!(out, "{p}")?;
                 }
@@ -432,14 +520,21 @@ fn check_polyglot(path: &Path, json_out: bool) -> anyhow::Result<()> {
         }))?;
     } else {
         let mut out = std::io::stdout().lock();
-        writeln!(out, "{name}: Polyglot, {} entries, {} distinct keys", info.entries, info.distinct_keys)?;
+        writeln!(
+            out,
+            "{name}: Polyglot, {} entries, {} distinct keys",
+            info.entries, info.distinct_keys
+        )?;
         for p in problems.iter().chain(illegal.iter().take(100)) {
             writeln!(out, "{p}")?;
         }
         writeln!(
             out,
             "reachable from the start: {} positions, {} entries; unreachable entries: {} (kept, never found by playing moves); illegal moves: {}",
-            info.reachable_positions, info.reachable_entries, info.unreachable_entries, info.illegal_moves
+            info.reachable_positions,
+            info.reachable_entries,
+            info.unreachable_entries,
+            info.illegal_moves
         )?;
         if fatal == 0 {
             writeln!(out, "ok")?;
@@ -473,7 +568,10 @@ pub fn info(args: InfoArgs) -> anyhow::Result<()> {
                 r.with_context(|| format!("cannot read {name}"))?;
                 records += 1;
             }
-            let files: Vec<String> = ctg::book_paths(&args.book.book).iter().map(|p| p.display().to_string()).collect();
+            let files: Vec<String> = ctg::book_paths(&args.book.book)
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect();
             json!({
                 "format": "ctg", "files": files,
                 "games": h.games, "dataPages": h.data_pages, "records": records,
@@ -540,16 +638,28 @@ struct LinkedGame {
 /// Reads `length` bytes at `offset` of a source file as read (decompressed for `.zst`,
 /// `.gz`, `.bz2`).
 fn read_source(path: &Path, offset: u64, length: u64) -> anyhow::Result<String> {
-    let input = tabiya_pgn::input::open(path).with_context(|| format!("cannot read game source {}", path.display()))?;
+    let input = tabiya_pgn::input::open(path)
+        .with_context(|| format!("cannot read game source {}", path.display()))?;
     let mut buf = vec![0u8; length as usize];
     if input.compression == tabiya_pgn::input::Compression::None {
-        let mut f = std::fs::File::open(path).with_context(|| format!("cannot read game source {}", path.display()))?;
+        let mut f = std::fs::File::open(path)
+            .with_context(|| format!("cannot read game source {}", path.display()))?;
         f.seek(SeekFrom::Start(offset))?;
-        f.read_exact(&mut buf).with_context(|| format!("{}: no game of {length} bytes at byte offset {offset}", path.display()))?;
+        f.read_exact(&mut buf).with_context(|| {
+            format!(
+                "{}: no game of {length} bytes at byte offset {offset}",
+                path.display()
+            )
+        })?;
     } else {
         let mut r = input.reader;
         std::io::copy(&mut (&mut r).take(offset), &mut std::io::sink())?;
-        r.read_exact(&mut buf).with_context(|| format!("{}: no game of {length} bytes at byte offset {offset} (decompressed)", path.display()))?;
+        r.read_exact(&mut buf).with_context(|| {
+            format!(
+                "{}: no game of {length} bytes at byte offset {offset} (decompressed)",
+                path.display()
+            )
+        })?;
     }
     Ok(tabiya_pgn::parse::decode_text(&buf).into_owned())
 }
@@ -558,10 +668,15 @@ pub fn game(args: GameArgs) -> anyhow::Result<()> {
     let book = args.book.open()?;
     let name = args.book.book.display().to_string();
     let AnyBook::Kvetka(b) = &book else {
-        bail!("{name}: `book game` needs a Kvetka book (.kob with its .ksf); {} books do not link games", book.format());
+        bail!(
+            "{name}: `book game` needs a Kvetka book (.kob with its .ksf); {} books do not link games",
+            book.format()
+        );
     };
     let r = args.position.resolve()?;
-    let d = b.probe_detail(&r.pos).with_context(|| format!("cannot probe {name}"))?;
+    let d = b
+        .probe_detail(&r.pos)
+        .with_context(|| format!("cannot probe {name}"))?;
     let Some(e) = d.element else {
         bail!("{name}: position not in the book: {}", r.fen);
     };
@@ -570,14 +685,26 @@ pub fn game(args: GameArgs) -> anyhow::Result<()> {
         bail!("{name}: the book links no game to {}", r.fen);
     }
     let chosen: Vec<(&'static str, GameLink)> = match args.index {
-        Some(i) => vec![*links.get(i).with_context(|| format!("--index {i}: the position has {} linked game(s)", links.len()))?],
+        Some(i) => vec![*links.get(i).with_context(|| {
+            format!(
+                "--index {i}: the position has {} linked game(s)",
+                links.len()
+            )
+        })?],
         None => links,
     };
     let mut games = Vec::new();
     for (kind, link) in chosen {
-        let src = b.game_source(link).with_context(|| format!("{name}: game {}:{}", link.source, link.game))?;
+        let src = b
+            .game_source(link)
+            .with_context(|| format!("{name}: game {}:{}", link.source, link.game))?;
         let Some(path) = src.path.clone() else {
-            bail!("{name}: source {} is not a file ({:?}, type {})", link.source, src.address, src.source_type);
+            bail!(
+                "{name}: source {} is not a file ({:?}, type {})",
+                link.source,
+                src.address,
+                src.source_type
+            );
         };
         let pgn = read_source(&path, src.offset, src.length)?;
         games.push(LinkedGame {
@@ -614,4 +741,3 @@ pub fn game(args: GameArgs) -> anyhow::Result<()> {
     }
     Ok(())
 }
-
