@@ -252,38 +252,53 @@ fn walk(
     moves: &[Move],
     max_ply: Option<u32>,
     out: &mut Vec<Occurrence>,
-    mut plies: Option<&mut Vec<u16>>,
+    plies: Option<&mut Vec<u16>>,
     mut codes: Option<&mut Vec<u8>>,
 ) {
-    out.clear();
-    if let Some(p) = plies.as_deref_mut() {
-        p.clear();
-    }
     let limit = max_ply.map_or(moves.len(), |m| (m as usize).min(moves.len()));
-    let end = if codes.is_some() { moves.len() } else { limit };
-    let mut pos = start.clone();
+    // The move played at the cap is counted too (it is that position's move).
+    let end = if codes.is_some() { moves.len() } else { (limit + 1).min(moves.len()) };
+    let mut next = moves[..end].iter();
+    let mut scratch = Vec::new();
+    let plies = plies.unwrap_or(&mut scratch);
+    let result: Result<(), DecodeError> = count_positions(start.clone(), limit, out, plies, |pos| {
+        Ok(next.next().map(|&m| {
+            if let Some(c) = codes.as_deref_mut() {
+                encode_move(pos, &m, c);
+            }
+            m
+        }))
+    });
+    debug_assert!(result.is_ok(), "moves from a list never fail");
+}
+
+/// The counted positions of a line given move by move: `next_move` returns the move played
+/// from a position (`None` at the end); positions after `limit` plies are not counted (the
+/// moves are still asked for, so a caller can encode the whole line).
+fn count_positions(
+    mut pos: Chess,
+    limit: usize,
+    out: &mut Vec<Occurrence>,
+    plies: &mut Vec<u16>,
+    mut next_move: impl FnMut(&Chess) -> Result<Option<Move>, DecodeError>,
+) -> Result<(), DecodeError> {
+    out.clear();
+    plies.clear();
     let mut key = Zobrist128(position_key(&pos));
     let mut ep = pos.ep_square(EnPassantMode::Legal);
     // Positions since the last irreversible move: only these can repeat.
     let mut window_start = 0;
-    for ply in 0..=end {
+    let mut ply = 0usize;
+    loop {
+        let m = next_move(&pos)?;
         if ply <= limit {
-            let code = moves.get(ply).map_or(NO_MOVE, move_code);
-            let repeated = out[window_start..].iter().any(|o| o.key == key.0);
-            if !repeated {
+            let code = m.as_ref().map_or(NO_MOVE, move_code);
+            if !out[window_start..].iter().any(|o| o.key == key.0) {
                 out.push(Occurrence { key: key.0, code, mover: if pos.turn() == Color::White { 0 } else { 1 } });
-                if let Some(p) = plies.as_deref_mut() {
-                    p.push(ply.min(u16::MAX as usize) as u16);
-                }
+                plies.push(ply.min(u16::MAX as usize) as u16);
             }
         }
-        if ply == end {
-            break;
-        }
-        let m = moves[ply];
-        if let Some(c) = codes.as_deref_mut() {
-            encode_move(&pos, &m, c);
-        }
+        let Some(m) = m else { return Ok(()) };
         if pos.is_irreversible(m) {
             window_start = out.len();
         }
@@ -294,19 +309,18 @@ fn walk(
         key = Zobrist128(next_key_from(turn, &castles, &pos, m, key.0, ep, after_ep));
         ep = after_ep;
         debug_assert_eq!(key.0, position_key(&pos));
+        ply += 1;
     }
 }
 
 /// The counted positions (and plies) of a stored game, decoding its moves as it goes: one
 /// pass, no list of moves. The same as [`decode_line`] then [`occurrences_with_plies`].
 pub fn replay_record(data: &[u8], max_ply: Option<u32>, out: &mut Vec<Occurrence>, plies: &mut Vec<u16>) -> Result<(), DecodeError> {
-    out.clear();
-    plies.clear();
     let mut r = Reader::new(data);
     skip_tags(&mut r)?;
     let flags = r.u8("game flags")?;
     let mode = if flags & F_960 != 0 { CastlingMode::Chess960 } else { CastlingMode::Standard };
-    let mut pos = if flags & F_FEN != 0 {
+    let pos = if flags & F_FEN != 0 {
         let fen = r.str("start FEN")?;
         let fen = Fen::from_ascii(fen.as_bytes()).map_err(|_| bad("start FEN", &r))?;
         fen.into_position::<Chess>(mode).map_err(|_| bad("start position", &r))?
@@ -318,31 +332,15 @@ pub fn replay_record(data: &[u8], max_ply: Option<u32>, out: &mut Vec<Occurrence
         return Err(bad("ply count", &r));
     }
     let limit = max_ply.map_or(n, |m| (m as usize).min(n));
-    let mut key = Zobrist128(position_key(&pos));
-    let mut ep = pos.ep_square(EnPassantMode::Legal);
-    let mut window_start = 0;
-    for ply in 0..=limit {
-        let m = if ply < n { Some(decode_move(&pos, &mut r)?) } else { None };
-        let code = m.as_ref().map_or(NO_MOVE, move_code);
-        if !out[window_start..].iter().any(|o| o.key == key.0) {
-            out.push(Occurrence { key: key.0, code, mover: if pos.turn() == Color::White { 0 } else { 1 } });
-            plies.push(ply.min(u16::MAX as usize) as u16);
+    // The move played at the cap is counted too (it is that position's move).
+    let mut left = (limit + 1).min(n);
+    count_positions(pos, limit, out, plies, |pos| {
+        if left == 0 {
+            return Ok(None);
         }
-        let Some(m) = m else { break };
-        if ply == limit {
-            break;
-        }
-        if pos.is_irreversible(m) {
-            window_start = out.len();
-        }
-        let turn = pos.turn();
-        let castles = pos.castles().clone();
-        pos.play_unchecked(m);
-        let after_ep = pos.ep_square(EnPassantMode::Legal);
-        key = Zobrist128(next_key_from(turn, &castles, &pos, m, key.0, ep, after_ep));
-        ep = after_ep;
-    }
-    Ok(())
+        left -= 1;
+        decode_move(pos, &mut r).map(Some)
+    })
 }
 
 /// The stored form's dictionary-free part ([`encode_body`]) and the counted positions with

@@ -145,17 +145,17 @@ impl Parsed {
 /// FNV-1a over 128 bits: the duplicate digest of a game (Seven Tag Roster, start position,
 /// main line). Two games with equal digests are treated as the same game; a false match
 /// needs about 2^64 games.
-struct Fnv128(u128);
+pub(crate) struct Fnv128(pub(crate) u128);
 
 impl Fnv128 {
     const OFFSET: u128 = 0x6c62272e07bb014262b821756295c58d;
     const PRIME: u128 = 0x0000000001000000000000000000013B;
 
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Fnv128(Self::OFFSET)
     }
 
-    fn bytes(&mut self, b: &[u8]) {
+    pub(crate) fn bytes(&mut self, b: &[u8]) {
         for &x in b {
             self.0 ^= x as u128;
             self.0 = self.0.wrapping_mul(Self::PRIME);

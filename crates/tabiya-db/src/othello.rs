@@ -278,23 +278,7 @@ impl StoredGame {
     }
 }
 
-struct Fnv128(u128);
-
-impl Fnv128 {
-    const OFFSET: u128 = 0x6c62272e07bb014262b821756295c58d;
-    const PRIME: u128 = 0x0000000001000000000000000000013B;
-
-    fn new() -> Self {
-        Fnv128(Self::OFFSET)
-    }
-
-    fn bytes(&mut self, b: &[u8]) {
-        for &x in b {
-            self.0 ^= x as u128;
-            self.0 = self.0.wrapping_mul(Self::PRIME);
-        }
-    }
-}
+use crate::import::Fnv128;
 
 // ---------------------------------------------------------------------------------------
 // Names and headers

@@ -233,20 +233,7 @@ pub fn import(args: ImportArgs) -> anyhow::Result<()> {
         print_json(&summary)?;
     } else {
         let mut out = std::io::stdout().lock();
-        writeln!(
-            out,
-            "imported {} of {} games from {} file(s) in {:.2} s ({:.0} games/s)",
-            summary.imported,
-            summary.games,
-            summary.files.len(),
-            summary.seconds,
-            summary.games_per_second
-        )?;
-        writeln!(out, "  duplicates skipped: {}", summary.duplicates)?;
-        writeln!(out, "  malformed or unsupported, skipped: {}", summary.skipped)?;
-        for (reason, n) in &summary.skipped_by_reason {
-            writeln!(out, "    {n:>6}  {reason}")?;
-        }
+        print_import_head(&mut out, &summary, "malformed or unsupported")?;
         if summary.warnings > 0 {
             writeln!(out, "  imported with warnings (e.g. a variation cut at an illegal move): {}", summary.warnings)?;
         }
@@ -262,6 +249,25 @@ pub fn import(args: ImportArgs) -> anyhow::Result<()> {
         if summary.problems.len() > 20 {
             eprintln!("... and {} more (use --json to see all)", summary.problems.len() - 20);
         }
+    }
+    Ok(())
+}
+
+/// The first lines of an import's terminal summary (chess and Othello alike).
+pub fn print_import_head(out: &mut impl Write, s: &tabiya_db::ImportSummary, skipped: &str) -> anyhow::Result<()> {
+    writeln!(
+        out,
+        "imported {} of {} games from {} file(s) in {:.2} s ({:.0} games/s)",
+        s.imported,
+        s.games,
+        s.files.len(),
+        s.seconds,
+        s.games_per_second
+    )?;
+    writeln!(out, "  duplicates skipped: {}", s.duplicates)?;
+    writeln!(out, "  {skipped}, skipped: {}", s.skipped)?;
+    for (reason, n) in &s.skipped_by_reason {
+        writeln!(out, "    {n:>6}  {reason}")?;
     }
     Ok(())
 }

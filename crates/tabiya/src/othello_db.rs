@@ -193,20 +193,7 @@ pub fn import(args: &ImportArgs) -> anyhow::Result<()> {
 fn print_import(s: &WthorImportSummary, dir: &Path) -> anyhow::Result<()> {
     let c = &s.summary;
     let mut out = std::io::stdout().lock();
-    writeln!(
-        out,
-        "imported {} of {} games from {} file(s) in {:.2} s ({:.0} games/s)",
-        c.imported,
-        c.games,
-        c.files.len(),
-        c.seconds,
-        c.games_per_second
-    )?;
-    writeln!(out, "  duplicates skipped: {}", c.duplicates)?;
-    writeln!(out, "  illegal or undecodable, skipped: {}", c.skipped)?;
-    for (reason, n) in &c.skipped_by_reason {
-        writeln!(out, "    {n:>6}  {reason}")?;
-    }
+    crate::db::print_import_head(&mut out, c, "illegal or undecodable")?;
     writeln!(
         out,
         "  unfinished games imported (result = stored adjudicated score): {}",
