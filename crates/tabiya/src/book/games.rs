@@ -17,10 +17,11 @@ use std::thread::JoinHandle;
 
 use anyhow::{Context, bail};
 use pgn_reader::{Outcome, RawTag, Reader, SanPlus, Skip, Visitor};
-use shakmaty::EnPassantMode;
+use shakmaty::fen::Fen;
 use shakmaty::san::San;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Bitboard, Chess, Color, KnownOutcome, Move, Position, Rank, Role, attacks};
+use shakmaty::{CastlingMode, EnPassantMode};
 use tabiya_books::polyglot::{self, CountedGame, CountedMove, count_game};
 use tabiya_books::{BookGame, GameResult, SourceRef};
 use tabiya_pgn::model::{parse_elo, parse_year};
@@ -244,7 +245,7 @@ pub fn read_pgn(inputs: &[PathBuf], opts: ReadOptions) -> anyhow::Result<GameStr
 fn read_inputs(inputs: Vec<tabiya_pgn::input::Input>, names: Vec<String>, tx: &SyncSender<Work>) {
     let mut seq = 0u64;
     for (file, input) in inputs.into_iter().enumerate() {
-        let mut splitter = Splitter::with_chunk_size(input.reader, 1 << 19);
+        let mut splitter = Splitter::with_chunk_size(input.reader, 1 << 17);
         let mut number = 0u32;
         loop {
             match splitter.next_chunk() {
@@ -332,6 +333,8 @@ struct Tags {
     black: Option<String>,
     /// A `FEN` or `Variant` tag: the game goes through `parse_game`.
     special: bool,
+    /// The first `FEN` tag's value.
+    fen: Option<String>,
 }
 
 struct Movetext {
@@ -344,12 +347,16 @@ struct Movetext {
     key: u64,
     counted: Vec<CountedMove>,
     unencodable: bool,
+    /// Main-line moves read.
+    ply: usize,
 }
 
 enum Light {
     Game(Box<Movetext>),
     /// Needs the full parser (FEN or Variant tag).
     Full,
+    /// Polyglot build: a game from another start position (skipped unread).
+    OtherStart(Box<Tags>),
     /// Rejected (`parse_game` gives the reason and line).
     Error,
 }
@@ -371,7 +378,13 @@ impl Visitor for LightVisitor {
     fn tag(&mut self, tags: &mut Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<Light> {
         let text = || decode_text(&value.decode()).into_owned();
         match name {
-            b"FEN" | b"Variant" => tags.special = true,
+            b"FEN" => {
+                tags.special = true;
+                if tags.fen.is_none() {
+                    tags.fen = Some(text());
+                }
+            }
+            b"Variant" => tags.special = true,
             b"Result" if tags.result.is_none() => tags.result = Some(text()),
             b"WhiteElo" if tags.white_elo.is_none() => tags.white_elo = Some(parse_elo(&text())),
             b"BlackElo" if tags.black_elo.is_none() => tags.black_elo = Some(parse_elo(&text())),
@@ -388,15 +401,37 @@ impl Visitor for LightVisitor {
 
     fn begin_movetext(&mut self, tags: Tags) -> ControlFlow<Light, Movetext> {
         if tags.special {
-            return ControlFlow::Break(Light::Full);
+            // A Polyglot build skips games from another start without reading their moves.
+            let other_start = self.polyglot_max_ply.is_some()
+                && tags.fen.as_deref().is_some_and(|f| {
+                    Fen::from_ascii(f.trim().as_bytes())
+                        .ok()
+                        .and_then(|fen| fen.into_position::<Chess>(CastlingMode::Chess960).ok())
+                        .is_some_and(|p| p != Chess::default())
+                });
+            return ControlFlow::Break(if other_start {
+                Light::OtherStart(Box::new(tags))
+            } else {
+                Light::Full
+            });
         }
         ControlFlow::Continue(Movetext {
             tags,
             pos: Chess::default(),
-            moves: Vec::with_capacity(128),
+            // A Polyglot build keeps only the counted moves.
+            moves: if self.polyglot_max_ply.is_some() {
+                Vec::new()
+            } else {
+                Vec::with_capacity(128)
+            },
             termination: None,
             key: polyglot::START_KEY,
-            counted: Vec::new(),
+            counted: Vec::with_capacity(if self.polyglot_max_ply.is_some() {
+                128
+            } else {
+                0
+            }),
+            ply: 0,
             unencodable: false,
         })
     }
@@ -409,7 +444,7 @@ impl Visitor for LightVisitor {
         match found {
             Ok(m) => {
                 if let Some(max_ply) = self.polyglot_max_ply
-                    && mt.moves.len() < max_ply as usize
+                    && mt.ply < max_ply as usize
                 {
                     match polyglot::encode_move(&m) {
                         Some(mv) => mt.counted.push(CountedMove {
@@ -435,7 +470,10 @@ impl Visitor for LightVisitor {
                     };
                 }
                 mt.pos.play_unchecked(m);
-                mt.moves.push(m);
+                mt.ply += 1;
+                if self.polyglot_max_ply.is_none() {
+                    mt.moves.push(m);
+                }
                 ControlFlow::Continue(())
             }
             Err(_) => ControlFlow::Break(Light::Error),
@@ -669,6 +707,23 @@ pub fn read_game_with(
                 counted,
             })
         }
+        Light::OtherStart(t) => Ok(InputGame {
+            tag_result: tag_result(t.result.as_deref()),
+            names: None,
+            game: BookGame {
+                start: Chess::default(),
+                standard_start: false,
+                moves: Vec::new(),
+                result: outcome_of(t.result.as_deref(), None),
+                white_elo: t.white_elo.flatten(),
+                black_elo: t.black_elo.flatten(),
+                year: t.date.flatten().or(t.event_date.flatten()),
+                source: None,
+            },
+            file: 0,
+            number: 0,
+            counted: Some(CountedGame::NonStandardStart),
+        }),
         Light::Full | Light::Error => match parse_game(bytes, line) {
             Ok(g) => {
                 let mut g = from_game(&g, names);
@@ -984,6 +1039,20 @@ mod tests {
             }
         }
         assert_eq!(n, 2245);
+    }
+
+    #[test]
+    fn polyglot_mode_skips_other_starts_unread() {
+        let text = b"[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n\n1. e4 Kd7 1-0";
+        let g = read_game_with(text, 1, false, Some(1024)).unwrap();
+        assert_eq!(g.counted, Some(CountedGame::NonStandardStart));
+        // A FEN tag holding the standard start is read and counted.
+        let text =
+            b"[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]\n\n1. e4 e5 1-0";
+        let g = read_game_with(text, 1, false, Some(1024)).unwrap();
+        assert!(
+            matches!(g.counted, Some(CountedGame::Counted { ref moves, .. }) if moves.len() == 2)
+        );
     }
 
     #[test]
