@@ -17,7 +17,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use serde::Serialize;
-use tabiya_pgn::{Chunk, Game, GameError, Splitter, parse_game};
+use tabiya_pgn::{Chunk, Game, GameError, GameParser, Splitter};
 
 use crate::chess::{self, Dict, Occurrence};
 use crate::facts::write_facts;
@@ -187,8 +187,8 @@ pub fn game_digest(game: &Game) -> u128 {
     h.0
 }
 
-fn prepare(bytes: &[u8], line: u64, max_ply: Option<u32>) -> Result<Prepared, GameError> {
-    let game = parse_game(bytes, line)?;
+fn prepare(parser: &mut GameParser, bytes: &[u8], line: u64, max_ply: Option<u32>) -> Result<Prepared, GameError> {
+    let game = parser.parse(bytes, line)?;
     let n = game.moves.len();
     let mut occs = Vec::with_capacity(n + 1);
     let mut plies = Vec::with_capacity(n + 1);
@@ -389,13 +389,17 @@ impl Database {
                 let rx = work_rx.clone();
                 let tx = parsed_tx.clone();
                 named("tabiya-parse").spawn_scoped(s, move || {
+                    let mut parser = GameParser::new();
                     for w in rx {
                         let out = match w {
                             Work::Chunk { seq, file, chunk } => {
                                 let games = chunk
                                     .games
                                     .iter()
-                                    .map(|span| ParsedGame { line: span.line, result: prepare(chunk.game_bytes(span), span.line, max_ply) })
+                                    .map(|span| ParsedGame {
+                                        line: span.line,
+                                        result: prepare(&mut parser, chunk.game_bytes(span), span.line, max_ply),
+                                    })
                                     .collect();
                                 Parsed::Games { seq, file, games }
                             }

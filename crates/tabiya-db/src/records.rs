@@ -24,9 +24,9 @@ pub const DICT_KEY: &[u8] = b"zdict";
 /// Trains a dictionary on raw game records: 1/32 of the samples' size, between 8 and 48 KiB,
 /// so small databases do not carry a dictionary bigger than what it saves.
 pub fn train(samples: &[Vec<u8>]) -> Option<Vec<u8>> {
-    // Every n-th record, at most 4,000: enough for a good dictionary, quick to train.
-    let step = (samples.len() / 4000).max(1);
-    let take: Vec<&Vec<u8>> = samples.iter().step_by(step).take(4000).collect();
+    // Every n-th record, at most 2,000: enough for a good dictionary, quick to train.
+    let step = (samples.len() / 2000).max(1);
+    let take: Vec<&Vec<u8>> = samples.iter().step_by(step).take(2000).collect();
     let total: usize = take.iter().map(|s| s.len()).sum();
     let size = (total / 32).clamp(8 * 1024, DICT_BYTES);
     zstd::dict::from_samples(&take, size).ok()
@@ -35,6 +35,7 @@ pub fn train(samples: &[Vec<u8>]) -> Option<Vec<u8>> {
 /// Compresses records with a dictionary, reusing one compression context.
 pub struct Packer<'d> {
     compressor: Option<zstd::bulk::Compressor<'d>>,
+    scratch: Vec<u8>,
 }
 
 impl<'d> Packer<'d> {
@@ -43,7 +44,7 @@ impl<'d> Packer<'d> {
             Some(d) => Some(zstd::bulk::Compressor::with_prepared_dictionary(d).map_err(|e| Error::Corrupt(format!("zstd: {e}")))?),
             None => None,
         };
-        Ok(Packer { compressor })
+        Ok(Packer { compressor, scratch: Vec::new() })
     }
 
     pub fn pack(&mut self, raw: &[u8], out: &mut Vec<u8>) -> Result<()> {
@@ -51,8 +52,13 @@ impl<'d> Packer<'d> {
         match &mut self.compressor {
             Some(c) => {
                 out.push(ZSTD_DICT);
-                let packed = c.compress(raw).map_err(|e| Error::Corrupt(format!("zstd: {e}")))?;
+                // Into the caller's buffer: no zeroed allocation per game.
+                let mut packed = std::mem::take(&mut self.scratch);
+                packed.clear();
+                packed.reserve(zstd::zstd_safe::compress_bound(raw.len()));
+                c.compress_to_buffer(raw, &mut packed).map_err(|e| Error::Corrupt(format!("zstd: {e}")))?;
                 out.extend_from_slice(&packed);
+                self.scratch = packed;
             }
             None => {
                 out.push(RAW);

@@ -261,10 +261,10 @@ pub fn build(occs: &[Occ], facts: &dyn Fn(u32) -> GameFacts, plies: Option<&[u16
     Built { records, singles, sketch: hll, implicit: n_implicit }
 }
 
-/// Sorts (key, index) pairs by key: one counting pass on the top 12 key bits, then small
+/// Sorts (key, index) pairs by key: one counting pass on the top 16 key bits, then small
 /// sorts per bucket (faster than one big comparison sort on these random keys).
 fn sort_keys(v: &mut Vec<(u128, u32)>) {
-    const BITS: u32 = 12;
+    const BITS: u32 = 16;
     if v.len() < 1 << 16 {
         v.sort_unstable();
         return;

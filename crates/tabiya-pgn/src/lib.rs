@@ -14,7 +14,7 @@ pub mod split;
 pub mod write;
 
 pub use model::{Game, Node, Variation};
-pub use parse::{GameError, parse_game};
+pub use parse::{GameError, GameParser, parse_game};
 pub use split::{Chunk, GameSpan, Splitter};
 pub use write::{game_to_string, write_game};
 

@@ -5,13 +5,15 @@
 //! does), starts games from their `FEN` tag (Chess960 included) and refuses other variants.
 
 use std::borrow::Cow;
+use std::cell::RefCell;
+use std::rc::Rc;
 use std::ops::ControlFlow;
 
 use pgn_reader::{Nag, Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
 use shakmaty::fen::Fen;
 use shakmaty::san::San;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, Square};
+use shakmaty::{Bitboard, CastlingMode, Chess, Color, EnPassantMode, Move, Position, Rank, Role, Square, attacks};
 
 use crate::model::{Game, Node, Variation};
 
@@ -43,10 +45,88 @@ fn castling_mode_for_variant(variant: Option<&str>) -> Result<Option<CastlingMod
     }
 }
 
+/// SAN to move without generating every legal move, for the common case (not castling,
+/// not en passant): candidates are the pseudo-legal origins of the piece for the target
+/// square, filtered by the SAN's file and rank; one is legal when no enemy piece (the
+/// captured one excepted) attacks the mover's king once it has moved. Returns the move only
+/// when exactly one candidate is legal — what `San::to_move` returns then; `None` leaves every
+/// other case (castling, en passant, errors, ambiguity, UCI tokens) to it.
+fn fast_san(pos: &Chess, san: &San) -> Option<Move> {
+    let San::Normal { role, file, rank, capture, to, promotion } = *san else { return None };
+    let board = pos.board();
+    let us = pos.turn();
+    let occupied = board.occupied();
+    let ours = board.by_color(us);
+    let theirs = board.by_color(!us);
+    if ours.contains(to) {
+        return None;
+    }
+    let captured = if theirs.contains(to) { board.role_at(to) } else { None };
+    if capture != captured.is_some() || captured == Some(Role::King) {
+        return None;
+    }
+    if role != Role::Pawn && promotion.is_some() {
+        return None;
+    }
+    let mine = ours & board.by_role(role);
+    let from_set: Bitboard = match role {
+        Role::Knight => attacks::knight_attacks(to) & mine,
+        Role::Bishop => attacks::bishop_attacks(to, occupied) & mine,
+        Role::Rook => attacks::rook_attacks(to, occupied) & mine,
+        Role::Queen => attacks::queen_attacks(to, occupied) & mine,
+        Role::King => attacks::king_attacks(to) & mine,
+        Role::Pawn => {
+            let last_rank = if us == Color::White { Rank::Eighth } else { Rank::First };
+            if (to.rank() == last_rank) != promotion.is_some() || promotion == Some(Role::King) {
+                return None;
+            }
+            if capture {
+                attacks::pawn_attacks(!us, to) & mine
+            } else {
+                let (step, start) = if us == Color::White { (-8, Rank::Second) } else { (8, Rank::Seventh) };
+                let mut set = Bitboard::EMPTY;
+                if let Some(one) = to.offset(step) {
+                    if mine.contains(one) {
+                        set.add(one);
+                    } else if !occupied.contains(one)
+                        && let Some(two) = one.offset(step)
+                        && mine.contains(two)
+                        && two.rank() == start
+                    {
+                        set.add(two);
+                    }
+                }
+                set
+            }
+        }
+    };
+    let king = board.king_of(us)?;
+    let to_bb = Bitboard::from_square(to);
+    let mut found = None;
+    for from in from_set {
+        if file.is_some_and(|f| f != from.file()) || rank.is_some_and(|r| r != from.rank()) {
+            continue;
+        }
+        let after = (occupied ^ Bitboard::from_square(from)) | to_bb;
+        let king_after = if role == Role::King { to } else { king };
+        if (board.attacks_to(king_after, !us, after) & !to_bb).any() {
+            continue;
+        }
+        if found.is_some() {
+            return None;
+        }
+        found = Some(Move::Normal { role, from, capture: captured, to, promotion });
+    }
+    found
+}
+
 /// Converts a SAN (or UCI, as python-chess accepts) token to a legal move.
 pub fn san_to_move(pos: &Chess, san: San) -> Result<Move, String> {
     if san == San::Null {
         return Err("null move (Z0 or --): not a legal chess move, so the game cannot be indexed".to_string());
+    }
+    if let Some(m) = fast_san(pos, &san) {
+        return Ok(m);
     }
     match san.to_move(pos) {
         Ok(m) => Ok(m),
@@ -266,6 +346,62 @@ impl Visitor for Builder {
 /// error messages.
 pub fn parse_game(bytes: &[u8], first_line: u64) -> Result<Game, GameError> {
     let mut reader = Reader::new(bytes);
+    parse_with(&mut reader, bytes, first_line)
+}
+
+/// The bytes of the game being parsed by a [`GameParser`].
+#[derive(Clone, Default)]
+struct Feed(Rc<RefCell<(Vec<u8>, usize)>>);
+
+impl std::io::Read for Feed {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        let mut s = self.0.borrow_mut();
+        let (data, pos) = &mut *s;
+        let n = out.len().min(data.len() - *pos);
+        out[..n].copy_from_slice(&data[*pos..*pos + n]);
+        *pos += n;
+        Ok(n)
+    }
+}
+
+/// Parses games one after the other with one tokenizer, whose buffer is allocated once
+/// (`parse_game` allocates and zeroes it for every game). Not `Send`: one per thread.
+pub struct GameParser {
+    feed: Feed,
+    reader: Reader<Feed>,
+}
+
+impl Default for GameParser {
+    fn default() -> Self {
+        let feed = Feed::default();
+        GameParser { reader: Reader::new(feed.clone()), feed }
+    }
+}
+
+impl GameParser {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Parses one game (as [`parse_game`]).
+    pub fn parse(&mut self, bytes: &[u8], first_line: u64) -> Result<Game, GameError> {
+        {
+            let mut s = self.feed.0.borrow_mut();
+            s.0.clear();
+            s.0.extend_from_slice(bytes);
+            s.1 = 0;
+        }
+        let result = parse_with(&mut self.reader, bytes, first_line);
+        // The tokenizer must be empty for the next game; if bytes are left (text the
+        // tokenizer took for a second game), start afresh.
+        if !matches!(self.reader.has_more(), Ok(false)) {
+            *self = GameParser::default();
+        }
+        result
+    }
+}
+
+fn parse_with<R: std::io::Read>(reader: &mut Reader<R>, bytes: &[u8], first_line: u64) -> Result<Game, GameError> {
     let mut builder = Builder::new();
     let result = match reader.read_game(&mut builder) {
         Ok(Some(r)) => r,
@@ -420,6 +556,70 @@ mod tests {
         assert_eq!(g.moves.len(), 2);
         assert_eq!(g.moves[0].variations[0].moves.len(), 1);
         assert_eq!(g.warnings.len(), 1);
+    }
+
+    /// Every move of real games: the fast path agrees with shakmaty's SAN resolution (and
+    /// steps aside for ambiguous or impossible tokens).
+    #[test]
+    fn fast_san_agrees_with_shakmaty() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/pgn/");
+        let (mut fast, mut total) = (0u64, 0u64);
+        for f in ["twic/twic0920.pgn", "pgnmentor/Tal.pgn", "pgnmentor/Carlsen.pgn"] {
+            let text = std::fs::read(format!("{dir}{f}")).expect("shared data");
+            for item in crate::read_all(text.as_slice()) {
+                let Ok(g) = item.expect("read").1 else { continue };
+                let mut pos = g.start.clone();
+                for n in &g.moves {
+                    // Every legal move's SAN, plus SAN with the origin file spelled out.
+                    for m in pos.legal_moves() {
+                        let san = San::from_move(&pos, m);
+                        total += 1;
+                        if let Some(f) = fast_san(&pos, &san) {
+                            fast += 1;
+                            assert_eq!(f, m, "{san}");
+                        }
+                        assert_eq!(san_to_move(&pos, san).unwrap(), m);
+                        // Without disambiguation: when the fast path answers, it answers right.
+                        if let San::Normal { role, capture, to, promotion, .. } = san {
+                            let loose = San::Normal { role, file: None, rank: None, capture, to, promotion };
+                            if let Some(f) = fast_san(&pos, &loose) {
+                                assert_eq!(Ok(f), loose.to_move(&pos), "{loose}");
+                            }
+                        }
+                    }
+                    pos.play_unchecked(n.mv);
+                }
+            }
+        }
+        assert!(fast * 10 > total * 8, "fast path taken for {fast} of {total}");
+    }
+
+    #[test]
+    fn one_parser_for_many_games_equals_fresh_parsers() {
+        let text = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/pgn/edge-cases/data_pgn_kasparov-deep-blue-1997.pgn")).unwrap();
+        let mut extra = text.clone();
+        // A broken game and trailing garbage in between.
+        extra.extend_from_slice(b"\n\n[Event \"bad\"]\n\n1. e4 Ke7?? 2. Qh5 *\n\n");
+        let mut parser = GameParser::new();
+        for chunk in crate::split::Splitter::with_chunk_size(extra.as_slice(), 1 << 10) {
+            let chunk = chunk.unwrap();
+            for span in &chunk.games {
+                let bytes = chunk.game_bytes(span);
+                let a = parser.parse(bytes, span.line);
+                let b = parse_game(bytes, span.line);
+                match (a, b) {
+                    (Ok(a), Ok(b)) => {
+                        assert_eq!(a.tags, b.tags);
+                        assert_eq!(a.moves, b.moves);
+                    }
+                    (Err(a), Err(b)) => assert_eq!(a, b),
+                    (a, b) => panic!("{:?} vs {:?}", a.map(|g| g.tags), b.map(|g| g.tags)),
+                }
+            }
+        }
+        // Text the tokenizer reads as two games does not leak into the next one.
+        assert!(parser.parse(b"1. e4 e5 *\n\n1. d4 *", 1).is_ok());
+        assert_eq!(parser.parse(b"1. c4 *", 1).unwrap().moves.len(), 1);
     }
 
     #[test]

@@ -122,13 +122,14 @@ impl<R: Read> Splitter<R> {
                 continue;
             }
             if self.skip_line {
-                i += 1;
+                // Jump to the end of the line.
+                i = memchr::memchr(b'\n', &data[i..]).map_or(len, |o| i + o);
                 continue;
             }
             if self.in_brace {
                 if b == b'}' {
                     self.in_brace = false;
-                } else if let Some(off) = memchr2(b'}', b'\n', &data[i + 1..]) {
+                } else if let Some(off) = memchr::memchr2(b'}', b'\n', &data[i + 1..]) {
                     // Jump to the next interesting byte.
                     i += 1 + off;
                     self.line_start = false;
@@ -182,6 +183,10 @@ impl<R: Read> Splitter<R> {
                         self.in_brace = true;
                     } else if b == b';' {
                         self.skip_line = true;
+                    } else {
+                        // Only a line end, a comment or a `;` matter until then.
+                        i = memchr::memchr3(b'\n', b'{', b';', &data[i + 1..]).map_or(len, |o| i + 1 + o);
+                        continue;
                     }
                 }
             }
@@ -257,9 +262,6 @@ impl<R: Read> Iterator for Splitter<R> {
     }
 }
 
-fn memchr2(a: u8, b: u8, hay: &[u8]) -> Option<usize> {
-    hay.iter().position(|&c| c == a || c == b)
-}
 
 #[cfg(test)]
 mod tests {
