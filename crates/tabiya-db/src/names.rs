@@ -60,7 +60,8 @@ fn dict_of(b: u8) -> Option<Dict> {
 /// names are written with the batch that first uses them.
 #[derive(Default)]
 pub struct NameCache {
-    ids: HashMap<(Dict, String), u32>,
+    /// Per dictionary (indexed by `Dict as usize`), so lookups by `&str` allocate nothing.
+    ids: [HashMap<String, u32>; 5],
     next: HashMap<Dict, u32>,
     pending: Vec<(Dict, u32, String)>,
 }
@@ -79,7 +80,7 @@ impl NameCache {
             for (i, slot) in decode_row(v).into_iter().enumerate() {
                 if let Some(name) = slot {
                     let id = base + i as u32;
-                    cache.ids.insert((dict, name), id);
+                    cache.ids[dict as usize].insert(name, id);
                     let next = cache.next.entry(dict).or_insert(0);
                     *next = (*next).max(id + 1);
                 }
@@ -98,27 +99,27 @@ impl NameCache {
     }
 
     pub fn len(&self) -> usize {
-        self.ids.len()
+        self.ids.iter().map(HashMap::len).sum()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.ids.is_empty()
+        self.ids.iter().all(HashMap::is_empty)
     }
 
     pub fn get(&self, dict: Dict, name: &str) -> Option<u32> {
-        self.ids.get(&(dict, name.to_string())).copied()
+        self.ids[dict as usize].get(name).copied()
     }
 }
 
 impl Names for NameCache {
     fn id(&mut self, dict: Dict, name: &str) -> u32 {
-        if let Some(&id) = self.ids.get(&(dict, name.to_string())) {
+        if let Some(&id) = self.ids[dict as usize].get(name) {
             return id;
         }
         let next = self.next.entry(dict).or_insert(0);
         let id = *next;
         *next += 1;
-        self.ids.insert((dict, name.to_string()), id);
+        self.ids[dict as usize].insert(name.to_string(), id);
         self.pending.push((dict, id, name.to_string()));
         id
     }

@@ -7,6 +7,7 @@
 //! - [`parse::parse_game`] parses one game into a [`Game`], checking every move.
 //! - [`write::write_game`] writes a game back as PGN.
 
+mod fast;
 pub mod input;
 pub mod model;
 pub mod parse;

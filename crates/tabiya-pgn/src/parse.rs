@@ -120,6 +120,28 @@ fn fast_san(pos: &Chess, san: &San) -> Option<Move> {
     found
 }
 
+/// The position a game starts from, and its castling notation, from its `FEN` and `Variant`
+/// tags.
+pub(crate) fn start_position(tags: &[(String, String)]) -> Result<(Chess, CastlingMode), String> {
+    let tag = |n: &str| tags.iter().find(|(k, _)| k == n).map(|(_, v)| v.as_str());
+    let forced = castling_mode_for_variant(tag("Variant"))?;
+    match tag("FEN") {
+        None => Ok((Chess::default(), forced.unwrap_or(CastlingMode::Standard))),
+        Some(fen) => {
+            let fen = Fen::from_ascii(fen.trim().as_bytes()).map_err(|e| format!("invalid FEN tag {fen:?}: {e}"))?;
+            let first = forced.unwrap_or(CastlingMode::Standard);
+            match fen.clone().into_position::<Chess>(first) {
+                Ok(p) => Ok((p, first)),
+                Err(e) if forced.is_none() => match fen.into_position::<Chess>(CastlingMode::Chess960) {
+                    Ok(p) => Ok((p, CastlingMode::Chess960)),
+                    Err(_) => Err(format!("illegal position in FEN tag: {e}")),
+                },
+                Err(e) => Err(format!("illegal position in FEN tag: {e}")),
+            }
+        }
+    }
+}
+
 /// Converts a SAN (or UCI, as python-chess accepts) token to a legal move.
 pub fn san_to_move(pos: &Chess, san: San) -> Result<Move, String> {
     if san == San::Null {
@@ -206,28 +228,9 @@ impl Visitor for Builder {
     }
 
     fn begin_movetext(&mut self, tags: Tags) -> ControlFlow<Self::Output, Movetext> {
-        let tag = |n: &str| tags.iter().find(|(k, _)| k == n).map(|(_, v)| v.as_str());
-        let forced = match castling_mode_for_variant(tag("Variant")) {
-            Ok(m) => m,
+        let (start, mode) = match start_position(&tags) {
+            Ok(s) => s,
             Err(e) => return ControlFlow::Break(Err(Failure::Tags(e))),
-        };
-        let (start, mode) = match tag("FEN") {
-            None => (Chess::default(), forced.unwrap_or(CastlingMode::Standard)),
-            Some(fen) => {
-                let fen = match Fen::from_ascii(fen.trim().as_bytes()) {
-                    Ok(f) => f,
-                    Err(e) => return ControlFlow::Break(Err(Failure::Tags(format!("invalid FEN tag {fen:?}: {e}")))),
-                };
-                let first = forced.unwrap_or(CastlingMode::Standard);
-                match fen.clone().into_position::<Chess>(first) {
-                    Ok(p) => (p, first),
-                    Err(e) if forced.is_none() => match fen.into_position::<Chess>(CastlingMode::Chess960) {
-                        Ok(p) => (p, CastlingMode::Chess960),
-                        Err(_) => return ControlFlow::Break(Err(Failure::Tags(format!("illegal position in FEN tag: {e}")))),
-                    },
-                    Err(e) => return ControlFlow::Break(Err(Failure::Tags(format!("illegal position in FEN tag: {e}")))),
-                }
-            }
         };
         self.stack.push(LineCtx { nodes: Vec::with_capacity(96), comments: Vec::new(), pos: start.clone(), prev: start.clone(), dead: false });
         ControlFlow::Continue(Movetext { tags, start, mode })
@@ -383,8 +386,12 @@ impl GameParser {
         Self::default()
     }
 
-    /// Parses one game (as [`parse_game`]).
+    /// Parses one game (as [`parse_game`]). Plain games (tags, moves, move numbers, a
+    /// result) take a direct path over the bytes; anything else goes through the tokenizer.
     pub fn parse(&mut self, bytes: &[u8], first_line: u64) -> Result<Game, GameError> {
+        if let Some(game) = crate::fast::parse_plain(bytes) {
+            return Ok(game);
+        }
         {
             let mut s = self.feed.0.borrow_mut();
             s.0.clear();

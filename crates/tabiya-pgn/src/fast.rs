@@ -1,0 +1,175 @@
+//! A direct path for plain games: tag pairs, then a main line of SAN moves with move numbers
+//! and a result — what large collections mostly hold. It reads the game's bytes in place
+//! (no tokenizer buffer) and gives up, returning `None`, at anything else (comments,
+//! variations, NAGs, escapes in tags, `%` lines, an illegal move...): the full parser then
+//! reads the game, with its error messages. Both give the same [`Game`] for every game the
+//! direct path accepts (tested on all the shared PGN).
+
+use shakmaty::Position;
+use shakmaty::san::SanPlus;
+
+use crate::model::{Game, Node};
+use crate::parse::{decode_text, san_to_move, start_position};
+
+fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n')
+}
+
+/// Reads the tag section: `[Name "value"]` lines (empty lines between them allowed).
+/// Returns the tags and where the movetext starts.
+fn tags(bytes: &[u8]) -> Option<(Vec<(String, String)>, usize)> {
+    let mut tags = Vec::with_capacity(16);
+    let mut i = 0;
+    if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
+        i = 3;
+    }
+    loop {
+        while i < bytes.len() && is_space(bytes[i]) {
+            i += 1;
+        }
+        if i >= bytes.len() || bytes[i] != b'[' {
+            return Some((tags, i));
+        }
+        // One tag line.
+        let line_end = memchr::memchr(b'\n', &bytes[i..]).map_or(bytes.len(), |o| i + o);
+        let line = &bytes[i + 1..line_end];
+        let name_end = line.iter().position(|&b| !(b.is_ascii_alphanumeric() || b == b'_'))?;
+        if name_end == 0 {
+            return None;
+        }
+        let rest = &line[name_end..];
+        let q1 = rest.iter().position(|&b| b == b'"')?;
+        if !rest[..q1].iter().all(|&b| b == b' ' || b == b'\t') {
+            return None;
+        }
+        let value_start = q1 + 1;
+        let q2 = value_start + rest[value_start..].iter().position(|&b| b == b'"' || b == b'\\')?;
+        if rest[q2] != b'"' {
+            return None; // an escape: the tokenizer decodes those
+        }
+        let after = &rest[q2 + 1..];
+        let close = after.iter().position(|&b| !(b == b' ' || b == b'\t'))?;
+        if after[close] != b']' || !after[close + 1..].iter().all(|&b| is_space(b)) {
+            return None;
+        }
+        let name = decode_text(&line[..name_end]).into_owned();
+        let value = decode_text(&rest[value_start..q2]).into_owned();
+        tags.push((name, value));
+        i = line_end;
+    }
+}
+
+/// The direct path: `Some(game)` for a plain game, `None` to leave it to the full parser.
+pub fn parse_plain(bytes: &[u8]) -> Option<Game> {
+    let (tags, mut i) = tags(bytes)?;
+    let (start, castling_mode) = start_position(&tags).ok()?;
+    let mut pos = start.clone();
+    let mut moves: Vec<Node> = Vec::with_capacity(96);
+    let mut termination = None;
+    let n = bytes.len();
+    while i < n {
+        let b = bytes[i];
+        if is_space(b) {
+            i += 1;
+            continue;
+        }
+        let tok_end = bytes[i..].iter().position(|&c| is_space(c)).map_or(n, |o| i + o);
+        let tok = &bytes[i..tok_end];
+        if termination.is_some() {
+            return None; // text after the result
+        }
+        match b {
+            b'0'..=b'9' => {
+                // A move number ("12." or "12...", maybe glued to the move) or a result.
+                match tok {
+                    b"1-0" => termination = Some(pgn_reader::Outcome::Known(shakmaty::KnownOutcome::Decisive { winner: shakmaty::Color::White })),
+                    b"0-1" => termination = Some(pgn_reader::Outcome::Known(shakmaty::KnownOutcome::Decisive { winner: shakmaty::Color::Black })),
+                    b"1/2-1/2" => termination = Some(pgn_reader::Outcome::Known(shakmaty::KnownOutcome::Draw)),
+                    _ => {
+                        let digits = tok.iter().take_while(|c| c.is_ascii_digit()).count();
+                        let dots = tok[digits..].iter().take_while(|&&c| c == b'.').count();
+                        if dots == 0 {
+                            return None;
+                        }
+                        let after = digits + dots;
+                        if after < tok.len() {
+                            // "12.e4": the move follows the number.
+                            i += after;
+                            continue;
+                        }
+                    }
+                }
+            }
+            b'*' if tok.len() == 1 => termination = Some(pgn_reader::Outcome::Unknown),
+            b'a'..=b'h' | b'N' | b'B' | b'R' | b'Q' | b'K' | b'O' => {
+                let san = SanPlus::from_ascii(tok).ok()?;
+                let m = san_to_move(&pos, san.san).ok()?;
+                pos.play_unchecked(m);
+                moves.push(Node::new(m));
+            }
+            _ => return None,
+        }
+        i = tok_end;
+    }
+    Some(Game { tags, start, castling_mode, comments: Vec::new(), moves, termination, warnings: Vec::new() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::parse_game;
+
+    /// Every game of the shared PGN: the direct path, when it takes a game, gives exactly
+    /// what the full parser gives; and it takes most of them.
+    #[test]
+    fn plain_games_read_as_the_full_parser_reads_them() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/pgn/");
+        let mut files: Vec<std::path::PathBuf> = ["twic", "pgnmentor", "edge-cases"]
+            .iter()
+            .flat_map(|d| std::fs::read_dir(format!("{dir}{d}")).expect("shared data").map(|e| e.unwrap().path()))
+            .collect();
+        files.sort();
+        let (mut plain, mut total) = (0, 0);
+        for f in files {
+            let text = std::fs::read(&f).unwrap();
+            for chunk in crate::split::Splitter::new(text.as_slice()) {
+                let chunk = chunk.unwrap();
+                for span in &chunk.games {
+                    let bytes = chunk.game_bytes(span);
+                    total += 1;
+                    let full = parse_game(bytes, span.line);
+                    if let Some(g) = parse_plain(bytes) {
+                        plain += 1;
+                        let full = full.unwrap_or_else(|e| panic!("{}:{}: direct path took a game the parser refuses: {e}", f.display(), span.line));
+                        assert_eq!(g.tags, full.tags, "{}:{}", f.display(), span.line);
+                        assert_eq!(g.moves, full.moves, "{}:{}", f.display(), span.line);
+                        assert_eq!(g.termination, full.termination, "{}:{}", f.display(), span.line);
+                        assert_eq!(g.start, full.start);
+                        assert_eq!(g.castling_mode, full.castling_mode);
+                        assert!(full.comments.is_empty() && full.warnings.is_empty());
+                    }
+                }
+            }
+        }
+        assert!(plain * 10 > total * 9, "direct path took {plain} of {total} games");
+    }
+
+    #[test]
+    fn anything_else_goes_to_the_full_parser() {
+        for text in [
+            &b"1. e4 {comment} e5 *"[..],
+            b"1. e4 (1. d4) e5 *",
+            b"1. e4 $1 e5 *",
+            b"1. e4! e5 *",
+            b"[Event \"a \\\" b\"]\n\n1. e4 *",
+            b"1. e4 Ke7 *",
+            b"1. e4 e5 1-0 extra",
+            b"1. 0-0 *",
+        ] {
+            assert!(parse_plain(text).is_none(), "{}", String::from_utf8_lossy(text));
+        }
+        let g = parse_plain(b"[White \"A\"]\n\n[Black \"B\"]\n1.e4 e5 2. Nf3 1/2-1/2").unwrap();
+        assert_eq!(g.tags.len(), 2);
+        assert_eq!(g.moves.len(), 3);
+    }
+}
