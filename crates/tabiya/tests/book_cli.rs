@@ -1378,3 +1378,79 @@ fn probe_of_every_format_has_the_shared_shape() {
             .all(|m| m.get("weight").is_none() && m.get("annotation").is_none())
     );
 }
+
+/// Tag value of a game's text, by hand (no Tabiya code).
+fn tag<'a>(game: &'a str, name: &str) -> Option<&'a str> {
+    let prefix = format!("[{name} \"");
+    game.lines()
+        .find_map(|l| l.strip_prefix(prefix.as_str()))
+        .and_then(|rest| rest.strip_suffix("\"]"))
+}
+
+#[test]
+fn kvetka_header_filters_links_and_split_from_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let text = std::fs::read_to_string(twic()).unwrap();
+    let games = split_games(&text);
+    // Games the filters let in, counted from the tags: stronger ≥ 2600 and weaker ≥ 2400
+    // (an unrated player fails); the start position counts those with a result.
+    let elo = |g: &str, t: &str| tag(g, t).and_then(|v| v.parse::<u16>().ok()).unwrap_or(0);
+    let kept: Vec<&String> = games
+        .iter()
+        .filter(|g| {
+            let (w, b) = (elo(g, "WhiteElo"), elo(g, "BlackElo"));
+            w.max(b) >= 2600 && w.min(b) >= 2400
+        })
+        .collect();
+    let decided = kept.iter().filter(|g| tag(g, "Result") != Some("*")).count() as u64;
+    assert!(kept.len() > 50 && kept.len() < games.len() / 2, "{}", kept.len());
+    let kv = d.join("kv").join("strong");
+    let r = tabiya_build(
+        "kvetka",
+        &kv,
+        &[twic()],
+        &["--min-stronger-elo", "2600", "--min-weaker-elo", "2400", "--split-size", "65536"],
+    );
+    assert_eq!(u(&r["gamesUsed"]), Some(kept.len() as u64), "{r}");
+    assert_eq!(
+        u(&r["lost"]["gamesBelowMinElo"]),
+        Some((games.len() - kept.len()) as u64),
+        "{r}"
+    );
+    let info = json(&["book", "info", &s(&kv), "--json"]);
+    assert_eq!(u(&info["minStrongerElo"]), Some(2600), "{info}");
+    assert_eq!(u(&info["minWeakerElo"]), Some(2400));
+    assert_eq!(u(&info["minWhiteElo"]), Some(0));
+    assert_eq!(u(&info["elementType"]).map(|t| t & 1), Some(1));
+    // 65,536 bytes = 32 blocks a file: the book is split, every file a whole number of blocks.
+    let files = info["files"].as_array().unwrap();
+    assert!(files.len() > 1, "{info}");
+    for f in files {
+        let len = std::fs::metadata(f.as_str().unwrap()).unwrap().len();
+        assert!(len <= 65536, "{f}: {len}");
+    }
+    let start = probe(&kv, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    assert_eq!(u(&start["games"]), Some(decided), "{start}");
+    // Without game links: no .ksf, element_type bit 0 clear, same statistics.
+    let nl = d.join("nl").join("strong");
+    tabiya_build(
+        "kvetka",
+        &nl,
+        &[twic()],
+        &["--min-stronger-elo", "2600", "--min-weaker-elo", "2400", "--no-game-links"],
+    );
+    assert!(!d.join("nl").join("strong.ksf").exists());
+    let info = json(&["book", "info", &s(&nl), "--json"]);
+    assert_eq!(u(&info["elementType"]).map(|t| t & 1), Some(0), "{info}");
+    let start2 = probe(&nl, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    assert_eq!(start2["games"], start["games"]);
+    assert_eq!(start2["moves"], start["moves"]);
+    // Kvetka options on another format are refused with a reason.
+    let out = run_raw(&[
+        "book", "build", "--format", "polyglot", "-o", &s(&d.join("x.bin")),
+        "--min-white-elo", "2000", &s(&twic()),
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("Kvetka option"));
+}

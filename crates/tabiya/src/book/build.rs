@@ -56,11 +56,49 @@ pub struct BuildArgs {
     /// Kvetka: the book's caption (default: its name).
     #[arg(long)]
     pub caption: Option<String>,
+    /// Kvetka: only games whose White is rated at least N (written to the book's header).
+    #[arg(long, value_name = "ELO", default_value_t = 0)]
+    pub min_white_elo: u16,
+    /// Kvetka: only games whose Black is rated at least N.
+    #[arg(long, value_name = "ELO", default_value_t = 0)]
+    pub min_black_elo: u16,
+    /// Kvetka: only games whose stronger player is rated at least N.
+    #[arg(long, value_name = "ELO", default_value_t = 0)]
+    pub min_stronger_elo: u16,
+    /// Kvetka: only games whose weaker player is rated at least N (unrated games fail every
+    /// non-zero Elo filter).
+    #[arg(long, value_name = "ELO", default_value_t = 0)]
+    pub min_weaker_elo: u16,
+    /// Kvetka: set the header's `links` flag and add every legal move between two stored
+    /// positions (transpositions), as Kvetka does when adding games.
+    #[arg(long)]
+    pub links: bool,
+    /// Kvetka: store no game references in elements (`element_type` bit 0 clear; no `.ksf`).
+    #[arg(long)]
+    pub no_game_links: bool,
+    /// Kvetka: split `.kob` files so none passes this many bytes (default 20 MB, at least one
+    /// 2048-byte block per file).
+    #[arg(long, value_name = "BYTES")]
+    pub split_size: Option<u64>,
     /// Parse threads (default: the machine's cores).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
     #[arg(long)]
     pub json: bool,
+}
+
+impl BuildArgs {
+    /// Whether any Kvetka-only option was given.
+    fn kvetka_options(&self) -> bool {
+        self.min_white_elo != 0
+            || self.min_black_elo != 0
+            || self.min_stronger_elo != 0
+            || self.min_weaker_elo != 0
+            || self.links
+            || self.no_game_links
+            || self.split_size.is_some()
+            || self.caption.is_some()
+    }
 }
 
 /// What a build did.
@@ -121,6 +159,12 @@ pub fn build(args: BuildArgs) -> anyhow::Result<()> {
     }
     if args.uniform && format != BookFormat::Polyglot {
         bail!("--uniform is a Polyglot option (weights); {format} books hold statistics");
+    }
+    if args.kvetka_options() && format != BookFormat::Kvetka {
+        bail!(
+            "--min-*-elo, --links, --no-game-links, --split-size and --caption are Kvetka options; \
+             not for {format} books"
+        );
     }
     create_parent(&args.output)?;
     let started = Instant::now();
@@ -366,8 +410,11 @@ fn build_kvetka(args: &BuildArgs) -> anyhow::Result<BuildReport> {
         );
     }
     let filter = GameFilter {
+        min_white_elo: args.min_white_elo,
+        min_black_elo: args.min_black_elo,
+        min_stronger_elo: args.min_stronger_elo,
+        min_weaker_elo: args.min_weaker_elo,
         max_move,
-        ..GameFilter::default()
     };
     let (mut inputs, agg) =
         kvetka::aggregate_games(games.iter().map(|g| (g.number, &g.game)), &filter);
@@ -386,7 +433,15 @@ fn build_kvetka(args: &BuildArgs) -> anyhow::Result<BuildReport> {
     let eco = |p: &shakmaty::Chess| eco_comment(p);
     let spec = KvetkaBookSpec {
         caption: args.caption.clone().unwrap_or_else(|| name.clone()),
+        min_white_elo: args.min_white_elo,
+        min_black_elo: args.min_black_elo,
+        min_stronger_elo: args.min_stronger_elo,
+        min_weaker_elo: args.min_weaker_elo,
         max_move,
+        links: args.links,
+        store_game_links: !args.no_game_links,
+        write_ksf: !args.no_game_links,
+        split_threshold: args.split_size.unwrap_or(kvetka::DEFAULT_SPLIT_THRESHOLD),
         sources,
         game_info,
         eco: Some(&eco),
@@ -412,6 +467,7 @@ fn build_kvetka(args: &BuildArgs) -> anyhow::Result<BuildReport> {
         report.files.push(kvetka_pgn_path(&dir, &name));
     }
     report.lose("positionsBelowMinGameOrOtherColour", filtered);
+    report.lose("gamesBelowMinElo", agg.games_filtered);
     report.lose("gamesWithoutResult", unknown_results);
     report.lose("positionsWithoutKey", agg.positions_without_key);
     report.lose("underpromotions", w.moves_skipped_underpromotion);
