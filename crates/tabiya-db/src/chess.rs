@@ -261,7 +261,7 @@ fn walk(
     let mut next = moves[..end].iter();
     let mut scratch = Vec::new();
     let plies = plies.unwrap_or(&mut scratch);
-    let result: Result<(), DecodeError> = count_positions(start.clone(), limit, out, plies, |pos| {
+    let result: Result<(), DecodeError> = count_positions(start.clone(), limit, None, out, plies, |pos| {
         Ok(next.next().map(|&m| {
             if let Some(c) = codes.as_deref_mut() {
                 encode_move(pos, &m, c);
@@ -274,10 +274,12 @@ fn walk(
 
 /// The counted positions of a line given move by move: `next_move` returns the move played
 /// from a position (`None` at the end); positions after `limit` plies are not counted (the
-/// moves are still asked for, so a caller can encode the whole line).
+/// moves are still asked for, so a caller can encode the whole line). With `stop_at`, it
+/// returns as soon as that position is counted.
 fn count_positions(
     mut pos: Chess,
     limit: usize,
+    stop_at: Option<u128>,
     out: &mut Vec<Occurrence>,
     plies: &mut Vec<u16>,
     mut next_move: impl FnMut(&Chess) -> Result<Option<Move>, DecodeError>,
@@ -296,6 +298,9 @@ fn count_positions(
             if !out[window_start..].iter().any(|o| o.key == key.0) {
                 out.push(Occurrence { key: key.0, code, mover: if pos.turn() == Color::White { 0 } else { 1 } });
                 plies.push(ply.min(u16::MAX as usize) as u16);
+                if stop_at == Some(key.0) {
+                    return Ok(());
+                }
             }
         }
         let Some(m) = m else { return Ok(()) };
@@ -316,6 +321,19 @@ fn count_positions(
 /// The counted positions (and plies) of a stored game, decoding its moves as it goes: one
 /// pass, no list of moves. The same as [`decode_line`] then [`occurrences_with_plies`].
 pub fn replay_record(data: &[u8], max_ply: Option<u32>, out: &mut Vec<Occurrence>, plies: &mut Vec<u16>) -> Result<(), DecodeError> {
+    replay_record_until(data, max_ply, None, out, plies)
+}
+
+/// [`replay_record`] that stops once the position `stop_at` is counted (it is then the last
+/// occurrence given): how a query checks that a game reaches a position without replaying
+/// the rest of it.
+pub fn replay_record_until(
+    data: &[u8],
+    max_ply: Option<u32>,
+    stop_at: Option<u128>,
+    out: &mut Vec<Occurrence>,
+    plies: &mut Vec<u16>,
+) -> Result<(), DecodeError> {
     let mut r = Reader::new(data);
     skip_tags(&mut r)?;
     let flags = r.u8("game flags")?;
@@ -334,7 +352,7 @@ pub fn replay_record(data: &[u8], max_ply: Option<u32>, out: &mut Vec<Occurrence
     let limit = max_ply.map_or(n, |m| (m as usize).min(n));
     // The move played at the cap is counted too (it is that position's move).
     let mut left = (limit + 1).min(n);
-    count_positions(pos, limit, out, plies, |pos| {
+    count_positions(pos, limit, stop_at, out, plies, |pos| {
         if left == 0 {
             return Ok(None);
         }

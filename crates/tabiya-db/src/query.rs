@@ -74,6 +74,17 @@ struct Found {
     all: Vec<(u32, u16)>,
 }
 
+impl Found {
+    /// Counts game `g`, which played `o.code` at the position.
+    fn add_game(&mut self, facts: GameFacts, g: u32, o: chess::Occurrence, want_all: bool) {
+        self.stats.entry(o.code).or_default().add_game(&facts, o.mover);
+        self.top.push((g, o.code));
+        if want_all {
+            self.all.push((g, o.code));
+        }
+    }
+}
+
 impl<'a> Snapshot<'a> {
     pub fn database(&self) -> &'a Database {
         self.db
@@ -128,8 +139,10 @@ impl<'a> Snapshot<'a> {
         let mut found = Found { stats: HashMap::new(), top: Vec::new(), all: Vec::new() };
         let prefix = run::prefix(key);
         for r in &self.runs {
-            let mut t_postings: Option<Vec<run::Posting>> = None;
+            // Games of this run counted by a T record of the position (their ids, loaded
+            // only if an S entry of the run also leads to the position).
             let mut record: Option<run::TRecord> = None;
+            let mut t_games: Option<Vec<run::Posting>> = None;
             if let Some(b) = r.t_block_for(key) {
                 let block = self
                     .blocks
@@ -148,7 +161,7 @@ impl<'a> Snapshot<'a> {
                         if want_all {
                             found.all.extend(postings.iter().map(|p| (p.game, code(p.slot))));
                         }
-                        t_postings = Some(postings);
+                        t_games = Some(postings);
                     }
                     if !rec.top.is_empty() {
                         found.top.extend(rec.top.iter().map(|p| (p.game, code(p.slot))));
@@ -156,10 +169,10 @@ impl<'a> Snapshot<'a> {
                     record = Some(rec);
                 }
             }
-            // Candidate games from S entries: the position's own (prefix of `key`), and
-            // successors' entries saying the position before them is implicit. The prefix
-            // only selects candidates; a replay decides whether an entry is the asked
-            // position's (or its successor's) — then the game counts here and nowhere else.
+            // Games of the run reaching the position in S entries: its own (prefix of `key`)
+            // or, where it was kept implicitly, its successors' with `pred` set. (A run made
+            // by merging can hold a T record of a position and, from another of its parts,
+            // S entries of it too.) A prefix only selects candidates; a replay decides.
             let mut direct: HashMap<u32, usize> = HashMap::new();
             for e in self.s_entries(r, prefix)? {
                 *direct.entry(e.game).or_default() += 1;
@@ -175,6 +188,23 @@ impl<'a> Snapshot<'a> {
             let mut candidates: Vec<u32> = direct.keys().chain(via.keys()).copied().collect();
             candidates.sort_unstable();
             candidates.dedup();
+            let Some(rec) = &record else {
+                // No T record here: every candidate reaching the position counts, whichever
+                // entry named it, and its replay can stop at the position.
+                for g in candidates {
+                    if let Some(o) = self.replayer.occurrence_of(g, key)? {
+                        found.add_game(self.facts.get(g)?, g, o, want_all);
+                    }
+                }
+                continue;
+            };
+            // With a T record, a candidate reaching the position counts unless the record
+            // counted it. The entries usually tell which (so the record's postings, perhaps
+            // a million games long, need not be read): a game whose entries with the
+            // position's prefix are as many as its positions with that prefix has the
+            // position explicitly in S; one whose successor's `pred` entry comes one ply
+            // after it has it implicitly. Only a prefix shared by two of a game's positions
+            // leaves it to the postings.
             for g in candidates {
                 let (occs, plies) = self.replayer.occurrences_with_plies(g)?;
                 let Some(i) = occs.iter().position(|o| o.key == key) else { continue };
@@ -182,10 +212,7 @@ impl<'a> Snapshot<'a> {
                 let mut counts = false;
                 let mut ambiguous = false;
                 if let Some(&n) = direct.get(&g) {
-                    // As many entries as positions with this prefix: every one of them is
-                    // explicit, the asked one included.
-                    let positions = with_prefix(prefix);
-                    if n == positions {
+                    if n == with_prefix(prefix) {
                         counts = true;
                     } else {
                         ambiguous = true;
@@ -193,13 +220,10 @@ impl<'a> Snapshot<'a> {
                 }
                 if !counts && let Some(qs) = via.get(&g) {
                     for &q in qs {
-                        let qp = run::prefix(q);
-                        if with_prefix(qp) != 1 {
+                        if with_prefix(run::prefix(q)) != 1 {
                             ambiguous = true;
                             continue;
                         }
-                        // The entry is the successor's, one ply after the asked position:
-                        // the asked position is implicit in this game.
                         if let Some(o) = occs.get(i + 1)
                             && o.key == q
                             && plies[i + 1] == plies[i].wrapping_add(1)
@@ -210,26 +234,13 @@ impl<'a> Snapshot<'a> {
                     }
                 }
                 if !counts && ambiguous {
-                    // Two positions of one game share 32 bits: decide by the T record.
-                    counts = match &record {
-                        None => true,
-                        Some(rec) => {
-                            if t_postings.is_none() {
-                                t_postings = Some(self.load_postings(r, rec)?);
-                            }
-                            t_postings.as_ref().is_none_or(|p| p.binary_search_by_key(&g, |x| x.game).is_err())
-                        }
-                    };
+                    if t_games.is_none() {
+                        t_games = Some(self.load_postings(r, rec)?);
+                    }
+                    counts = t_games.as_ref().is_some_and(|p| p.binary_search_by_key(&g, |x| x.game).is_err());
                 }
-                if !counts {
-                    continue;
-                }
-                let o = occs[i];
-                let f = self.facts.get(g)?;
-                found.stats.entry(o.code).or_default().add_game(&f, o.mover);
-                found.top.push((g, o.code));
-                if want_all {
-                    found.all.push((g, o.code));
+                if counts {
+                    found.add_game(self.facts.get(g)?, g, occs[i], want_all);
                 }
             }
         }
