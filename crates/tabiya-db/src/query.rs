@@ -46,6 +46,8 @@ pub struct Snapshot<'a> {
     facts: FactsReader,
     replayer: Replayer<'a>,
     names: StoreNames,
+    /// [`READ_POSTINGS_UP_TO`] (tests lower it to check the other way gives the same).
+    read_postings_up_to: u64,
 }
 
 impl Database {
@@ -62,9 +64,14 @@ impl Database {
             replayer: Replayer { games: crate::records::Records::new(&read)?, db: self },
             names: StoreNames::new(&read)?,
             read,
+            read_postings_up_to: READ_POSTINGS_UP_TO,
         })
     }
 }
+
+/// T records with at most this many games have their list read when an S entry of the same
+/// run leads to the position too (cheaper than replaying whole games to tell without it).
+const READ_POSTINGS_UP_TO: u64 = 20_000;
 
 /// Games of one position found in one run.
 struct Found {
@@ -199,12 +206,25 @@ impl<'a> Snapshot<'a> {
                 continue;
             };
             // With a T record, a candidate reaching the position counts unless the record
-            // counted it. The entries usually tell which (so the record's postings, perhaps
-            // a million games long, need not be read): a game whose entries with the
-            // position's prefix are as many as its positions with that prefix has the
-            // position explicitly in S; one whose successor's `pred` entry comes one ply
-            // after it has it implicitly. Only a prefix shared by two of a game's positions
-            // leaves it to the postings.
+            // counted it. With a list of games short enough to read, that decides, and the
+            // replay stops at the position.
+            if rec.n_postings <= self.read_postings_up_to {
+                for g in candidates {
+                    let Some(o) = self.replayer.occurrence_of(g, key)? else { continue };
+                    if t_games.is_none() {
+                        t_games = Some(self.load_postings(r, rec)?);
+                    }
+                    if t_games.as_ref().is_some_and(|p| p.binary_search_by_key(&g, |x| x.game).is_err()) {
+                        found.add_game(self.facts.get(g)?, g, o, want_all);
+                    }
+                }
+                continue;
+            }
+            // A long list (perhaps a million games) is not read: the entries tell instead. A
+            // game whose entries with the position's prefix are as many as its positions with
+            // that prefix has the position explicitly in S; one whose successor's `pred` entry
+            // comes one ply after it has it implicitly. Only a prefix shared by two of a
+            // game's positions leaves it to the list.
             for g in candidates {
                 let (occs, plies) = self.replayer.occurrences_with_plies(g)?;
                 let Some(i) = occs.iter().position(|o| o.key == key) else { continue };
@@ -330,5 +350,50 @@ impl<'a> Snapshot<'a> {
     /// Ids of all games, in id order.
     pub fn all_game_ids(&self) -> Result<Vec<u32>> {
         self.replayer.games.ids()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use shakmaty::Position;
+
+    use crate::chess::{self, position_key, successor_keys};
+    use crate::{Database, ImportOptions, ImportProgress, Kind};
+
+    /// Positions whose T record and S entries meet in one merged run are answered the same
+    /// whether the record's list of games decides or the entries' structure does.
+    #[test]
+    fn both_ways_of_telling_t_games_from_s_games_agree() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Database::open_or_create(dir.path(), Kind::Chess, None).unwrap();
+        let twic = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/pgn/twic/twic0920.pgn");
+        let opts = ImportOptions { batch_games: 61, ..ImportOptions::default() };
+        db.import(&[twic], &opts, &ImportProgress::default()).unwrap();
+        let mut by_list = db.snapshot().unwrap();
+        by_list.read_postings_up_to = u64::MAX;
+        let mut by_entries = db.snapshot().unwrap();
+        by_entries.read_postings_up_to = 0;
+        assert_eq!(by_list.runs.len(), 1, "the small runs are merged");
+        let mut compared = 0;
+        for id in by_list.all_game_ids().unwrap().into_iter().step_by(23) {
+            let data = by_list.game_record(id).unwrap().unwrap();
+            let (start, _, moves, _) = chess::decode_line(&data).unwrap();
+            let mut pos = start;
+            for (ply, m) in moves.iter().enumerate() {
+                if ply % 3 == 0 {
+                    let (key, succ) = (position_key(&pos), successor_keys(&pos));
+                    let a = by_list.position_with(key, &succ, 8).unwrap();
+                    let b = by_entries.position_with(key, &succ, 8).unwrap();
+                    assert_eq!(a.totals, b.totals, "game {id} ply {ply}");
+                    assert_eq!(a.moves, b.moves, "game {id} ply {ply}");
+                    assert!(a.totals.games() > 0, "game {id} ply {ply}");
+                    compared += 1;
+                }
+                pos.play_unchecked(*m);
+            }
+        }
+        assert!(compared > 1000, "{compared}");
     }
 }
