@@ -99,14 +99,13 @@ fn main() {
     }
     // Warm up once, then measure.
     for pos in positions.iter().take(50) {
-        let _ = snap.position_with(position_key(pos), &successor_keys(pos), 8).expect("query");
+        let _ = snap.chess_position(pos, 8).expect("query");
     }
     let mut times = Vec::with_capacity(queries);
     let mut found = 0;
     for pos in &positions {
         let t = Instant::now();
-        let key = position_key(pos);
-        let ps = snap.position_with(key, &successor_keys(pos), 8).expect("query");
+        let ps = snap.chess_position(pos, 8).expect("query");
         for &(g, _) in &ps.top_games {
             let _ = snap.chess_tags(g).expect("tags");
         }

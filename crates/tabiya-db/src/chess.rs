@@ -279,7 +279,7 @@ fn walk(
 fn count_positions(
     mut pos: Chess,
     limit: usize,
-    stop_at: Option<u128>,
+    stop_at: Option<(u128, Option<&Reach>)>,
     out: &mut Vec<Occurrence>,
     plies: &mut Vec<u16>,
     mut next_move: impl FnMut(&Chess) -> Result<Option<Move>, DecodeError>,
@@ -292,13 +292,18 @@ fn count_positions(
     let mut window_start = 0;
     let mut ply = 0usize;
     loop {
+        if let Some((_, Some(reach))) = stop_at
+            && !reach.possible(&pos)
+        {
+            return Ok(());
+        }
         let m = next_move(&pos)?;
         if ply <= limit {
             let code = m.as_ref().map_or(NO_MOVE, move_code);
             if !out[window_start..].iter().any(|o| o.key == key.0) {
                 out.push(Occurrence { key: key.0, code, mover: if pos.turn() == Color::White { 0 } else { 1 } });
                 plies.push(ply.min(u16::MAX as usize) as u16);
-                if stop_at == Some(key.0) {
+                if stop_at.is_some_and(|(k, _)| k == key.0) {
                     return Ok(());
                 }
             }
@@ -325,12 +330,12 @@ pub fn replay_record(data: &[u8], max_ply: Option<u32>, out: &mut Vec<Occurrence
 }
 
 /// [`replay_record`] that stops once the position `stop_at` is counted (it is then the last
-/// occurrence given): how a query checks that a game reaches a position without replaying
-/// the rest of it.
+/// occurrence given), or, given its [`Reach`], once the game can no longer reach it: how a
+/// query checks that a game reaches a position without replaying the rest of it.
 pub fn replay_record_until(
     data: &[u8],
     max_ply: Option<u32>,
-    stop_at: Option<u128>,
+    stop_at: Option<(u128, Option<&Reach>)>,
     out: &mut Vec<Occurrence>,
     plies: &mut Vec<u16>,
 ) -> Result<(), DecodeError> {
@@ -368,6 +373,43 @@ pub fn prepare(game: &Game, max_ply: Option<u32>, body: &mut Vec<u8>, occs: &mut
     encode_body_head(game, body);
     walk(&game.start, &moves, max_ply, occs, Some(plies), Some(body));
     encode_body_tail(game, body);
+}
+
+/// What a game must still have to reach a position later: men are never added (a side's
+/// count only falls, promotions included), a pawn on its own second rank has never moved (no
+/// pawn can arrive there), and castling rights, once lost, never come back. A replay looking
+/// for a position stops at the first position failing this.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reach {
+    white: u32,
+    black: u32,
+    /// White pawns on the second rank, black pawns on the seventh.
+    home_white: Bitboard,
+    home_black: Bitboard,
+    castling: Bitboard,
+}
+
+impl Reach {
+    pub fn of(pos: &Chess) -> Reach {
+        let b = pos.board();
+        Reach {
+            white: b.white().count() as u32,
+            black: b.black().count() as u32,
+            home_white: b.pawns() & b.white() & Bitboard::from_rank(shakmaty::Rank::Second),
+            home_black: b.pawns() & b.black() & Bitboard::from_rank(shakmaty::Rank::Seventh),
+            castling: pos.castles().castling_rights(),
+        }
+    }
+
+    /// False when no continuation of `pos` can reach the position.
+    pub fn possible(&self, pos: &Chess) -> bool {
+        let b = pos.board();
+        b.white().count() as u32 >= self.white
+            && b.black().count() as u32 >= self.black
+            && self.home_white.is_subset(b.pawns() & b.white())
+            && self.home_black.is_subset(b.pawns() & b.black())
+            && self.castling.is_subset(pos.castles().castling_rights())
+    }
 }
 
 /// Keys of the positions one legal move away (for finding positions the index keeps only

@@ -198,13 +198,15 @@ impl Replayer<'_> {
 
     /// The occurrence of position `key` in a game (its first), or `None` when the game does
     /// not reach it within the ply cap. Chess replays only up to it.
-    pub fn occurrence_of(&self, game: u32, key: u128) -> Result<Option<crate::chess::Occurrence>> {
+    /// With `reach` (the position's [`crate::chess::Reach`]) it also stops once the game can
+    /// no longer get there.
+    pub fn occurrence_of(&self, game: u32, key: u128, reach: Option<&crate::chess::Reach>) -> Result<Option<crate::chess::Occurrence>> {
         match self.db.kind() {
             crate::Kind::Chess => {
                 let data = self.games.get(game)?.ok_or_else(|| Error::Corrupt(format!("index refers to missing game {game}")))?;
                 let mut occs = Vec::with_capacity(64);
                 let mut plies = Vec::with_capacity(64);
-                crate::chess::replay_record_until(&data, self.db.max_ply(), Some(key), &mut occs, &mut plies)?;
+                crate::chess::replay_record_until(&data, self.db.max_ply(), Some((key, reach)), &mut occs, &mut plies)?;
                 Ok(occs.last().filter(|o| o.key == key).copied())
             }
             crate::Kind::Othello => Ok(self.occurrences(game)?.into_iter().find(|o| o.key == key)),

@@ -142,7 +142,7 @@ impl<'a> Snapshot<'a> {
     /// Everything the index holds of one position, run by run: T records, and the games of
     /// S entries — the position's own (prefix `key`), and those of its successors whose
     /// entries say the position before them was kept implicitly.
-    fn find(&self, key: u128, successors: &[u128], want_all: bool) -> Result<Found> {
+    fn find(&self, key: u128, successors: &[u128], reach: Option<&chess::Reach>, want_all: bool) -> Result<Found> {
         let mut found = Found { stats: HashMap::new(), top: Vec::new(), all: Vec::new() };
         let prefix = run::prefix(key);
         for r in &self.runs {
@@ -199,7 +199,7 @@ impl<'a> Snapshot<'a> {
                 // No T record here: every candidate reaching the position counts, whichever
                 // entry named it, and its replay can stop at the position.
                 for g in candidates {
-                    if let Some(o) = self.replayer.occurrence_of(g, key)? {
+                    if let Some(o) = self.replayer.occurrence_of(g, key, reach)? {
                         found.add_game(self.facts.get(g)?, g, o, want_all);
                     }
                 }
@@ -210,7 +210,7 @@ impl<'a> Snapshot<'a> {
             // replay stops at the position.
             if rec.n_postings <= self.read_postings_up_to {
                 for g in candidates {
-                    let Some(o) = self.replayer.occurrence_of(g, key)? else { continue };
+                    let Some(o) = self.replayer.occurrence_of(g, key, reach)? else { continue };
                     if t_games.is_none() {
                         t_games = Some(self.load_postings(r, rec)?);
                     }
@@ -289,7 +289,35 @@ impl<'a> Snapshot<'a> {
     /// Statistics of a position given also the keys of the positions one legal move away
     /// (chess keeps rare positions every other ply; see `run::build`).
     pub fn position_with(&self, key: u128, successors: &[u128], top_n: usize) -> Result<PositionStats> {
-        let found = self.find(key, successors, false)?;
+        let found = self.find(key, successors, None, false)?;
+        self.position_stats(found, top_n)
+    }
+
+    /// Statistics of a chess position and its best-rated games. The same as
+    /// [`Snapshot::position_with`] with its key and successors' keys, quicker: replays of
+    /// candidate games stop as soon as they can no longer reach the position
+    /// ([`chess::Reach`]).
+    pub fn chess_position(&self, pos: &shakmaty::Chess, top_n: usize) -> Result<PositionStats> {
+        let reach = chess::Reach::of(pos);
+        let found = self.find(chess::position_key(pos), &chess::successor_keys(pos), Some(&reach), false)?;
+        self.position_stats(found, top_n)
+    }
+
+    /// Every game reaching a chess position: [`Snapshot::position_games_with`] with the
+    /// quicker replays of [`Snapshot::chess_position`].
+    pub fn chess_position_games(
+        &self,
+        pos: &shakmaty::Chess,
+        sort: GameSort,
+        offset: usize,
+        limit: usize,
+    ) -> Result<(u64, Vec<(u32, u16)>)> {
+        let reach = chess::Reach::of(pos);
+        let found = self.find(chess::position_key(pos), &chess::successor_keys(pos), Some(&reach), true)?;
+        self.page_of_games(found, sort, offset, limit)
+    }
+
+    fn position_stats(&self, found: Found, top_n: usize) -> Result<PositionStats> {
         let mut totals = Stats::default();
         let mut moves: Vec<(u16, Stats)> = found.stats.into_iter().collect();
         for (_, s) in &moves {
@@ -323,7 +351,11 @@ impl<'a> Snapshot<'a> {
         offset: usize,
         limit: usize,
     ) -> Result<(u64, Vec<(u32, u16)>)> {
-        let found = self.find(key, successors, true)?;
+        let found = self.find(key, successors, None, true)?;
+        self.page_of_games(found, sort, offset, limit)
+    }
+
+    fn page_of_games(&self, found: Found, sort: GameSort, offset: usize, limit: usize) -> Result<(u64, Vec<(u32, u16)>)> {
         let mut all = found.all;
         all.sort_unstable();
         all.dedup_by_key(|t| t.0);
@@ -388,6 +420,14 @@ mod tests {
                     let b = by_entries.position_with(key, &succ, 8).unwrap();
                     assert_eq!(a.totals, b.totals, "game {id} ply {ply}");
                     assert_eq!(a.moves, b.moves, "game {id} ply {ply}");
+                    // Replays cut short where the game can no longer reach the position.
+                    for snap in [&by_list, &by_entries] {
+                        let c = snap.chess_position(&pos, 8).unwrap();
+                        assert_eq!((&c.totals, &c.moves, &c.top_games), (&a.totals, &a.moves, &a.top_games), "game {id} ply {ply}");
+                        let all = snap.chess_position_games(&pos, super::GameSort::Id, 0, usize::MAX).unwrap();
+                        assert_eq!(all, snap.position_games_with(key, &succ, super::GameSort::Id, 0, usize::MAX).unwrap());
+                        assert_eq!(all.0, a.totals.games(), "game {id} ply {ply}");
+                    }
                     assert!(a.totals.games() > 0, "game {id} ply {ply}");
                     compared += 1;
                 }

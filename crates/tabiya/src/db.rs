@@ -393,8 +393,7 @@ fn opening_for(snap: &Snapshot<'_>, r: &Resolved, top: &[(u32, u16)]) -> anyhow:
 }
 
 pub fn explore_json(snap: &Snapshot<'_>, r: &Resolved, top_n: usize) -> anyhow::Result<ExploreJson> {
-    let key = position_key(&r.pos);
-    let ps = snap.position_with(key, &successor_keys(&r.pos), top_n)?;
+    let ps = snap.chess_position(&r.pos, top_n)?;
     let mut moves = Vec::new();
     let mut ended = 0;
     for (code, s) in &ps.moves {
@@ -584,7 +583,7 @@ pub fn games(args: GamesArgs) -> anyhow::Result<()> {
         SortArg::Date => GameSort::Date,
         SortArg::Id => GameSort::Id,
     };
-    let (total, page) = snap.position_games_with(position_key(&r.pos), &successor_keys(&r.pos), sort, args.offset, args.limit)?;
+    let (total, page) = snap.chess_position_games(&r.pos, sort, args.offset, args.limit)?;
     let mut rows = Vec::new();
     for (id, code) in page {
         let tags = snap.chess_tags(id)?.with_context(|| format!("game {id} is missing"))?;
@@ -640,7 +639,7 @@ pub fn export(args: ExportArgs) -> anyhow::Result<()> {
         vec![id]
     } else if args.position.is_given() {
         let r = args.position.resolve()?;
-        let (_, page) = snap.position_games_with(position_key(&r.pos), &successor_keys(&r.pos), GameSort::Id, 0, usize::MAX)?;
+        let (_, page) = snap.chess_position_games(&r.pos, GameSort::Id, 0, usize::MAX)?;
         page.into_iter().map(|(id, _)| id).collect()
     } else {
         snap.all_game_ids()?
