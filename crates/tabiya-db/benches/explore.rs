@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use shakmaty::Position;
-use tabiya_db::chess::{self, position_key, successor_keys};
+use tabiya_db::chess;
 use tabiya_db::{Database, ImportOptions, ImportProgress};
 
 fn rng(state: &mut u64) -> u64 {

@@ -494,8 +494,13 @@ pub fn encode_game(game: &Game, names: &mut dyn Names, out: &mut Vec<u8>) {
 
 /// The stored form from a body made earlier (by a parse thread) and the tags.
 pub fn assemble(game: &Game, names: &mut dyn Names, body: &[u8], out: &mut Vec<u8>) {
+    assemble_tags(&game.tags, names, body, out);
+}
+
+/// [`assemble`] from a game's tags alone (the import keeps only them once the body is made).
+pub fn assemble_tags(game_tags: &[(String, String)], names: &mut dyn Names, body: &[u8], out: &mut Vec<u8>) {
     let mut tags = Vec::with_capacity(64);
-    encode_tags(game, names, &mut tags);
+    encode_tag_list(game_tags, names, &mut tags);
     out.reserve(tags.len() + body.len() + 2);
     put_varint(out, tags.len() as u64);
     out.extend_from_slice(&tags);
@@ -578,10 +583,15 @@ fn encode_body_tail(game: &Game, out: &mut Vec<u8>) {
 /// The tags: the Seven Tag Roster (without Result, kept as the outcome) and Elo compactly
 /// through the dictionaries; anything not in canonical form, and every other tag, verbatim.
 pub fn encode_tags(game: &Game, names: &mut dyn Names, out: &mut Vec<u8>) {
+    encode_tag_list(&game.tags, names, out);
+}
+
+/// [`encode_tags`] from the list of tags.
+pub fn encode_tag_list(tags: &[(String, String)], names: &mut dyn Names, out: &mut Vec<u8>) {
     let mut extras: Vec<(&str, &str)> = Vec::new();
     let mut seen = [false; 8];
     let mut slots: [u64; 8] = [0; 8]; // White Black Event Site Round Date WhiteElo BlackElo
-    for (name, value) in &game.tags {
+    for (name, value) in tags {
         let slot = match name.as_str() {
             "White" => 0,
             "Black" => 1,
@@ -629,7 +639,7 @@ pub fn encode_tags(game: &Game, names: &mut dyn Names, out: &mut Vec<u8>) {
         put_varint(out, v);
     }
     // FEN/SetUp tags are rebuilt from the start position; keep a non-standard SetUp value.
-    if let Some(setup) = game.tag("SetUp").filter(|s| *s != "1") {
+    if let Some(setup) = tags.iter().find(|(k, _)| k == "SetUp").map(|(_, v)| v.as_str()).filter(|s| *s != "1") {
         extras.push(("SetUp", setup));
     }
     put_varint(out, extras.len() as u64);

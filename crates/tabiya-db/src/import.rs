@@ -107,7 +107,9 @@ pub struct ImportSummary {
 
 /// A game ready to store.
 struct Prepared {
-    game: Game,
+    /// The game's tags (the rest of the parsed game is dropped in the parse thread).
+    tags: Vec<(String, String)>,
+    warnings: bool,
     /// Ply of each occurrence.
     plies: Vec<u16>,
     /// The dictionary-free part of the stored form.
@@ -196,7 +198,8 @@ fn prepare(parser: &mut GameParser, bytes: &[u8], line: u64, max_ply: Option<u32
     chess::prepare(&game, max_ply, &mut body, &mut occs, &mut plies);
     let facts = chess::facts(&game);
     let hash = game_digest(&game);
-    Ok(Prepared { game, plies, body, facts, occs, hash })
+    let warnings = !game.warnings.is_empty();
+    Ok(Prepared { tags: game.tags, warnings, plies, body, facts, occs, hash })
 }
 
 /// One batch of games to commit.
@@ -474,7 +477,7 @@ impl Database {
                                     summary.files[file].duplicates += 1;
                                     continue;
                                 }
-                                if !prepared.game.warnings.is_empty() {
+                                if prepared.warnings {
                                     summary.warnings += 1;
                                 }
                                 let id = next_game;
@@ -483,7 +486,7 @@ impl Database {
                                     dedup.insert(prepared.hash, id);
                                 }
                                 let mut record = Vec::new();
-                                chess::assemble(&prepared.game, &mut names, &prepared.body, &mut record);
+                                chess::assemble_tags(&prepared.tags, &mut names, &prepared.body, &mut record);
                                 batch.records.push(record);
                                 batch.facts.push(prepared.facts);
                                 batch.dedup.push((prepared.hash, id));

@@ -13,7 +13,7 @@ use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanPlus};
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
-use tabiya_db::chess::{NO_MOVE, code_to_move, position_key, successor_keys};
+use tabiya_db::chess::{NO_MOVE, code_to_move, position_key};
 use tabiya_db::query::{GameSort, Snapshot};
 use tabiya_db::stats::{GameFacts, GameOutcome, Stats};
 use tabiya_db::{Database, ImportOptions, ImportProgress, Kind, openings};
@@ -480,7 +480,7 @@ pub fn print_explore(e: &ExploreJson) -> anyhow::Result<()> {
     if e.moves.is_empty() {
         writeln!(out, "no moves in the database from this position")?;
     } else {
-        writeln!(out, "{:<8} {:>7} {:>7} {:>7} {:>7} {:>6} {:>6}  {}", "move", "games", "white", "draws", "black", "avg", "perf", "years")?;
+        writeln!(out, "{:<8} {:>7} {:>7} {:>7} {:>7} {:>6} {:>6}  years", "move", "games", "white", "draws", "black", "avg", "perf")?;
         for m in &e.moves {
             let n = m.white + m.draws + m.black;
             let years = match (m.first_year, m.last_year) {
