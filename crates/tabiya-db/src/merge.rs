@@ -436,6 +436,7 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
             }
         }
     }
+    crate::import::trace("merge pass 2a (T records) written", t0);
     // Pass 2b: S entries in order; dense prefixes' entries come from `keep`.
     {
         let mut m = s_merge();

@@ -159,14 +159,30 @@ fn pick<'a, T>(rng: &mut Rng, v: &'a [T]) -> Option<&'a T> {
 }
 
 /// Writes `n` games made from `model` with `seed` as PGN.
-pub fn generate(model: &Model, n: u64, seed: u64, mut out: impl Write) -> io::Result<()> {
+pub fn generate(model: &Model, n: u64, seed: u64, out: impl Write) -> io::Result<()> {
+    generate_with_progress(model, n, seed, out, |_| {})
+}
+
+/// [`generate`], calling `progress` with the number of games written so far (every 1,000
+/// games and at the end). The output is the same.
+pub fn generate_with_progress(
+    model: &Model,
+    n: u64,
+    seed: u64,
+    mut out: impl Write,
+    mut progress: impl FnMut(u64),
+) -> io::Result<()> {
     let mut rng = Rng::new(seed);
     let mut text = String::with_capacity(2048);
     for i in 0..n {
         text.clear();
         game_text(model, &mut rng, i, &mut text);
         out.write_all(text.as_bytes())?;
+        if (i + 1) % 1000 == 0 {
+            progress(i + 1);
+        }
     }
+    progress(n);
     out.flush()
 }
 

@@ -520,3 +520,39 @@ fn explore_shows_books_next_to_the_database() {
     assert!(answers[0]["moves"][0]["weight"].as_u64().is_some());
     assert!(answers[0]["moves"][0].get("games").is_none());
 }
+
+#[test]
+fn gen_is_deterministic_and_its_games_are_legal_pgn() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let out = |name: &str, seed: &str| -> (PathBuf, Value) {
+        let p = d.join(name);
+        let v = json(&["gen", "--games", "300", "--seed", seed, "--from", twic().to_str().unwrap(), "-o", p.to_str().unwrap(), "--json"]);
+        (p, v)
+    };
+    let (a, va) = out("a.pgn", "7");
+    let (b, _) = out("b.pgn", "7");
+    let (c, _) = out("c.pgn", "8");
+    assert_eq!(va["games"], 300);
+    // It learns from the games python-chess sees starting from the standard position with a move.
+    let source = python(&oracle("count_positions.py"), &[twic().display().to_string()]);
+    assert_eq!(va["learnedGames"], source["standardWithMoves"], "{va}");
+    assert_eq!(va["bytes"].as_u64(), Some(std::fs::metadata(&a).unwrap().len()));
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap(), "same seed, same bytes");
+    assert_ne!(std::fs::read(&a).unwrap(), std::fs::read(&c).unwrap(), "another seed, other games");
+    // python-chess reads every generated game without an error, and the database indexes
+    // exactly the positions it counts.
+    let expected = python(&oracle("count_positions.py"), &[a.display().to_string()]);
+    assert_eq!(expected["games"], 300, "{expected}");
+    assert_eq!(expected["errors"], 0, "{expected}");
+    let db = d.join("db");
+    let s = import(&db, std::slice::from_ref(&a), &[]);
+    assert_eq!(s["imported"], 300, "{s}");
+    let stats = json(&["stats", "--json", "--db", db.to_str().unwrap()]);
+    assert_eq!(stats["positions"], expected["positions"]);
+    // Zstandard output holds the same games.
+    let z = d.join("a.pgn.zst");
+    json(&["gen", "--games", "300", "--seed", "7", "--from", twic().to_str().unwrap(), "-o", z.to_str().unwrap(), "--json"]);
+    let plain = zstd::decode_all(std::fs::File::open(&z).unwrap()).unwrap();
+    assert_eq!(plain, std::fs::read(&a).unwrap());
+}
