@@ -1,4 +1,6 @@
-//! Test support: replay every game of the shared PGN corpus with pgn-reader + shakmaty.
+//! Test support shared by the codec tests of `tabiya-compact` and `tabiya-books` (which
+//! includes this file by path): read and replay the games of the shared PGN corpus with
+//! pgn-reader + shakmaty, independently of Tabiya's own PGN reading and aggregation.
 
 #![allow(dead_code)]
 
@@ -13,6 +15,10 @@ pub const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/dat
 #[derive(Debug, Default)]
 pub struct RawGame {
     pub fen: Option<String>,
+    pub white: Option<String>,
+    pub black: Option<String>,
+    pub white_elo: Option<u16>,
+    pub black_elo: Option<u16>,
     pub variant: Option<String>,
     pub result: Option<String>,
     pub sans: Vec<SanPlus>,
@@ -34,6 +40,10 @@ impl Visitor for Collect {
             b"FEN" => tags.fen = Some(v),
             b"Variant" => tags.variant = Some(v),
             b"Result" => tags.result = Some(v),
+            b"White" => tags.white = Some(v),
+            b"Black" => tags.black = Some(v),
+            b"WhiteElo" => tags.white_elo = v.trim().parse().ok(),
+            b"BlackElo" => tags.black_elo = v.trim().parse().ok(),
             _ => {}
         }
         ControlFlow::Continue(())
@@ -226,4 +236,48 @@ pub fn random_walk(start: Chess, choices: &[u16]) -> Vec<Chess> {
         out.push(pos.clone());
     }
     out
+}
+
+/// Reads every game of a PGN text (no variants expected).
+pub fn read_games(bytes: &[u8]) -> Vec<RawGame> {
+    let mut reader = Reader::new(bytes);
+    let mut out = Vec::new();
+    while let Some(g) = reader.read_game(&mut Collect).unwrap() {
+        out.push(g);
+    }
+    out
+}
+
+/// Byte offsets of the games of a PGN text: each game starts at an `[Event ` tag at the start
+/// of a line.
+pub fn game_offsets(bytes: &[u8]) -> Vec<u64> {
+    let mut v = Vec::new();
+    let needle = b"[Event ";
+    for i in 0..bytes.len().saturating_sub(needle.len()) {
+        if (i == 0 || bytes[i - 1] == b'\n') && &bytes[i..i + needle.len()] == needle {
+            v.push(i as u64);
+        }
+    }
+    v
+}
+
+/// Replays a game from the standard start: the positions (start included) and the moves.
+pub fn replay(game: &RawGame) -> Option<(Vec<Chess>, Vec<shakmaty::Move>)> {
+    let mut pos = match &game.fen {
+        None => Chess::default(),
+        Some(fen) => fen
+            .parse::<Fen>()
+            .ok()?
+            .into_position(CastlingMode::Standard)
+            .ok()?,
+    };
+    let mut positions = vec![pos.clone()];
+    let mut moves = Vec::new();
+    for san in &game.sans {
+        let Ok(m) = san.san.to_move(&pos) else { break };
+        pos.play_unchecked(m);
+        positions.push(pos.clone());
+        moves.push(m);
+    }
+    Some((positions, moves))
 }
