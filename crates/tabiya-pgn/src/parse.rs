@@ -51,7 +51,7 @@ fn castling_mode_for_variant(variant: Option<&str>) -> Result<Option<CastlingMod
 /// captured one excepted) attacks the mover's king once it has moved. Returns the move only
 /// when exactly one candidate is legal — what `San::to_move` returns then; `None` leaves every
 /// other case (castling, en passant, errors, ambiguity, UCI tokens) to it.
-fn fast_san(pos: &Chess, san: &San) -> Option<Move> {
+pub fn fast_san(pos: &Chess, san: &San) -> Option<Move> {
     let San::Normal { role, file, rank, capture, to, promotion } = *san else { return None };
     let board = pos.board();
     let us = pos.turn();

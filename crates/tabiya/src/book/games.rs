@@ -18,9 +18,8 @@ use std::thread::JoinHandle;
 use anyhow::{Context, bail};
 use pgn_reader::{Outcome, RawTag, Reader, SanPlus, Skip, Visitor};
 use shakmaty::fen::Fen;
-use shakmaty::san::San;
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{Bitboard, Chess, Color, KnownOutcome, Move, Position, Rank, Role, attacks};
+use shakmaty::{Chess, Color, KnownOutcome, Move, Position};
 use shakmaty::{CastlingMode, EnPassantMode};
 use tabiya_books::polyglot::{self, CountedGame, CountedMove, count_game};
 use tabiya_books::{BookGame, GameResult, SourceRef};
@@ -437,7 +436,7 @@ impl Visitor for LightVisitor {
     }
 
     fn san(&mut self, mt: &mut Movetext, san_plus: SanPlus) -> ControlFlow<Light> {
-        let found = match fast_san(&mt.pos, &san_plus.san) {
+        let found = match tabiya_pgn::parse::fast_san(&mt.pos, &san_plus.san) {
             Some(m) => Ok(m),
             None => san_to_move(&mt.pos, san_plus.san),
         };
@@ -492,112 +491,6 @@ impl Visitor for LightVisitor {
     fn end_game(&mut self, mt: Movetext) -> Light {
         Light::Game(Box::new(mt))
     }
-}
-
-/// SAN to move without generating every legal move, for the common case: not castling, not
-/// en passant. Returns the move only when exactly one legal move matches (the move
-/// shakmaty's `San::to_move` returns then); `None` sends the token to `san_to_move`, which
-/// decides every other case (errors, ambiguity, UCI tokens) itself.
-///
-/// Candidates are the pseudo-legal origins of `role` for `to` (attack sets from `to`, pawn
-/// pushes and captures), filtered by the SAN's file and rank; a candidate is legal when no
-/// enemy piece (the captured one excepted) attacks the mover's king once the piece has
-/// moved. Tested against `san_to_move` on every move of the shared PGN.
-fn fast_san(pos: &Chess, san: &San) -> Option<Move> {
-    let San::Normal {
-        role,
-        file,
-        rank,
-        capture,
-        to,
-        promotion,
-    } = *san
-    else {
-        return None;
-    };
-    let board = pos.board();
-    let us = pos.turn();
-    let occupied = board.occupied();
-    let ours = board.by_color(us);
-    let theirs = board.by_color(!us);
-    if ours.contains(to) {
-        return None;
-    }
-    let captured = if theirs.contains(to) {
-        board.role_at(to)
-    } else {
-        None
-    };
-    if capture != captured.is_some() || captured == Some(Role::King) {
-        return None;
-    }
-    if role != Role::Pawn && promotion.is_some() {
-        return None;
-    }
-    let mine = ours & board.by_role(role);
-    let from_set: Bitboard = match role {
-        Role::Knight => attacks::knight_attacks(to) & mine,
-        Role::Bishop => attacks::bishop_attacks(to, occupied) & mine,
-        Role::Rook => attacks::rook_attacks(to, occupied) & mine,
-        Role::Queen => attacks::queen_attacks(to, occupied) & mine,
-        Role::King => attacks::king_attacks(to) & mine,
-        Role::Pawn => {
-            let last_rank = if us == Color::White {
-                Rank::Eighth
-            } else {
-                Rank::First
-            };
-            if (to.rank() == last_rank) != promotion.is_some() || promotion == Some(Role::King) {
-                return None;
-            }
-            if capture {
-                attacks::pawn_attacks(!us, to) & mine
-            } else {
-                let (step, start) = if us == Color::White {
-                    (-8, Rank::Second)
-                } else {
-                    (8, Rank::Seventh)
-                };
-                let mut set = Bitboard::EMPTY;
-                if let Some(one) = to.offset(step) {
-                    if mine.contains(one) {
-                        set.add(one);
-                    } else if !occupied.contains(one)
-                        && let Some(two) = one.offset(step)
-                        && mine.contains(two)
-                        && two.rank() == start
-                    {
-                        set.add(two);
-                    }
-                }
-                set
-            }
-        }
-    };
-    let king = board.king_of(us)?;
-    let to_bb = Bitboard::from_square(to);
-    let mut found = None;
-    for from in from_set {
-        if file.is_some_and(|f| f != from.file()) || rank.is_some_and(|r| r != from.rank()) {
-            continue;
-        }
-        let after = (occupied ^ Bitboard::from_square(from)) | to_bb;
-        let king_after = if role == Role::King { to } else { king };
-        if (board.attacks_to(king_after, !us, after) & !to_bb).any() {
-            continue;
-        }
-        if found.is_some() {
-            return None;
-        }
-        found = Some(Move::Normal {
-            role,
-            from,
-            capture: captured,
-            to,
-            promotion,
-        });
-    }
-    found
 }
 
 /// The database's result rule (`Game::outcome`): the `Result` tag, else the termination.
@@ -847,6 +740,7 @@ pub fn read_database(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shakmaty::san::San;
 
     fn shared(rel: &str) -> PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -1003,7 +897,7 @@ mod tests {
                         }
                         for t in tries {
                             total += 1;
-                            if let Some(fm) = fast_san(&pos, &t) {
+                            if let Some(fm) = tabiya_pgn::parse::fast_san(&pos, &t) {
                                 fast += 1;
                                 assert_eq!(
                                     Ok(fm),
