@@ -6,19 +6,14 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
 use serde_json::Value;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
 
-const BIN: &str = env!("CARGO_BIN_EXE_tabiya");
-
-fn shared(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data")
-        .join(rel)
-}
+mod common;
+use common::{BIN, json, run_ok as run, run_raw, shared};
 
 fn twic() -> PathBuf {
     shared("pgn/twic/twic0920.pgn")
@@ -30,31 +25,6 @@ fn tcec() -> PathBuf {
 
 fn s(p: &Path) -> String {
     p.display().to_string()
-}
-
-fn run_raw(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().expect("run tabiya")
-}
-
-fn run(args: &[&str]) -> Output {
-    let out = run_raw(args);
-    assert!(
-        out.status.success(),
-        "tabiya {args:?} failed: {}\n{}",
-        String::from_utf8_lossy(&out.stderr),
-        String::from_utf8_lossy(&out.stdout)
-    );
-    out
-}
-
-fn json(args: &[&str]) -> Value {
-    let out = run(args);
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "tabiya {args:?}: bad JSON ({e}): {}",
-            String::from_utf8_lossy(&out.stdout)
-        )
-    })
 }
 
 fn probe(book: &Path, fen: &str) -> Value {

@@ -3,15 +3,12 @@
 //! oracle in `tests/oracle/`), from pgn-extract, or counted by hand.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-const BIN: &str = env!("CARGO_BIN_EXE_tabiya");
-
-fn shared(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data").join(rel)
-}
+mod common;
+use common::{BIN, json, run_ok as run, shared};
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
@@ -19,22 +16,6 @@ fn fixture(name: &str) -> PathBuf {
 
 fn oracle(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle").join(name)
-}
-
-fn run(args: &[&str]) -> Output {
-    let out = Command::new(BIN).args(args).output().expect("run tabiya");
-    assert!(
-        out.status.success(),
-        "tabiya {args:?} failed: {}\n{}",
-        String::from_utf8_lossy(&out.stderr),
-        String::from_utf8_lossy(&out.stdout)
-    );
-    out
-}
-
-fn json(args: &[&str]) -> Value {
-    let out = run(args);
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("tabiya {args:?}: bad JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)))
 }
 
 fn import(db: &Path, files: &[PathBuf], extra: &[&str]) -> Value {

@@ -1,0 +1,39 @@
+//! Helpers shared by the command-line tests: the binary, the shared data, running commands.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_tabiya");
+
+/// A file or folder of `../shared/data`.
+pub fn shared(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data").join(rel)
+}
+
+/// Runs `tabiya` with `args`, whatever its exit status.
+pub fn run_raw(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().expect("run tabiya")
+}
+
+/// Runs `tabiya` with `args` and fails the test (with its output) unless it succeeds.
+pub fn run_ok(args: &[&str]) -> Output {
+    let out = run_raw(args);
+    assert!(
+        out.status.success(),
+        "tabiya {args:?} failed: {}\n{}",
+        String::from_utf8_lossy(&out.stderr),
+        String::from_utf8_lossy(&out.stdout)
+    );
+    out
+}
+
+/// Runs `tabiya` with `args` (it must succeed) and parses its standard output as JSON.
+pub fn json(args: &[&str]) -> Value {
+    let out = run_ok(args);
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("tabiya {args:?}: bad JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)))
+}
