@@ -240,28 +240,8 @@ impl AnyBook {
                 let Some(e) = probe.entry else {
                     return Ok((None, 0));
                 };
-                let moves = e
-                    .moves
-                    .iter()
-                    .map(|m| BookMove {
-                        mv: m.mv,
-                        annotation: (m.annotation != 0).then_some(m.annotation),
-                        weight: None,
-                        learn: None,
-                        stats: m.child.map(|c| c.trailer.mover_stats()),
-                        green: m.child.map(|c| c.trailer.green()),
-                        red: m.child.map(|c| c.trailer.red()),
-                        commentary: m.child.map(|c| c.trailer.commentary),
-                    })
-                    .collect();
                 Ok((
-                    Some(BookPosition {
-                        position: pos.clone(),
-                        stats: Some(e.trailer.stats()),
-                        recommendation: Some(e.trailer.recommendation),
-                        commentary: Some(e.trailer.commentary),
-                        moves,
-                    }),
+                    Some(e.to_book_position(pos.clone())),
                     e.unknown_moves.len() as u64,
                 ))
             }
@@ -622,14 +602,9 @@ pub fn convert(
         }
         BookFormat::Ctg => {
             let w = ctg::write_book(out, positions, &opts.ctg)?;
-            report.lose("underpromotions", w.moves_dropped_underpromotion);
-            report.lose("movesWithoutCode", w.moves_dropped_no_code);
-            report.lose("illegalMoves", w.moves_dropped_illegal);
-            report.lose("movesPast127", w.moves_dropped_too_many);
-            report.lose("duplicateMoveCodes", w.moves_dropped_duplicate);
-            report.lose("positionsNotEncodable", w.positions_skipped);
-            report.lose("positionsMergedWithTwin", w.duplicates_merged);
-            report.lose("valuesClamped", w.values_clamped);
+            for (what, n) in w.losses() {
+                report.lose(what, n);
+            }
             report.positions_written = w.records_written;
             report.moves_written = w.moves_written;
             report.files = w.files;
@@ -673,12 +648,9 @@ pub fn convert(
                 last_games: Vec::new(),
             });
             let w = kvetka::write_book(&dir, &name, &spec, inputs)?;
-            report.lose("underpromotions", w.moves_skipped_underpromotion);
-            report.lose("movesWithoutCode", w.moves_skipped_piece_number);
-            report.lose("illegalMoves", w.moves_skipped_other);
-            report.lose("positionsNotEncodable", w.positions_skipped);
-            report.lose("positionsMergedWithTwin", w.merged_positions);
-            report.lose("commentsTruncated", w.comments_truncated);
+            for (what, n) in w.losses() {
+                report.lose(what, n);
+            }
             report.positions_written = w.elements;
             report.moves_written = w.moves_written;
             report.files = w.files;

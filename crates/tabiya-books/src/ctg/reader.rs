@@ -711,20 +711,6 @@ impl CtgBook {
         let entry = self.entry(&pos, Transform::IDENTITY, r)?;
         let trailer = entry.trailer;
         let found: Vec<bool> = entry.moves.iter().map(|m| m.child.is_some()).collect();
-        let moves = entry
-            .moves
-            .iter()
-            .map(|m| BookMove {
-                mv: m.mv,
-                annotation: (m.annotation != 0).then_some(m.annotation),
-                weight: None,
-                learn: None,
-                stats: m.child.map(|c| c.trailer.mover_stats()),
-                green: m.child.map(|c| c.trailer.green()),
-                red: m.child.map(|c| c.trailer.red()),
-                commentary: m.child.map(|c| c.trailer.commentary),
-            })
-            .collect();
         Ok((
             RecordPosition {
                 page: r.page,
@@ -732,13 +718,7 @@ impl CtgBook {
                 key: CtgKey::from_bytes(r.key).map_err(|e| self.record_error(r, e.to_string()))?,
                 key_canonical: decoded.canonical,
                 trailer,
-                position: BookPosition {
-                    position: pos,
-                    stats: Some(trailer.stats()),
-                    recommendation: Some(trailer.recommendation),
-                    commentary: Some(trailer.commentary),
-                    moves,
-                },
+                position: entry.to_book_position(pos),
                 unknown_moves: entry.unknown_moves,
             },
             found,
@@ -939,6 +919,35 @@ pub struct CtgEntry {
     pub trailer: Trailer,
     pub moves: Vec<CtgMove>,
     pub unknown_moves: Vec<UnknownMove>,
+}
+
+impl CtgEntry {
+    /// The record in the shared model: totals from the side to move, recommendation and
+    /// commentary as stored, each move with its annotation byte (left out when 0) and the
+    /// statistics of its child record from the mover's side.
+    pub fn to_book_position(&self, position: Chess) -> BookPosition {
+        let moves = self
+            .moves
+            .iter()
+            .map(|m| BookMove {
+                mv: m.mv,
+                annotation: (m.annotation != 0).then_some(m.annotation),
+                weight: None,
+                learn: None,
+                stats: m.child.map(|c| c.trailer.mover_stats()),
+                green: m.child.map(|c| c.trailer.green()),
+                red: m.child.map(|c| c.trailer.red()),
+                commentary: m.child.map(|c| c.trailer.commentary),
+            })
+            .collect();
+        BookPosition {
+            position,
+            stats: Some(self.trailer.stats()),
+            recommendation: Some(self.trailer.recommendation),
+            commentary: Some(self.trailer.commentary),
+            moves,
+        }
+    }
 }
 
 /// Answer of [`CtgBook::probe`].

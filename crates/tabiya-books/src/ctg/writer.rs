@@ -133,6 +133,23 @@ pub struct WriteReport {
     pub split_buckets: u32,
 }
 
+impl WriteReport {
+    /// What the book could not hold, by name (the `lost` counts of `book build` and
+    /// `book convert`; zero counts included).
+    pub fn losses(&self) -> [(&'static str, u64); 8] {
+        [
+            ("underpromotions", self.moves_dropped_underpromotion),
+            ("movesWithoutCode", self.moves_dropped_no_code),
+            ("illegalMoves", self.moves_dropped_illegal),
+            ("movesPast127", self.moves_dropped_too_many),
+            ("duplicateMoveCodes", self.moves_dropped_duplicate),
+            ("positionsNotEncodable", self.positions_skipped),
+            ("positionsMergedWithTwin", self.duplicates_merged),
+            ("valuesClamped", self.values_clamped),
+        ]
+    }
+}
+
 struct WMove {
     code: u8,
     annotation: u8,

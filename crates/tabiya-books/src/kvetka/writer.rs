@@ -155,6 +155,25 @@ pub struct KvetkaWriteReport {
     pub bytes: u64,
 }
 
+impl KvetkaWriteReport {
+    /// What the book could not hold, by name (the `lost` counts of `book build` and
+    /// `book convert`; zero counts included). Game links and player names only concern
+    /// books built from games.
+    pub fn losses(&self) -> [(&'static str, u64); 9] {
+        [
+            ("underpromotions", self.moves_skipped_underpromotion),
+            ("movesWithoutCode", self.moves_skipped_piece_number),
+            ("illegalMoves", self.moves_skipped_other),
+            ("positionsNotEncodable", self.positions_skipped),
+            ("positionsMergedWithTwin", self.merged_positions),
+            ("commentsTruncated", self.comments_truncated),
+            ("gameLinksTrimmed", self.game_links_trimmed + self.some_game_dropped),
+            ("gameLinksOutOfRange", self.game_links_out_of_range),
+            ("nameCharactersReplaced", self.name_chars_replaced),
+        ]
+    }
+}
+
 struct Merged {
     /// First real position seen and its normalisation.
     real: Chess,

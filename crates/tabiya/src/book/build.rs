@@ -316,12 +316,9 @@ fn build_ctg(args: &BuildArgs) -> anyhow::Result<BuildReport> {
         ..BuildReport::default()
     };
     report.lose("gamesCutAtIllegalMove", agg.illegal_games);
-    report.lose("underpromotions", w.moves_dropped_underpromotion);
-    report.lose("movesWithoutCode", w.moves_dropped_no_code);
-    report.lose("movesPast127", w.moves_dropped_too_many);
-    report.lose("positionsNotEncodable", w.positions_skipped);
-    report.lose("positionsMergedWithTwin", w.duplicates_merged);
-    report.lose("valuesClamped", w.values_clamped);
+    for (what, n) in w.losses() {
+        report.lose(what, n);
+    }
     Ok(report)
 }
 
@@ -470,16 +467,9 @@ fn build_kvetka(args: &BuildArgs) -> anyhow::Result<BuildReport> {
     report.lose("gamesBelowMinElo", agg.games_filtered);
     report.lose("gamesWithoutResult", unknown_results);
     report.lose("positionsWithoutKey", agg.positions_without_key);
-    report.lose("underpromotions", w.moves_skipped_underpromotion);
-    report.lose("movesWithoutCode", w.moves_skipped_piece_number);
-    report.lose("positionsMergedWithTwin", w.merged_positions);
-    report.lose(
-        "gameLinksTrimmed",
-        w.game_links_trimmed + w.some_game_dropped,
-    );
-    report.lose("gameLinksOutOfRange", w.game_links_out_of_range);
-    report.lose("commentsTruncated", w.comments_truncated);
-    report.lose("nameCharactersReplaced", w.name_chars_replaced);
+    for (what, n) in w.losses() {
+        report.lose(what, n);
+    }
     Ok(report)
 }
 
