@@ -90,6 +90,13 @@ struct Line {
     error: Option<String>,
 }
 
+impl Line {
+    /// An input that could not be converted, with the reason.
+    fn failed(input: String, e: &anyhow::Error) -> Line {
+        Line { input, output: None, flipped: None, mirrored: None, error: Some(format!("{e:#}")) }
+    }
+}
+
 pub fn run(cmd: PositionCommand) -> anyhow::Result<()> {
     match cmd {
         PositionCommand::Encode(a) => encode(a),
@@ -189,13 +196,7 @@ fn encode(args: EncodeArgs) -> anyhow::Result<()> {
             }),
             Err(e) => {
                 failed += 1;
-                lines.push(Line {
-                    input: s,
-                    output: None,
-                    flipped: None,
-                    mirrored: None,
-                    error: Some(format!("{e:#}")),
-                });
+                lines.push(Line::failed(s, &e));
             }
         }
     }
@@ -288,13 +289,7 @@ fn decode(args: DecodeArgs) -> anyhow::Result<()> {
             }),
             Err(e) => {
                 failed += 1;
-                lines.push(Line {
-                    input: s,
-                    output: None,
-                    flipped: None,
-                    mirrored: None,
-                    error: Some(format!("{e:#}")),
-                });
+                lines.push(Line::failed(s, &e));
             }
         }
     }
