@@ -72,18 +72,30 @@ fn main() {
             read_only * 1e6 / n as f64
         );
     }
-    // Pick positions.
+    // Fresh process: the store's page cache holds only what the set-up above read.
+    let first = pick_positions(&snap, &ids, &mut state, queries);
+    measure(&db, &snap, &dir, &ids, &first, 50, "fresh process");
+    // Steady state: the whole database in the page cache (as after a server's first minutes),
+    // other positions than those just asked.
+    let t = Instant::now();
+    let bytes = snap.warm_cache().expect("warm");
+    eprintln!("read the whole database into the page cache: {:.0} MB in {:.2} s", bytes as f64 / 1e6, t.elapsed().as_secs_f64());
+    let second = pick_positions(&snap, &ids, &mut state, queries);
+    measure(&db, &snap, &dir, &ids, &second, 0, "database cached");
+}
+
+fn pick_positions(snap: &tabiya_db::query::Snapshot<'_>, ids: &[u32], state: &mut u64, queries: usize) -> Vec<shakmaty::Chess> {
     let mut positions = Vec::with_capacity(queries);
     while positions.len() < queries {
-        let id = ids[(rng(&mut state) % ids.len() as u64) as usize];
+        let id = ids[(rng(state) % ids.len() as u64) as usize];
         let Some(data) = snap.game_record(id).expect("record") else { continue };
         let (start, _, moves, _) = chess::decode_line(&data).expect("decode");
         let kind = positions.len() % 4;
         let len = moves.len();
         let ply = match kind {
-            0 => (rng(&mut state) % 10) as usize,
-            1 => 10 + (rng(&mut state) % 21) as usize,
-            _ => (rng(&mut state) % (len as u64 + 1)) as usize,
+            0 => (rng(state) % 10) as usize,
+            1 => 10 + (rng(state) % 21) as usize,
+            _ => (rng(state) % (len as u64 + 1)) as usize,
         }
         .min(len);
         let mut pos = start;
@@ -97,13 +109,16 @@ fn main() {
         let pos: shakmaty::Chess = fen.parse::<shakmaty::fen::Fen>().expect("FEN").into_position(shakmaty::CastlingMode::Standard).expect("position");
         positions = vec![pos; queries];
     }
-    // Warm up once, then measure.
-    for pos in positions.iter().take(50) {
+    positions
+}
+
+fn measure(db: &Database, snap: &tabiya_db::query::Snapshot<'_>, dir: &std::path::Path, ids: &[u32], positions: &[shakmaty::Chess], warm_up: usize, what: &str) {
+    for pos in positions.iter().take(warm_up) {
         let _ = snap.chess_position(pos, 8).expect("query");
     }
-    let mut times = Vec::with_capacity(queries);
+    let mut times = Vec::with_capacity(positions.len());
     let mut found = 0;
-    for pos in &positions {
+    for pos in positions {
         let t = Instant::now();
         let ps = snap.chess_position(pos, 8).expect("query");
         for &(g, _) in &ps.top_games {
@@ -126,7 +141,7 @@ fn main() {
     let pct = |p: f64| times[((times.len() as f64 * p) as usize).min(times.len() - 1)];
     let mean = times.iter().sum::<f64>() / times.len() as f64;
     println!(
-        "explore on {} ({} games, {} runs): {} queries, {} found; µs p50 {:.0}  p90 {:.0}  p99 {:.0}  max {:.0}  mean {:.0}",
+        "explore on {} ({} games, {} runs), {what}: {} queries, {} found; µs p50 {:.0}  p90 {:.0}  p99 {:.0}  max {:.0}  mean {:.0}",
         dir.display(),
         ids.len(),
         db.runs().map(|r| r.len()).unwrap_or(0),

@@ -86,13 +86,23 @@ fn meta_get(read: &tabiya_store::ReadTx, name: &str) -> Result<Option<String>> {
     Ok(t.get(name.as_bytes())?.map(|v| String::from_utf8_lossy(&v).into_owned()))
 }
 
+/// Largest page cache of a database opened for queries.
+pub const QUERY_CACHE_MAX: usize = 4 << 30;
+
 impl Database {
-    /// Opens an existing database.
+    /// Opens an existing database for queries: its page cache may grow to hold the whole file
+    /// (up to [`QUERY_CACHE_MAX`]), so a long-running reader ends up answering from memory.
     pub fn open(dir: &Path) -> Result<Database> {
+        let file = std::fs::metadata(dir.join(tabiya_store::STORE_FILE)).map_or(0, |m| m.len());
+        let cache = usize::try_from(file + (64 << 20)).unwrap_or(usize::MAX).clamp(Store::DEFAULT_CACHE, QUERY_CACHE_MAX);
+        Database::open_with_cache(dir, cache)
+    }
+
+    fn open_with_cache(dir: &Path, cache: usize) -> Result<Database> {
         if !Store::exists(dir) {
             return Err(Error::Usage(format!("no Tabiya database in {} (create one with `tabiya import --db {}`)", dir.display(), dir.display())));
         }
-        let store = Store::open(dir)?;
+        let store = Store::open_with_cache(dir, cache)?;
         let read = store.read()?;
         let kind = match meta_get(&read, "kind")?.as_deref() {
             Some("chess") => Kind::Chess,
@@ -115,7 +125,7 @@ impl Database {
     /// Opens a database, creating it for `kind` (with the given ply cap) if it does not exist.
     pub fn open_or_create(dir: &Path, kind: Kind, max_ply: Option<u32>) -> Result<Database> {
         if Store::exists(dir) {
-            let db = Database::open(dir)?;
+            let db = Database::open_with_cache(dir, Store::DEFAULT_CACHE)?;
             if db.kind != kind {
                 return Err(Error::Usage(format!("{} is a {} database, not {}", dir.display(), db.kind.as_str(), kind.as_str())));
             }

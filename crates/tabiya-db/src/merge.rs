@@ -7,7 +7,7 @@
 //! [`run::PROMOTE_AT`] games (or already have a T record): those games are replayed to
 //! recover the full keys, which the 32-bit S prefix alone cannot give.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 
 
 use tabiya_store::{ReadTx, TableMut, TableRef, WriteTx};
@@ -228,6 +228,14 @@ impl Replayer<'_> {
     }
 }
 
+/// An S entry whose full key a replay found.
+struct Resolved {
+    occ: Occ,
+    pred: bool,
+    /// The implicit position before it (when `pred` and the game's previous ply counted).
+    before: Option<Occ>,
+}
+
 /// A replayed game: its counted positions and their plies.
 type Replayed = (Vec<crate::chess::Occurrence>, Vec<u16>);
 
@@ -287,13 +295,32 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
     let s_merge = || SMerge::new(runs.iter().map(|d| SIter { dir: d, blocks: &blocks, next_block: 0, buf: VecDeque::new() }).collect());
     let t0 = std::time::Instant::now();
 
-    // Pass 1: dense prefixes and their entries.
+    // The positions with a T record in any part: their S entries in the other parts join
+    // the merged record, so that a query of a popular position rarely has games to replay.
+    let mut tree_keys: HashSet<u128> = HashSet::new();
+    for d in runs {
+        for b in 0..d.t_first.len() {
+            let key = run::block_key(d.id, b'T', b as u32);
+            let data = blocks.get(&key)?.ok_or_else(|| Error::Corrupt(format!("missing index block {key:?}")))?;
+            tree_keys.extend(run::decode_t_block(&data)?.into_iter().map(|r| r.key));
+        }
+    }
+    let mut tree_prefixes: Vec<u32> = tree_keys.iter().map(|&k| run::prefix(k)).collect();
+    tree_prefixes.sort_unstable();
+    tree_prefixes.dedup();
+
+    // Pass 1: dense prefixes (shared by enough entries, or by a T record) and their entries.
     let mut dense_entries: HashMap<u32, Vec<SEntry>> = HashMap::new();
     {
         let mut m = s_merge();
         let mut group: Vec<SEntry> = Vec::new();
+        let mut tree_at = 0usize;
         let mut flush = |group: &mut Vec<SEntry>| {
-            if group.len() >= run::PROMOTE_AT {
+            let Some(p) = group.first().map(|e| e.prefix) else { return };
+            while tree_at < tree_prefixes.len() && tree_prefixes[tree_at] < p {
+                tree_at += 1;
+            }
+            if group.len() >= run::PROMOTE_AT || tree_prefixes.get(tree_at) == Some(&p) {
                 dense_entries.insert(group[0].prefix, std::mem::take(group));
             } else {
                 group.clear();
@@ -313,10 +340,13 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
             wanted.entry(e.game).or_default().push(*p);
         }
     }
-    crate::import::trace(&format!("merge pass 1: {} dense prefixes, {} games to replay", dense_entries.len(), wanted.len()), t0);
+    crate::import::trace(
+        &format!("merge pass 1: {} T records in the parts, {} dense prefixes, {} games to replay", tree_keys.len(), dense_entries.len(), wanted.len()),
+        t0,
+    );
 
     // Resolve each dense entry to its full key by replaying its game once.
-    let mut resolved: HashMap<u32, Vec<(Occ, bool, Option<u128>)>> = HashMap::new();
+    let mut resolved: Vec<Resolved> = Vec::new();
     let mut keep: Vec<SEntry> = Vec::new();
     let mut order: Vec<(u32, Vec<u32>)> = wanted.into_iter().collect();
     order.sort_unstable_by_key(|(g, _)| *g);
@@ -359,43 +389,67 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
                 // bother: their entries stay as they are.)
                 if let ([e], [i]) = (mine.as_slice(), at.as_slice()) {
                     let o = occs[*i];
-                    let pred_key = (e.pred && *i > 0 && plies[*i - 1].wrapping_add(1) == plies[*i]).then(|| occs[*i - 1].key);
-                    if e.pred && pred_key.is_none() {
+                    // The position just before, when this entry stands for it too.
+                    let before = (e.pred && *i > 0 && plies[*i - 1].wrapping_add(1) == plies[*i]).then(|| occs[*i - 1]);
+                    if e.pred && before.is_none() {
                         keep.push(*e);
                         continue;
                     }
-                    resolved.entry(p).or_default().push((Occ { key: o.key, game: g, code: o.code, mover: o.mover }, e.pred, pred_key));
+                    let occ = |o: crate::chess::Occurrence| Occ { key: o.key, game: g, code: o.code, mover: o.mover };
+                    resolved.push(Resolved { occ: occ(o), pred: e.pred, before: before.map(occ) });
                 } else {
                     keep.extend(mine);
                 }
             }
         }
     }
-    // Decide: promote positions reaching the threshold; the rest stays.
-    let mut promoted: Vec<TRecord> = Vec::new();
+    // Decide. A position becomes (or stays) a T record when its entries now reach the
+    // threshold or a part has a T record of it; its occurrences go there. An implicit
+    // position before an entry comes out where that entry no longer speaks for it: into its
+    // T record if it has one, else as an explicit entry. And where the entry stays, an implicit
+    // position before it with a T record joins that record (the entry loses its `pred`).
+    let mut by_key: HashMap<u128, Vec<Resolved>> = HashMap::new();
+    for r in resolved {
+        by_key.entry(r.occ.key).or_default().push(r);
+    }
+    let in_tree: HashSet<u128> =
+        by_key.iter().filter(|(_, g)| g.len() >= run::PROMOTE_AT).map(|(k, _)| *k).chain(tree_keys.iter().copied()).collect();
+    let mut tree_occs: HashMap<u128, Vec<Occ>> = HashMap::new();
     let mut extra: Vec<SEntry> = Vec::new();
-    for (p, list) in resolved {
-        let mut by_key: HashMap<u128, Vec<(Occ, bool, Option<u128>)>> = HashMap::new();
-        for r in list {
-            by_key.entry(r.0.key).or_default().push(r);
-        }
-        for (k, group) in by_key {
-            if group.len() >= run::PROMOTE_AT {
-                for (o, _, pred_key) in &group {
-                    if let Some(pk) = pred_key {
-                        // The implicit position before it loses its way in: make it explicit.
-                        extra.push(SEntry { prefix: run::prefix(*pk), game: o.game, pred: false });
-                    }
+    let mut released = 0u64;
+    for (k, group) in by_key {
+        let promote = in_tree.contains(&k);
+        for r in group {
+            let mut pred = r.pred;
+            if let Some(b) = r.before {
+                if in_tree.contains(&b.key) {
+                    tree_occs.entry(b.key).or_default().push(b);
+                    pred = false;
+                    released += 1;
+                } else if promote {
+                    extra.push(SEntry { prefix: run::prefix(b.key), game: b.game, pred: false });
+                    released += 1;
                 }
-                let occs: Vec<Occ> = group.into_iter().map(|(o, _, _)| o).collect();
-                promoted.push(run::make_record(k, &occs, &fact));
+            }
+            if promote {
+                tree_occs.entry(k).or_default().push(r.occ);
             } else {
-                keep.extend(group.into_iter().map(|(o, pred, _)| SEntry { prefix: p, game: o.game, pred }));
+                keep.push(SEntry { prefix: run::prefix(k), game: r.occ.game, pred });
             }
         }
     }
-    crate::import::trace(&format!("merge replays done: {} promoted, {} predecessors made explicit", promoted.len(), extra.len()), t0);
-    let implicit: u64 = runs.iter().map(|r| r.implicit).sum::<u64>() - extra.len() as u64;
+    let mut promoted: Vec<TRecord> = tree_occs
+        .into_iter()
+        .map(|(k, mut occs)| {
+            occs.sort_unstable_by_key(|o| o.game);
+            run::make_record(k, &occs, &fact)
+        })
+        .collect();
+    crate::import::trace(
+        &format!("merge replays done: {} T records made or joined, {released} implicit positions made explicit", promoted.len()),
+        t0,
+    );
+    let implicit: u64 = runs.iter().map(|r| r.implicit).sum::<u64>() - released;
     promoted.sort_unstable_by_key(|r| r.key);
     keep.extend(extra);
     keep.sort_unstable();

@@ -53,13 +53,23 @@ pub struct TableSize {
 }
 
 impl Store {
-    /// Opens the store in `dir`, creating the directory and the store if needed.
+    /// Opens the store in `dir`, creating the directory and the store if needed, with a page
+    /// cache of [`Store::DEFAULT_CACHE`] bytes.
     pub fn open(dir: &Path) -> Result<Store> {
+        Store::open_with_cache(dir, Store::DEFAULT_CACHE)
+    }
+
+    /// Page cache of [`Store::open`]: enough for an import's write buffer and hot pages.
+    pub const DEFAULT_CACHE: usize = 256 << 20;
+
+    /// [`Store::open`] with a page cache of at most `cache_bytes` (memory is taken as pages
+    /// are read, up to that bound).
+    pub fn open_with_cache(dir: &Path, cache_bytes: usize) -> Result<Store> {
         std::fs::create_dir_all(dir)
             .map_err(|e| StoreError::new(format!("creating database directory {}", dir.display()), e))?;
         let path = dir.join(STORE_FILE);
         let db = redb::Database::builder()
-            .set_cache_size(256 << 20)
+            .set_cache_size(cache_bytes)
             .create(&path)
             .map_err(|e| StoreError::new(format!("opening database {}", path.display()), e))?;
         Ok(Store { db, path })
