@@ -10,7 +10,7 @@
 //! loses at most the batches not yet committed; running the same import again skips the
 //! committed games as duplicates and finishes the job.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -323,7 +323,7 @@ pub(crate) fn commit_batch_ref(db: &Database, batch: &Batch, plies: Option<&[u16
     Ok(())
 }
 
-fn load_dedup(db: &Database) -> Result<HashMap<u128, u32>> {
+fn load_dedup(db: &Database) -> Result<crate::keymap::KeyMap<u32>> {
     let read = db.store.read()?;
     crate::facts::load_digests(&read)
 }
@@ -369,7 +369,7 @@ impl Database {
         let mut next_game = meta_u64(&read, "next_game")?.max(1) as u32;
         let mut names = NameCache::load(&read)?;
         drop(read);
-        let mut dedup = if opts.keep_duplicates { HashMap::new() } else { load_dedup(self)? };
+        let mut dedup = if opts.keep_duplicates { crate::keymap::KeyMap::default() } else { load_dedup(self)? };
         let mut summary = ImportSummary {
             files: sources.iter().map(|s| FileSummary { file: s.name(), ..Default::default() }).collect(),
             ..Default::default()

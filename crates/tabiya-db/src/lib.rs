@@ -19,6 +19,7 @@ pub mod dbstats;
 pub mod facts;
 pub mod hll;
 pub mod import;
+pub mod keymap;
 pub mod merge;
 pub mod names;
 pub mod openings;

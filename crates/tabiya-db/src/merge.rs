@@ -7,13 +7,14 @@
 //! [`run::PROMOTE_AT`] games (or already have a T record): those games are replayed to
 //! recover the full keys, which the 32-bit S prefix alone cannot give.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, VecDeque};
 
 
 use tabiya_store::{ReadTx, TableMut, TableRef, WriteTx};
 
 use crate::facts::FactsReader;
 use crate::hll::Hll;
+use crate::keymap::{KeyMap, KeySet};
 use crate::run::{self, BLOCKS, Emitted, Occ, POSTINGS, RUNS, RunDir, RunEncoder, SEntry, SKETCHES, TRecord};
 use crate::stats::GameFacts;
 use crate::{Database, Error, META, Result, load_runs, meta_u64};
@@ -236,44 +237,103 @@ struct Resolved {
     before: Option<Occ>,
 }
 
-/// A replayed game: its counted positions and their plies.
-type Replayed = (Vec<crate::chess::Occurrence>, Vec<u16>);
-
-/// All S entries of several runs in (prefix, game) order (a heap over the runs' heads).
+/// All S entries of several runs in (prefix, game) order. The prefix space is cut in
+/// [`BUCKETS`] ranges; each run's entries of one range are contiguous, so a range is
+/// gathered from every run and sorted (cheaper than a heap over the runs' heads).
 struct SMerge<'a> {
     iters: Vec<SIter<'a>>,
-    heap: std::collections::BinaryHeap<std::cmp::Reverse<(SEntry, usize)>>,
-    started: bool,
+    bucket: Vec<SEntry>,
+    at: usize,
+    /// The next range to gather.
+    next: u64,
 }
+
+/// Number of prefix ranges of [`SMerge`].
+const BUCKETS: u64 = 1 << 12;
 
 impl<'a> SMerge<'a> {
     fn new(iters: Vec<SIter<'a>>) -> Self {
-        SMerge { iters, heap: std::collections::BinaryHeap::new(), started: false }
-    }
-
-    fn refill(&mut self, i: usize) -> Result<()> {
-        if self.iters[i].peek()?.is_some() {
-            let e = self.iters[i].buf.pop_front().expect("peeked");
-            self.heap.push(std::cmp::Reverse((e, i)));
-        }
-        Ok(())
+        SMerge { iters, bucket: Vec::new(), at: 0, next: 0 }
     }
 
     fn next(&mut self) -> Result<Option<SEntry>> {
-        if !self.started {
-            self.started = true;
-            for i in 0..self.iters.len() {
-                self.refill(i)?;
+        while self.at == self.bucket.len() {
+            if self.next >= BUCKETS {
+                return Ok(None);
             }
+            let shift = 32 - BUCKETS.trailing_zeros();
+            // Skip straight to the lowest range any run has left.
+            let mut lowest = u64::MAX;
+            for it in self.iters.iter_mut() {
+                if let Some(p) = it.peek()? {
+                    lowest = lowest.min(u64::from(p >> shift));
+                }
+            }
+            if lowest == u64::MAX {
+                self.next = BUCKETS;
+                return Ok(None);
+            }
+            let b = lowest.max(self.next);
+            self.bucket.clear();
+            self.at = 0;
+            for it in self.iters.iter_mut() {
+                while let Some(p) = it.peek()? {
+                    if u64::from(p >> shift) != b {
+                        break;
+                    }
+                    // Take the rest of this block's entries of the range at once.
+                    let n = it.buf.iter().take_while(|e| u64::from(e.prefix >> shift) == b).count();
+                    self.bucket.extend(it.buf.drain(..n));
+                }
+            }
+            // Each run's entries are already in order: a stable sort merges those runs.
+            self.bucket.sort();
+            self.next = b + 1;
         }
-        match self.heap.pop() {
-            Some(std::cmp::Reverse((e, i))) => {
-                self.refill(i)?;
-                Ok(Some(e))
+        let e = self.bucket[self.at];
+        self.at += 1;
+        Ok(Some(e))
+    }
+}
+
+/// Replays the games of `wanted` ((game, prefix) pairs in game order) and finds the full key
+/// of each of their entries with those prefixes (`dense`: entries by prefix, in game order).
+/// Returns the resolved entries, and the entries left as they are: those of a game with two
+/// positions sharing the prefix (too rare to bother), and `pred` entries with no counted
+/// position just before them.
+fn resolve_entries(r: &Replayer<'_>, wanted: &[(u32, u32)], dense: &HashMap<u32, Vec<SEntry>>) -> Result<(Vec<Resolved>, Vec<SEntry>)> {
+    let mut resolved = Vec::new();
+    let mut keep = Vec::new();
+    let mut at: Vec<usize> = Vec::new();
+    for game in wanted.chunk_by(|a, b| a.0 == b.0) {
+        let g = game[0].0;
+        let (occs, plies) = r.occurrences_with_plies(g)?;
+        for &(_, p) in game {
+            // Entries of a prefix are sorted by game.
+            let group = &dense[&p];
+            let from = group.partition_point(|e| e.game < g);
+            let to = group.partition_point(|e| e.game <= g);
+            let mine = &group[from..to];
+            at.clear();
+            at.extend((0..occs.len()).filter(|&i| run::prefix(occs[i].key) == p));
+            // One entry and one position with this prefix in the game: the entry is that
+            // position.
+            if let ([e], [i]) = (mine, at.as_slice()) {
+                let o = occs[*i];
+                // The position just before, when this entry stands for it too.
+                let before = (e.pred && *i > 0 && plies[*i - 1].wrapping_add(1) == plies[*i]).then(|| occs[*i - 1]);
+                if e.pred && before.is_none() {
+                    keep.push(*e);
+                    continue;
+                }
+                let occ = |o: crate::chess::Occurrence| Occ { key: o.key, game: g, code: o.code, mover: o.mover };
+                resolved.push(Resolved { occ: occ(o), pred: e.pred, before: before.map(occ) });
+            } else {
+                keep.extend_from_slice(mine);
             }
-            None => Ok(None),
         }
     }
+    Ok((resolved, keep))
 }
 
 /// Merges runs into one, in one transaction.
@@ -297,7 +357,7 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
 
     // The positions with a T record in any part: their S entries in the other parts join
     // the merged record, so that a query of a popular position rarely has games to replay.
-    let mut tree_keys: HashSet<u128> = HashSet::new();
+    let mut tree_keys = KeySet::default();
     for d in runs {
         for b in 0..d.t_first.len() {
             let key = run::block_key(d.id, b'T', b as u32);
@@ -334,87 +394,65 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
         }
         flush(&mut group);
     }
-    let mut wanted: HashMap<u32, Vec<u32>> = HashMap::new(); // game -> dense prefixes
-    for (p, es) in &dense_entries {
-        for e in es {
-            wanted.entry(e.game).or_default().push(*p);
-        }
-    }
+    // (game, dense prefix) pairs, by game: each game is replayed once for all its prefixes.
+    let mut wanted: Vec<(u32, u32)> = dense_entries.iter().flat_map(|(p, es)| es.iter().map(move |e| (e.game, *p))).collect();
+    wanted.sort_unstable();
+    wanted.dedup();
+    let n_games = wanted.chunk_by(|a, b| a.0 == b.0).count();
     crate::import::trace(
-        &format!("merge pass 1: {} T records in the parts, {} dense prefixes, {} games to replay", tree_keys.len(), dense_entries.len(), wanted.len()),
+        &format!("merge pass 1: {} T records in the parts, {} dense prefixes, {n_games} games to replay", tree_keys.len(), dense_entries.len()),
         t0,
     );
 
-    // Resolve each dense entry to its full key by replaying its game once.
+    // Resolve each dense entry to its full key by replaying its game once. Replays are the
+    // costly part: the cores share them (the parse threads are done), each taking a range
+    // of games.
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8);
+    let mut parts: Vec<&[(u32, u32)]> = Vec::with_capacity(threads);
+    let mut rest: &[(u32, u32)] = &wanted;
+    for t in (1..=threads).rev() {
+        let mut cut = rest.len() / t;
+        while cut > 0 && cut < rest.len() && rest[cut].0 == rest[cut - 1].0 {
+            cut += 1;
+        }
+        let (a, b) = rest.split_at(cut);
+        parts.push(a);
+        rest = b;
+    }
+    let dense = &dense_entries;
+    let results: Vec<Result<(Vec<Resolved>, Vec<SEntry>)>> = std::thread::scope(|s| {
+        let handles: Vec<_> = parts
+            .into_iter()
+            .map(|part| {
+                let read = &read;
+                s.spawn(move || -> Result<(Vec<Resolved>, Vec<SEntry>)> {
+                    let r = Replayer { games: crate::records::Records::new(read)?, db };
+                    resolve_entries(&r, part, dense)
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(Error::Corrupt("replay thread panicked".into())))).collect()
+    });
     let mut resolved: Vec<Resolved> = Vec::new();
     let mut keep: Vec<SEntry> = Vec::new();
-    let mut order: Vec<(u32, Vec<u32>)> = wanted.into_iter().collect();
-    order.sort_unstable_by_key(|(g, _)| *g);
-    // Replays are the costly part: share them among the cores (the parse threads are done),
-    // a slice of games at a time to bound memory.
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8);
-    for slice in order.chunks(20_000) {
-        let chunk = slice.len().div_ceil(threads).max(1);
-        let replayed: Vec<Result<Vec<Replayed>>> = std::thread::scope(|s| {
-            let handles: Vec<_> = slice
-                .chunks(chunk)
-                .map(|part| {
-                    let read = &read;
-                    s.spawn(move || -> Result<Vec<Replayed>> {
-                        let r = Replayer { games: crate::records::Records::new(read)?, db };
-                        part.iter().map(|(g, _)| r.occurrences_with_plies(*g)).collect()
-                    })
-                })
-                .collect();
-            handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(Error::Corrupt("replay thread panicked".into())))).collect()
-        });
-        let mut replays = Vec::with_capacity(slice.len());
-        for part in replayed {
-            replays.extend(part?);
-        }
-        for ((g, prefixes), (occs, plies)) in slice.iter().zip(replays) {
-            let g = *g;
-            let mut prefixes = prefixes.clone();
-            prefixes.sort_unstable();
-            prefixes.dedup();
-            for p in prefixes {
-                // Entries of a prefix are sorted by game.
-                let group = &dense_entries[&p];
-                let from = group.partition_point(|e| e.game < g);
-                let to = group.partition_point(|e| e.game <= g);
-                let mine: Vec<SEntry> = group[from..to].to_vec();
-                let at: Vec<usize> = (0..occs.len()).filter(|&i| run::prefix(occs[i].key) == p).collect();
-                // One entry and one position with this prefix in the game: the entry is that
-                // position. (Two positions of one game sharing 32 bits are too rare to
-                // bother: their entries stay as they are.)
-                if let ([e], [i]) = (mine.as_slice(), at.as_slice()) {
-                    let o = occs[*i];
-                    // The position just before, when this entry stands for it too.
-                    let before = (e.pred && *i > 0 && plies[*i - 1].wrapping_add(1) == plies[*i]).then(|| occs[*i - 1]);
-                    if e.pred && before.is_none() {
-                        keep.push(*e);
-                        continue;
-                    }
-                    let occ = |o: crate::chess::Occurrence| Occ { key: o.key, game: g, code: o.code, mover: o.mover };
-                    resolved.push(Resolved { occ: occ(o), pred: e.pred, before: before.map(occ) });
-                } else {
-                    keep.extend(mine);
-                }
-            }
-        }
+    for part in results {
+        let (r, k) = part?;
+        resolved.extend(r);
+        keep.extend(k);
     }
     // Decide. A position becomes (or stays) a T record when its entries now reach the
     // threshold or a part has a T record of it; its occurrences go there. An implicit
     // position before an entry comes out where that entry no longer speaks for it: into its
     // T record if it has one, else as an explicit entry. And where the entry stays, an implicit
     // position before it with a T record joins that record (the entry loses its `pred`).
-    let mut by_key: HashMap<u128, Vec<Resolved>> = HashMap::new();
+    crate::import::trace(&format!("merge replays: {} entries resolved, {} left", resolved.len(), keep.len()), t0);
+    let mut by_key: KeyMap<Vec<Resolved>> = KeyMap::default();
     for r in resolved {
         by_key.entry(r.occ.key).or_default().push(r);
     }
-    let in_tree: HashSet<u128> =
+    let in_tree: KeySet =
         by_key.iter().filter(|(_, g)| g.len() >= run::PROMOTE_AT).map(|(k, _)| *k).chain(tree_keys.iter().copied()).collect();
-    let mut tree_occs: HashMap<u128, Vec<Occ>> = HashMap::new();
+    let mut tree_occs: KeyMap<Vec<Occ>> = KeyMap::default();
     let mut extra: Vec<SEntry> = Vec::new();
     let mut released = 0u64;
     for (k, group) in by_key {
@@ -438,6 +476,7 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
             }
         }
     }
+    crate::import::trace("merge: decided", t0);
     let mut promoted: Vec<TRecord> = tree_occs
         .into_iter()
         .map(|(k, mut occs)| {

@@ -748,7 +748,7 @@ impl Database {
         let read = self.store.read()?;
         let mut next_game = meta_u64(&read, "next_game")?.max(1) as u32;
         let mut dedup = if opts.keep_duplicates {
-            HashMap::new()
+            crate::keymap::KeyMap::default()
         } else {
             crate::facts::load_digests(&read)?
         };
