@@ -340,20 +340,7 @@ pub fn replay_record_until(
     plies: &mut Vec<u16>,
 ) -> Result<(), DecodeError> {
     let mut r = Reader::new(data);
-    skip_tags(&mut r)?;
-    let flags = r.u8("game flags")?;
-    let mode = if flags & F_960 != 0 { CastlingMode::Chess960 } else { CastlingMode::Standard };
-    let pos = if flags & F_FEN != 0 {
-        let fen = r.str("start FEN")?;
-        let fen = Fen::from_ascii(fen.as_bytes()).map_err(|_| bad("start FEN", &r))?;
-        fen.into_position::<Chess>(mode).map_err(|_| bad("start position", &r))?
-    } else {
-        Chess::default()
-    };
-    let n = r.varint("ply count")? as usize;
-    if n > r.remaining().len() {
-        return Err(bad("ply count", &r));
-    }
+    let (pos, n) = record_start(&mut r)?;
     let limit = max_ply.map_or(n, |m| (m as usize).min(n));
     // The move played at the cap is counted too (it is that position's move).
     let mut left = (limit + 1).min(n);
@@ -364,6 +351,49 @@ pub fn replay_record_until(
         left -= 1;
         decode_move(pos, &mut r).map(Some)
     })
+}
+
+/// Reads a stored game up to its moves: the start position and the number of plies.
+fn record_start(r: &mut Reader) -> Result<(Chess, usize), DecodeError> {
+    skip_tags(r)?;
+    let flags = r.u8("game flags")?;
+    let mode = if flags & F_960 != 0 { CastlingMode::Chess960 } else { CastlingMode::Standard };
+    let pos = if flags & F_FEN != 0 {
+        let fen = r.str("start FEN")?;
+        let fen = Fen::from_ascii(fen.as_bytes()).map_err(|_| bad("start FEN", r))?;
+        fen.into_position::<Chess>(mode).map_err(|_| bad("start position", r))?
+    } else {
+        Chess::default()
+    };
+    let n = r.varint("ply count")? as usize;
+    if n > r.remaining().len() {
+        return Err(bad("ply count", r));
+    }
+    Ok((pos, n))
+}
+
+/// The keys of the positions one legal move after position `key` in a stored game (its
+/// first occurrence), or `None` when the game never reaches it.
+pub fn successor_keys_in_record(data: &[u8], key: u128) -> Result<Option<Vec<u128>>, DecodeError> {
+    let mut r = Reader::new(data);
+    let (mut pos, n) = record_start(&mut r)?;
+    let mut k = position_key(&pos);
+    let mut ep = pos.ep_square(EnPassantMode::Legal);
+    for ply in 0..=n {
+        if k == key {
+            return Ok(Some(successor_keys(&pos)));
+        }
+        if ply == n {
+            break;
+        }
+        let m = decode_move(&pos, &mut r)?;
+        let (turn, castles) = (pos.turn(), pos.castles().clone());
+        pos.play_unchecked(m);
+        let after_ep = pos.ep_square(EnPassantMode::Legal);
+        k = next_key_from(turn, &castles, &pos, m, k, ep, after_ep);
+        ep = after_ep;
+    }
+    Ok(None)
 }
 
 /// The stored form's dictionary-free part ([`encode_body`]) and the counted positions with

@@ -111,6 +111,8 @@ pub(crate) fn write_run(
     }
     let mut dir = rw.finish()?;
     dir.implicit = implicit;
+    // A batch's run holds every occurrence of a T position in its record.
+    dir.complete = true;
     w.with_table(RUNS, |t| t.put(&run::run_key(run_id), &dir.encode()))?;
     w.with_table(SKETCHES, |t| t.put(&run::run_key(run_id), &sketch.encode()))?;
     Ok(dir)
@@ -301,9 +303,12 @@ impl<'a> SMerge<'a> {
 /// Returns the resolved entries, and the entries left as they are: those of a game with two
 /// positions sharing the prefix (too rare to bother), and `pred` entries with no counted
 /// position just before them.
-fn resolve_entries(r: &Replayer<'_>, wanted: &[(u32, u32)], dense: &HashMap<u32, Vec<SEntry>>) -> Result<(Vec<Resolved>, Vec<SEntry>)> {
+/// Also returns the keys such a left entry might stand for (the positions with the prefix
+/// and the ones just before them).
+fn resolve_entries(r: &Replayer<'_>, wanted: &[(u32, u32)], dense: &HashMap<u32, Vec<SEntry>>) -> Result<Resolution> {
     let mut resolved = Vec::new();
     let mut keep = Vec::new();
+    let mut unsure = Vec::new();
     let mut at: Vec<usize> = Vec::new();
     for game in wanted.chunk_by(|a, b| a.0 == b.0) {
         let g = game[0].0;
@@ -330,10 +335,70 @@ fn resolve_entries(r: &Replayer<'_>, wanted: &[(u32, u32)], dense: &HashMap<u32,
                 resolved.push(Resolved { occ: occ(o), pred: e.pred, before: before.map(occ) });
             } else {
                 keep.extend_from_slice(mine);
+                for &i in &at {
+                    unsure.push(occs[i].key);
+                    if i > 0 {
+                        unsure.push(occs[i - 1].key);
+                    }
+                }
             }
         }
     }
-    Ok((resolved, keep))
+    Ok((resolved, keep, unsure))
+}
+
+/// Resolved entries, entries left as they are, keys they might stand for.
+type Resolution = (Vec<Resolved>, Vec<SEntry>, Vec<u128>);
+
+/// [`resolve_entries`] on every core, each taking a range of games.
+fn resolve_on_cores(
+    db: &Database,
+    read: &ReadTx,
+    wanted: &[(u32, u32)],
+    dense: &HashMap<u32, Vec<SEntry>>,
+    threads: usize,
+) -> Result<Resolution> {
+    let mut parts: Vec<&[(u32, u32)]> = Vec::with_capacity(threads);
+    let mut rest = wanted;
+    for t in (1..=threads).rev() {
+        let mut cut = rest.len() / t;
+        while cut > 0 && cut < rest.len() && rest[cut].0 == rest[cut - 1].0 {
+            cut += 1;
+        }
+        let (a, b) = rest.split_at(cut);
+        parts.push(a);
+        rest = b;
+    }
+    let mut out: Resolution = (Vec::new(), Vec::new(), Vec::new());
+    for (r, k, u) in on_cores(db, read, parts, |r, part| resolve_entries(r, part, dense))? {
+        out.0.extend(r);
+        out.1.extend(k);
+        out.2.extend(u);
+    }
+    Ok(out)
+}
+
+/// Runs `f` on each part in its own thread (the merge's replays share the cores: the parse
+/// threads are done), each with its own game reader.
+fn on_cores<T: Sync, R: Send>(
+    db: &Database,
+    read: &ReadTx,
+    parts: Vec<&[T]>,
+    f: impl Fn(&Replayer<'_>, &[T]) -> Result<R> + Sync,
+) -> Result<Vec<R>> {
+    let f = &f;
+    std::thread::scope(|s| {
+        let handles: Vec<_> = parts
+            .into_iter()
+            .map(|part| {
+                s.spawn(move || -> Result<R> {
+                    let r = Replayer { games: crate::records::Records::new(read)?, db };
+                    f(&r, part)
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(Error::Corrupt("merge thread panicked".into())))).collect()
+    })
 }
 
 /// Merges runs into one, in one transaction.
@@ -357,12 +422,19 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
 
     // The positions with a T record in any part: their S entries in the other parts join
     // the merged record, so that a query of a popular position rarely has games to replay.
+    // (With one game of each: a replay of it finds the position, for round 2 below.)
     let mut tree_keys = KeySet::default();
+    let mut tree_game: KeyMap<u32> = KeyMap::default();
     for d in runs {
         for b in 0..d.t_first.len() {
             let key = run::block_key(d.id, b'T', b as u32);
             let data = blocks.get(&key)?.ok_or_else(|| Error::Corrupt(format!("missing index block {key:?}")))?;
-            tree_keys.extend(run::decode_t_block(&data)?.into_iter().map(|r| r.key));
+            for rec in run::decode_t_block(&data)? {
+                tree_keys.insert(rec.key);
+                if let Some(p) = rec.top.first().or_else(|| rec.postings.as_ref().and_then(|p| p.first())) {
+                    tree_game.insert(rec.key, p.game);
+                }
+            }
         }
     }
     let mut tree_prefixes: Vec<u32> = tree_keys.iter().map(|&k| run::prefix(k)).collect();
@@ -404,54 +476,118 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
         t0,
     );
 
-    // Resolve each dense entry to its full key by replaying its game once. Replays are the
-    // costly part: the cores share them (the parse threads are done), each taking a range
-    // of games.
+    // Resolve each dense entry to its full key by replaying its game once.
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8);
-    let mut parts: Vec<&[(u32, u32)]> = Vec::with_capacity(threads);
-    let mut rest: &[(u32, u32)] = &wanted;
-    for t in (1..=threads).rev() {
-        let mut cut = rest.len() / t;
-        while cut > 0 && cut < rest.len() && rest[cut].0 == rest[cut - 1].0 {
-            cut += 1;
-        }
-        let (a, b) = rest.split_at(cut);
-        parts.push(a);
-        rest = b;
-    }
-    let dense = &dense_entries;
-    let results: Vec<Result<(Vec<Resolved>, Vec<SEntry>)>> = std::thread::scope(|s| {
-        let handles: Vec<_> = parts
-            .into_iter()
-            .map(|part| {
-                let read = &read;
-                s.spawn(move || -> Result<(Vec<Resolved>, Vec<SEntry>)> {
-                    let r = Replayer { games: crate::records::Records::new(read)?, db };
-                    resolve_entries(&r, part, dense)
-                })
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(Error::Corrupt("replay thread panicked".into())))).collect()
-    });
-    let mut resolved: Vec<Resolved> = Vec::new();
-    let mut keep: Vec<SEntry> = Vec::new();
-    for part in results {
-        let (r, k) = part?;
-        resolved.extend(r);
-        keep.extend(k);
-    }
-    // Decide. A position becomes (or stays) a T record when its entries now reach the
-    // threshold or a part has a T record of it; its occurrences go there. An implicit
-    // position before an entry comes out where that entry no longer speaks for it: into its
-    // T record if it has one, else as an explicit entry. And where the entry stays, an implicit
-    // position before it with a T record joins that record (the entry loses its `pred`).
+    let (resolved, mut keep, mut unsure) = resolve_on_cores(db, &read, &wanted, &dense_entries, threads)?;
     crate::import::trace(&format!("merge replays: {} entries resolved, {} left", resolved.len(), keep.len()), t0);
     let mut by_key: KeyMap<Vec<Resolved>> = KeyMap::default();
     for r in resolved {
         by_key.entry(r.occ.key).or_default().push(r);
     }
+    // The positions of the merged T records: those whose entries now reach the threshold,
+    // and those with a T record in a part.
     let in_tree: KeySet =
         by_key.iter().filter(|(_, g)| g.len() >= run::PROMOTE_AT).map(|(k, _)| *k).chain(tree_keys.iter().copied()).collect();
+
+    // Round 2 (chess): the implicit occurrences of those positions, so that their records
+    // hold every game. A position is implicit in a game when the entry of the next position
+    // (one legal move away) has `pred` set: the `pred` entries of every successor's prefix
+    // not resolved above are resolved too. (Othello runs keep the old way: a merged one is
+    // not marked complete.)
+    let complete = db.kind() == crate::Kind::Chess && runs.iter().all(|r| r.complete);
+    let mut incomplete: Vec<u128> = runs.iter().flat_map(|r| r.incomplete.iter().copied()).collect();
+    let mut round2: HashMap<u32, Vec<SEntry>> = HashMap::new();
+    if complete {
+        let mut needed: Vec<(u32, u128)> = Vec::with_capacity(in_tree.len());
+        for &k in &in_tree {
+            match tree_game.get(&k).copied().or_else(|| by_key.get(&k).and_then(|g| g.first()).map(|r| r.occ.game)) {
+                Some(g) => needed.push((g, k)),
+                None => incomplete.push(k),
+            }
+        }
+        needed.sort_unstable();
+        let chunk = needed.len().div_ceil(threads).max(1);
+        let parts: Vec<&[(u32, u128)]> = needed.chunks(chunk).collect();
+        let found = on_cores(db, &read, parts, |r, part| -> Result<(Vec<u32>, Vec<u128>)> {
+            let mut prefixes = Vec::new();
+            let mut failed = Vec::new();
+            for &(g, k) in part {
+                let data = r.games.get(g)?.ok_or_else(|| Error::Corrupt(format!("index refers to missing game {g}")))?;
+                match crate::chess::successor_keys_in_record(&data, k)? {
+                    Some(succ) => prefixes.extend(succ.into_iter().map(run::prefix)),
+                    None => failed.push(k),
+                }
+            }
+            Ok((prefixes, failed))
+        })?;
+        let mut succ: Vec<u32> = Vec::new();
+        for (p, f) in found {
+            succ.extend(p);
+            incomplete.extend(f);
+        }
+        succ.sort_unstable();
+        succ.dedup();
+        succ.retain(|p| !dense_entries.contains_key(p));
+        {
+            let mut m = s_merge();
+            let mut group: Vec<SEntry> = Vec::new();
+            let mut at = 0usize;
+            let mut flush = |group: &mut Vec<SEntry>| {
+                let Some(p) = group.first().map(|e| e.prefix) else { return };
+                while at < succ.len() && succ[at] < p {
+                    at += 1;
+                }
+                if succ.get(at) == Some(&p) && group.iter().any(|e| e.pred) {
+                    round2.insert(p, std::mem::take(group));
+                } else {
+                    group.clear();
+                }
+            };
+            while let Some(e) = m.next()? {
+                if group.first().is_some_and(|g| g.prefix != e.prefix) {
+                    flush(&mut group);
+                }
+                group.push(e);
+            }
+            flush(&mut group);
+        }
+        // Games with a `pred` entry there are replayed; the others' entries stay as they are.
+        let mut wanted2: Vec<(u32, u32)> = Vec::new();
+        for (p, es) in &round2 {
+            for e in es {
+                if es.iter().any(|x| x.game == e.game && x.pred) {
+                    if e.pred {
+                        wanted2.push((e.game, *p));
+                    }
+                } else {
+                    keep.push(*e);
+                }
+            }
+        }
+        wanted2.sort_unstable();
+        wanted2.dedup();
+        let (resolved2, keep2, unsure2) = resolve_on_cores(db, &read, &wanted2, &round2, threads)?;
+        crate::import::trace(
+            &format!("merge round 2: successors of {} positions, {} prefixes with pred entries, {} entries resolved", needed.len(), round2.len(), resolved2.len()),
+            t0,
+        );
+        // None of these reaches the threshold (their prefixes have fewer entries).
+        for r in resolved2 {
+            by_key.entry(r.occ.key).or_default().push(r);
+        }
+        keep.extend(keep2);
+        unsure.extend(unsure2);
+    }
+    // A position shares its prefix with another in some game: its record may miss that game.
+    incomplete.extend(unsure.into_iter().filter(|k| in_tree.contains(k)));
+    incomplete.sort_unstable();
+    incomplete.dedup();
+
+    // Decide. A position of `in_tree` gets its occurrences in its T record. An implicit
+    // position before an entry comes out where that entry no longer speaks for it: into its
+    // T record if it has one, else as an explicit entry. And where the entry stays, an
+    // implicit position before it with a T record joins that record (the entry loses its
+    // `pred`).
     let mut tree_occs: KeyMap<Vec<Occ>> = KeyMap::default();
     let mut extra: Vec<SEntry> = Vec::new();
     let mut released = 0u64;
@@ -492,9 +628,10 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
     promoted.sort_unstable_by_key(|r| r.key);
     keep.extend(extra);
     keep.sort_unstable();
-    let mut dense_prefixes: Vec<u32> = dense_entries.keys().copied().collect();
+    let mut dense_prefixes: Vec<u32> = dense_entries.keys().chain(round2.keys()).copied().collect();
     dense_prefixes.sort_unstable();
     drop(dense_entries);
+    drop(round2);
 
     let w = db.store.write()?;
     let mut rw = RunWriter::new(&w, new_id, games)?;
@@ -553,6 +690,8 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
     }
     let mut dir = rw.finish()?;
     dir.implicit = implicit;
+    dir.complete = complete;
+    dir.incomplete = if complete { incomplete } else { Vec::new() };
     crate::import::trace("merge pass 2 written", t0);
     w.with_table(RUNS, |t| t.put(&run::run_key(new_id), &dir.encode()))?;
     let mut sketch = Hll::default();

@@ -48,6 +48,9 @@ pub struct Snapshot<'a> {
     names: StoreNames,
     /// [`READ_POSTINGS_UP_TO`] (tests lower it to check the other way gives the same).
     read_postings_up_to: u64,
+    /// Whether a complete T record ([`RunDir::complete_for`]) is taken as the whole answer
+    /// of its run (tests turn it off to check that looking further finds nothing more).
+    use_complete: bool,
 }
 
 impl Database {
@@ -65,6 +68,7 @@ impl Database {
             names: StoreNames::new(&read)?,
             read,
             read_postings_up_to: READ_POSTINGS_UP_TO,
+            use_complete: true,
         })
     }
 }
@@ -172,6 +176,10 @@ impl<'a> Snapshot<'a> {
                     }
                     if !rec.top.is_empty() {
                         found.top.extend(rec.top.iter().map(|p| (p.game, code(p.slot))));
+                    }
+                    if self.use_complete && r.complete_for(key) {
+                        // The record holds every game of this run reaching the position.
+                        continue;
                     }
                     record = Some(rec);
                 }
@@ -480,6 +488,45 @@ mod tests {
             }
         }
         assert!(compared > 1000, "{compared}");
+    }
+
+    /// After a merge, a T record holds every game of its run reaching the position (the run
+    /// says so), and answering from it alone gives what looking through the S entries too
+    /// gives.
+    #[test]
+    fn complete_t_records_answer_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Database::open_or_create(dir.path(), Kind::Chess, None).unwrap();
+        let twic = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/pgn/twic/twic0920.pgn");
+        let opts = ImportOptions { batch_games: 61, ..ImportOptions::default() };
+        db.import(&[twic], &opts, &ImportProgress::default()).unwrap();
+        let alone = db.snapshot().unwrap();
+        let mut looking = db.snapshot().unwrap();
+        looking.use_complete = false;
+        assert_eq!(alone.runs.len(), 1, "the small runs are merged");
+        let run = &alone.runs[0];
+        assert!(run.complete, "a merge of complete runs is complete");
+        assert!(run.incomplete.len() < 5, "{} incomplete records", run.incomplete.len());
+        let mut answered_alone = 0;
+        for id in alone.all_game_ids().unwrap().into_iter().step_by(5) {
+            let data = alone.game_record(id).unwrap().unwrap();
+            let (start, _, moves, _) = chess::decode_line(&data).unwrap();
+            let mut pos = start;
+            for m in moves.iter().take(60) {
+                let key = position_key(&pos);
+                if alone.tree_and_entry_games(key)[0].0 && run.complete_for(key) {
+                    answered_alone += 1;
+                }
+                let a = alone.chess_position(&pos, 8).unwrap();
+                let b = looking.chess_position(&pos, 8).unwrap();
+                assert_eq!(a, b, "game {id}");
+                let ga = alone.chess_position_games(&pos, super::GameSort::Id, 0, usize::MAX).unwrap();
+                let gb = looking.chess_position_games(&pos, super::GameSort::Id, 0, usize::MAX).unwrap();
+                assert_eq!(ga, gb, "game {id}");
+                pos.play_unchecked(*m);
+            }
+        }
+        assert!(answered_alone > 2000, "{answered_alone} positions answered by their T record alone");
     }
 
     /// A merge moves into a position's T record the S entries of that position that other

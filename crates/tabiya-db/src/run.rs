@@ -844,6 +844,14 @@ pub struct RunDir {
     pub games: u64,
     /// Encoded bytes of its blocks and postings.
     pub bytes: u64,
+    /// Whether its T records are complete: every game of the run reaching a position with a
+    /// T record is in that record (no S entry, explicit or implicit, holds it), except for
+    /// the keys in `incomplete`. A query then needs no S entries for such a position. True
+    /// of every batch's run; a merge keeps it true by moving S entries into T records (see
+    /// `merge.rs`). Runs written before this was recorded read as not complete.
+    pub complete: bool,
+    /// T record keys the merge could not make complete (sorted; almost always empty).
+    pub incomplete: Vec<u128>,
 }
 
 impl RunDir {
@@ -862,6 +870,11 @@ impl RunDir {
         put_varint(&mut out, self.implicit);
         put_varint(&mut out, self.games);
         put_varint(&mut out, self.bytes);
+        put_varint(&mut out, u64::from(self.complete));
+        put_varint(&mut out, self.incomplete.len() as u64);
+        for k in &self.incomplete {
+            out.extend_from_slice(&k.to_be_bytes());
+        }
         out
     }
 
@@ -877,7 +890,7 @@ impl RunDir {
         for _ in 0..ns {
             s_first.push(u32::from_be_bytes(r.array::<4>("s first prefix")?));
         }
-        Ok(RunDir {
+        let mut dir = RunDir {
             id,
             t_first,
             s_first,
@@ -886,7 +899,23 @@ impl RunDir {
             implicit: r.varint("implicit")?,
             games: r.varint("games")?,
             bytes: r.varint("bytes")?,
-        })
+            complete: false,
+            incomplete: Vec::new(),
+        };
+        if !r.remaining().is_empty() {
+            dir.complete = r.varint("complete")? == 1;
+            let n = r.varint("incomplete keys")? as usize;
+            for _ in 0..n {
+                dir.incomplete.push(u128::from_be_bytes(r.array::<16>("incomplete key")?));
+            }
+        }
+        Ok(dir)
+    }
+
+    /// Whether the run's T record of `key` (if it has one) holds every game of the run
+    /// reaching the position.
+    pub fn complete_for(&self, key: u128) -> bool {
+        self.complete && self.incomplete.binary_search(&key).is_err()
     }
 
     /// Block holding `key` among the T blocks, if any could.
