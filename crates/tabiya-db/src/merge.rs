@@ -181,6 +181,22 @@ pub(crate) struct Replayer<'a> {
 }
 
 impl Replayer<'_> {
+    /// [`Replayer::occurrences_with_plies`] into buffers the caller reuses.
+    pub fn occurrences_with_plies_into(&self, game: u32, occs: &mut Vec<crate::chess::Occurrence>, plies: &mut Vec<u16>) -> Result<()> {
+        match self.db.kind() {
+            crate::Kind::Chess => {
+                let data = self.games.get(game)?.ok_or_else(|| Error::Corrupt(format!("index refers to missing game {game}")))?;
+                crate::chess::replay_record(&data, self.db.max_ply(), occs, plies)?;
+            }
+            crate::Kind::Othello => {
+                *occs = self.occurrences(game)?;
+                plies.clear();
+                plies.extend((0..occs.len()).map(|i| i as u16));
+            }
+        }
+        Ok(())
+    }
+
     /// The counted positions of a game with the ply of each.
     pub fn occurrences_with_plies(&self, game: u32) -> Result<(Vec<crate::chess::Occurrence>, Vec<u16>)> {
         match self.db.kind() {
@@ -310,9 +326,10 @@ fn resolve_entries(r: &Replayer<'_>, wanted: &[(u32, u32)], dense: &HashMap<u32,
     let mut keep = Vec::new();
     let mut unsure = Vec::new();
     let mut at: Vec<usize> = Vec::new();
+    let (mut occs, mut plies) = (Vec::with_capacity(256), Vec::with_capacity(256));
     for game in wanted.chunk_by(|a, b| a.0 == b.0) {
         let g = game[0].0;
-        let (occs, plies) = r.occurrences_with_plies(g)?;
+        r.occurrences_with_plies_into(g, &mut occs, &mut plies)?;
         for &(_, p) in game {
             // Entries of a prefix are sorted by game.
             let group = &dense[&p];

@@ -111,6 +111,8 @@ pub fn top_order(a: (u32, &GameFacts), b: (u32, &GameFacts)) -> std::cmp::Orderi
 pub fn make_record(key: u128, occs: &[Occ], facts: &dyn Fn(u32) -> GameFacts) -> TRecord {
     let mut moves: Vec<MoveEntry> = Vec::new();
     let mut postings: Vec<Posting> = Vec::with_capacity(occs.len());
+    // Each game's facts are read once, for the statistics and for ranking the best games.
+    let mut ranked: Vec<(Posting, GameFacts)> = Vec::with_capacity(if occs.len() > TOP_GAMES { occs.len() } else { 0 });
     for o in occs {
         let slot = match moves.iter().position(|m| m.code == o.code) {
             Some(s) => s,
@@ -119,22 +121,34 @@ pub fn make_record(key: u128, occs: &[Occ], facts: &dyn Fn(u32) -> GameFacts) ->
                 moves.len() - 1
             }
         };
-        moves[slot].stats.add_game(&facts(o.game), o.mover);
-        postings.push(Posting { game: o.game, slot: slot as u8 });
+        let f = facts(o.game);
+        moves[slot].stats.add_game(&f, o.mover);
+        let p = Posting { game: o.game, slot: slot as u8 };
+        postings.push(p);
+        if occs.len() > TOP_GAMES {
+            ranked.push((p, f));
+        }
     }
     postings.sort_unstable();
-    finish_record(key, moves, postings, facts)
-}
-
-fn finish_record(key: u128, moves: Vec<MoveEntry>, postings: Vec<Posting>, facts: &dyn Fn(u32) -> GameFacts) -> TRecord {
-    let top = if postings.len() > TOP_GAMES { rank_top(postings.iter().copied(), facts) } else { Vec::new() };
+    let top = if postings.len() > TOP_GAMES { best_of(ranked) } else { Vec::new() };
     TRecord { key, moves, top, n_postings: postings.len() as u64, postings: Some(postings) }
 }
 
 /// The [`TOP_GAMES`] best-ranked of some games.
 fn rank_top(candidates: impl Iterator<Item = Posting>, facts: &dyn Fn(u32) -> GameFacts) -> Vec<Posting> {
-    let mut ranked: Vec<(Posting, GameFacts)> = candidates.map(|p| (p, facts(p.game))).collect();
-    ranked.sort_unstable_by(|a, b| top_order((a.0.game, &a.1), (b.0.game, &b.1)));
+    best_of(candidates.map(|p| (p, facts(p.game))).collect())
+}
+
+/// The [`TOP_GAMES`] best-ranked of some games with their facts.
+fn best_of(mut ranked: Vec<(Posting, GameFacts)>) -> Vec<Posting> {
+    let order = |a: &(Posting, GameFacts), b: &(Posting, GameFacts)| top_order((a.0.game, &a.1), (b.0.game, &b.1));
+    // Only the first few matter: set them apart before sorting (room for repeated games).
+    let keep = 4 * TOP_GAMES;
+    if ranked.len() > keep {
+        ranked.select_nth_unstable_by(keep - 1, order);
+        ranked.truncate(keep);
+    }
+    ranked.sort_unstable_by(order);
     ranked.dedup_by_key(|x| x.0.game);
     ranked.truncate(TOP_GAMES);
     ranked.into_iter().map(|(p, _)| p).collect()
@@ -194,35 +208,45 @@ pub struct Built {
 /// the positions one legal move away and replaying the games whose entries have `pred`
 /// (the replay checks that the asked position came just before). This halves the largest
 /// part of the index. Positions with a T record are never implicit.
-pub fn build(occs: &[Occ], facts: &dyn Fn(u32) -> GameFacts, plies: Option<&[u16]>) -> Built {
+pub fn build(occs: &[Occ], facts: &(dyn Fn(u32) -> GameFacts + Sync), plies: Option<&[u16]>) -> Built {
     let n = occs.len();
-    // Keys with their index, sorted: groups of equal keys give T records and distinct counts.
-    let mut keys: Vec<(u128, u32)> = occs.iter().enumerate().map(|(i, o)| (o.key, i as u32)).collect();
-    sort_keys(&mut keys);
-    let mut records = Vec::new();
-    let mut hll = Hll::default();
-    let mut is_t = vec![false; n];
-    let mut group_occs: Vec<Occ> = Vec::new();
-    let mut i = 0;
-    while i < n {
-        let key = keys[i].0;
-        hll.add(key);
-        let mut j = i + 1;
-        while j < n && keys[j].0 == key {
-            j += 1;
-        }
-        if j - i >= PROMOTE_AT {
-            group_occs.clear();
-            group_occs.extend(keys[i..j].iter().map(|&(_, ix)| occs[ix as usize]));
-            group_occs.sort_unstable_by_key(|o| o.game);
-            records.push(make_record(key, &group_occs, facts));
-            for &(_, ix) in &keys[i..j] {
-                is_t[ix as usize] = true;
-            }
-        }
-        i = j;
+    // Occurrences sorted by key: groups of equal keys give T records and distinct counts.
+    // They are scattered by the key's top 16 bits, each packed as the next 64 bits of its key
+    // and its index; the ranges are then sorted and grouped by two threads, each taking
+    // half of the ranges.
+    const BITS: u32 = 16;
+    let range_of = |k: u128| (k >> (128 - BITS)) as usize;
+    let mut starts = vec![0usize; (1 << BITS) + 1];
+    for o in occs {
+        starts[range_of(o.key) + 1] += 1;
     }
-    drop(keys);
+    for i in 1..starts.len() {
+        starts[i] += starts[i - 1];
+    }
+    let mut packed = vec![0u128; n];
+    let mut next = starts.clone();
+    for (i, o) in occs.iter().enumerate() {
+        let r = range_of(o.key);
+        packed[next[r]] = (u128::from((o.key >> (128 - BITS - 64)) as u64) << 32) | i as u128;
+        next[r] += 1;
+    }
+    drop(next);
+    let half = starts.partition_point(|&s| s < n / 2).min(1 << BITS);
+    let (low, high) = packed.split_at_mut(starts[half]);
+    let (mut a, b) = std::thread::scope(|s| {
+        let upper = s.spawn(|| build_ranges(occs, high, &starts[half..], facts));
+        let lower = build_ranges(occs, low, &starts[..=half], facts);
+        (lower, upper.join().expect("index build thread"))
+    });
+    drop(packed);
+    let mut records = std::mem::take(&mut a.0);
+    records.extend(b.0);
+    let mut hll = a.1;
+    hll.merge(&b.1);
+    let mut is_t = vec![false; n];
+    for &i in a.2.iter().chain(&b.2) {
+        is_t[i as usize] = true;
+    }
     // Rare positions, walking each game in order. With plies, every other one is implicit:
     // an S occurrence whose next one (one ply later, same game) is an explicit S entry.
     let mut singles: Vec<SEntry> = Vec::with_capacity(n / 2);
@@ -263,37 +287,55 @@ pub fn build(occs: &[Occ], facts: &dyn Fn(u32) -> GameFacts, plies: Option<&[u16
 
 /// Sorts (key, index) pairs by key: one counting pass on the top 16 key bits, then small
 /// sorts per bucket (faster than one big comparison sort on these random keys).
-fn sort_keys(v: &mut Vec<(u128, u32)>) {
-    const BITS: u32 = 16;
-    if v.len() < 1 << 16 {
-        v.sort_unstable();
-        return;
+/// Sorts and groups some key ranges of [`build`]: `packed` holds them, `starts` their
+/// bounds (offset by the first one). Returns their T records in key order, the sketch of
+/// their distinct keys, and the indices of the occurrences in T records.
+fn build_ranges(occs: &[Occ], packed: &mut [u128], starts: &[usize], facts: &(dyn Fn(u32) -> GameFacts + Sync)) -> (Vec<TRecord>, Hll, Vec<u32>) {
+    let base = starts[0];
+    let mut records = Vec::new();
+    let mut hll = Hll::default();
+    let mut in_t = Vec::new();
+    let mut group_occs: Vec<Occ> = Vec::new();
+    let mut exact: Vec<(u128, u32)> = Vec::new();
+    let mut add_group = |key: u128, ixs: &mut dyn Iterator<Item = u32>, len: usize| {
+        hll.add(key);
+        if len >= PROMOTE_AT {
+            group_occs.clear();
+            for ix in ixs {
+                group_occs.push(occs[ix as usize]);
+                in_t.push(ix);
+            }
+            group_occs.sort_unstable_by_key(|o| o.game);
+            records.push(make_record(key, &group_occs, facts));
+        }
+    };
+    for w in starts.windows(2) {
+        let range = &mut packed[w[0] - base..w[1] - base];
+        range.sort_unstable();
+        let mut i = 0;
+        while i < range.len() {
+            let bits = range[i] >> 32;
+            let mut j = i + 1;
+            while j < range.len() && range[j] >> 32 == bits {
+                j += 1;
+            }
+            let ix = |p: u128| (p & 0xFFFF_FFFF) as u32;
+            let key = occs[ix(range[i]) as usize].key;
+            if range[i..j].iter().all(|&p| occs[ix(p) as usize].key == key) {
+                add_group(key, &mut range[i..j].iter().map(|&p| ix(p)), j - i);
+            } else {
+                // Different keys sharing 80 bits: group them by the whole key.
+                exact.clear();
+                exact.extend(range[i..j].iter().map(|&p| (occs[ix(p) as usize].key, ix(p))));
+                exact.sort_unstable();
+                for g in exact.chunk_by(|x, y| x.0 == y.0) {
+                    add_group(g[0].0, &mut g.iter().map(|x| x.1), g.len());
+                }
+            }
+            i = j;
+        }
     }
-    let bucket = |o: &(u128, u32)| (o.0 >> (128 - BITS)) as usize;
-    let mut counts = vec![0usize; 1 << BITS];
-    for o in v.iter() {
-        counts[bucket(o)] += 1;
-    }
-    let mut starts = Vec::with_capacity(counts.len());
-    let mut sum = 0;
-    for c in &counts {
-        starts.push(sum);
-        sum += c;
-    }
-    let mut out: Vec<(u128, u32)> = Vec::with_capacity(v.len());
-    let spare = out.spare_capacity_mut();
-    let mut next = starts.clone();
-    for o in v.iter() {
-        let b = bucket(o);
-        spare[next[b]].write(*o);
-        next[b] += 1;
-    }
-    // SAFETY: every slot below v.len() was written exactly once above.
-    unsafe { out.set_len(v.len()) };
-    for (i, &start) in starts.iter().enumerate() {
-        out[start..start + counts[i]].sort_unstable();
-    }
-    *v = out;
+    (records, hll, in_t)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1085,18 +1127,49 @@ mod tests {
     }
 
     #[test]
-    fn bucket_sort_matches_a_plain_sort() {
-        let keys: Vec<(u128, u32)> = (0..200_000u64)
-            .map(|i| {
-                let x = (i as u128).wrapping_mul(0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C835);
-                (x ^ ((x >> 64) % 1000), (i % 977) as u32)
-            })
+    fn build_groups_equal_keys_even_when_they_share_80_bits() {
+        // Keys of many sizes of group, spread over the 16-bit ranges, and pairs of keys that
+        // differ only in their low 48 bits (the part the build's sort does not look at).
+        let mut occs = Vec::new();
+        let mut game = 0u32;
+        let mut push = |key: u128, copies: u32, occs: &mut Vec<Occ>| {
+            for _ in 0..copies {
+                occs.push(Occ { key, game, code: (game % 3) as u16, mover: 0 });
+                game += 1;
+            }
+        };
+        for i in 0..3_000u64 {
+            let key = (i as u128).wrapping_mul(0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C835);
+            push(key, (i % 13) as u32 + 1, &mut occs);
+            if i % 50 == 0 {
+                // A near twin: 9 copies each, same top 80 bits.
+                push(key ^ 1, 9, &mut occs);
+                push(key ^ (1 << 47), (i % 9) as u32 + 1, &mut occs);
+            }
+        }
+        // Interleave, as games of a batch would.
+        let n = occs.len();
+        let mut shuffled: Vec<Occ> = (0..n).map(|i| occs[(i * 7919) % n]).collect();
+        for (i, o) in shuffled.iter_mut().enumerate() {
+            o.game = i as u32;
+        }
+        let b = build(&shuffled, &facts, None);
+        let mut by_key: std::collections::BTreeMap<u128, Vec<u32>> = std::collections::BTreeMap::new();
+        for o in &shuffled {
+            by_key.entry(o.key).or_default().push(o.game);
+        }
+        let expect: Vec<(u128, u64)> = by_key.iter().filter(|(_, g)| g.len() >= PROMOTE_AT).map(|(k, g)| (*k, g.len() as u64)).collect();
+        let got: Vec<(u128, u64)> = b.records.iter().map(|r| (r.key, r.n_postings)).collect();
+        assert_eq!(got, expect);
+        let mut singles_expect: Vec<SEntry> = by_key
+            .iter()
+            .filter(|(_, g)| g.len() < PROMOTE_AT)
+            .flat_map(|(k, g)| g.iter().map(|&game| SEntry { prefix: prefix(*k), game, pred: false }))
             .collect();
-        let mut plain = keys.clone();
-        plain.sort_unstable();
-        let mut bucketed = keys;
-        sort_keys(&mut bucketed);
-        assert_eq!(bucketed, plain);
+        singles_expect.sort_unstable();
+        assert_eq!(b.singles, singles_expect);
+        let twins = b.records.iter().filter(|r| b.records.iter().any(|o| o.key != r.key && o.key >> 48 == r.key >> 48)).count();
+        assert!(twins >= 40, "{twins} records with a near twin");
     }
 
     #[test]
