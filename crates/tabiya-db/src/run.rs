@@ -225,7 +225,11 @@ pub fn build(occs: &[Occ], facts: &(dyn Fn(u32) -> GameFacts + Sync), plies: Opt
     }
     let mut packed = vec![0u128; n];
     let mut next = starts.clone();
+    // The sketch of distinct keys takes every occurrence (adding a key again changes
+    // nothing), here where they are read in order anyway.
+    let mut hll = Hll::default();
     for (i, o) in occs.iter().enumerate() {
+        hll.add(o.key);
         let r = range_of(o.key);
         packed[next[r]] = (u128::from((o.key >> (128 - BITS - 64)) as u64) << 32) | i as u128;
         next[r] += 1;
@@ -241,10 +245,8 @@ pub fn build(occs: &[Occ], facts: &(dyn Fn(u32) -> GameFacts + Sync), plies: Opt
     drop(packed);
     let mut records = std::mem::take(&mut a.0);
     records.extend(b.0);
-    let mut hll = a.1;
-    hll.merge(&b.1);
     let mut is_t = vec![false; n];
-    for &i in a.2.iter().chain(&b.2) {
+    for &i in a.1.iter().chain(&b.1) {
         is_t[i as usize] = true;
     }
     // Rare positions, walking each game in order. With plies, every other one is implicit:
@@ -288,27 +290,17 @@ pub fn build(occs: &[Occ], facts: &(dyn Fn(u32) -> GameFacts + Sync), plies: Opt
 /// Sorts (key, index) pairs by key: one counting pass on the top 16 key bits, then small
 /// sorts per bucket (faster than one big comparison sort on these random keys).
 /// Sorts and groups some key ranges of [`build`]: `packed` holds them, `starts` their
-/// bounds (offset by the first one). Returns their T records in key order, the sketch of
-/// their distinct keys, and the indices of the occurrences in T records.
-fn build_ranges(occs: &[Occ], packed: &mut [u128], starts: &[usize], facts: &(dyn Fn(u32) -> GameFacts + Sync)) -> (Vec<TRecord>, Hll, Vec<u32>) {
+/// bounds (offset by the first one). Returns their T records in key order and the indices
+/// of the occurrences in them. Only groups big enough for a T record are looked at closely
+/// (their whole keys read and compared): a smaller group needs nothing, even if it mixes
+/// keys sharing 80 bits.
+fn build_ranges(occs: &[Occ], packed: &mut [u128], starts: &[usize], facts: &(dyn Fn(u32) -> GameFacts + Sync)) -> (Vec<TRecord>, Vec<u32>) {
     let base = starts[0];
     let mut records = Vec::new();
-    let mut hll = Hll::default();
     let mut in_t = Vec::new();
     let mut group_occs: Vec<Occ> = Vec::new();
     let mut exact: Vec<(u128, u32)> = Vec::new();
-    let mut add_group = |key: u128, ixs: &mut dyn Iterator<Item = u32>, len: usize| {
-        hll.add(key);
-        if len >= PROMOTE_AT {
-            group_occs.clear();
-            for ix in ixs {
-                group_occs.push(occs[ix as usize]);
-                in_t.push(ix);
-            }
-            group_occs.sort_unstable_by_key(|o| o.game);
-            records.push(make_record(key, &group_occs, facts));
-        }
-    };
+    let ix = |p: u128| (p & 0xFFFF_FFFF) as u32;
     for w in starts.windows(2) {
         let range = &mut packed[w[0] - base..w[1] - base];
         range.sort_unstable();
@@ -319,23 +311,27 @@ fn build_ranges(occs: &[Occ], packed: &mut [u128], starts: &[usize], facts: &(dy
             while j < range.len() && range[j] >> 32 == bits {
                 j += 1;
             }
-            let ix = |p: u128| (p & 0xFFFF_FFFF) as u32;
-            let key = occs[ix(range[i]) as usize].key;
-            if range[i..j].iter().all(|&p| occs[ix(p) as usize].key == key) {
-                add_group(key, &mut range[i..j].iter().map(|&p| ix(p)), j - i);
-            } else {
-                // Different keys sharing 80 bits: group them by the whole key.
+            if j - i >= PROMOTE_AT {
+                // Different keys may share these 80 bits: group by the whole key.
                 exact.clear();
                 exact.extend(range[i..j].iter().map(|&p| (occs[ix(p) as usize].key, ix(p))));
                 exact.sort_unstable();
                 for g in exact.chunk_by(|x, y| x.0 == y.0) {
-                    add_group(g[0].0, &mut g.iter().map(|x| x.1), g.len());
+                    if g.len() >= PROMOTE_AT {
+                        group_occs.clear();
+                        for &(_, o) in g {
+                            group_occs.push(occs[o as usize]);
+                            in_t.push(o);
+                        }
+                        group_occs.sort_unstable_by_key(|o| o.game);
+                        records.push(make_record(g[0].0, &group_occs, facts));
+                    }
                 }
             }
             i = j;
         }
     }
-    (records, hll, in_t)
+    (records, in_t)
 }
 
 // ---------------------------------------------------------------------------------------
