@@ -314,6 +314,66 @@ impl<'a> SMerge<'a> {
     }
 }
 
+/// The merged S entries of pass 1 kept in memory (8 bytes each, `pred` in a bit set), so
+/// that round 2 and pass 2 read them again without decoding and merging the parts' blocks.
+/// Only when they fit [`S_CACHE_MAX`]; otherwise each pass streams them anew.
+#[derive(Default)]
+struct SCache {
+    packed: Vec<u64>,
+    pred: Vec<u64>,
+}
+
+/// Most S entries a merge keeps in memory (1 GiB).
+const S_CACHE_MAX: u64 = 1 << 27;
+
+/// [`S_CACHE_MAX`], lowered by a test to take the streaming way.
+static S_CACHE_LIMIT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(S_CACHE_MAX);
+
+impl SCache {
+    fn push(&mut self, e: SEntry) {
+        let i = self.packed.len();
+        self.packed.push((u64::from(e.prefix) << 32) | u64::from(e.game));
+        if i.is_multiple_of(64) {
+            self.pred.push(0);
+        }
+        if e.pred {
+            self.pred[i / 64] |= 1 << (i % 64);
+        }
+    }
+
+    fn get(&self, i: usize) -> Option<SEntry> {
+        let p = *self.packed.get(i)?;
+        Some(SEntry { prefix: (p >> 32) as u32, game: p as u32, pred: self.pred[i / 64] >> (i % 64) & 1 == 1 })
+    }
+}
+
+/// The merged S entries: streamed from the parts, or read from the [`SCache`].
+enum Entries<'a> {
+    Stream(SMerge<'a>),
+    Cached(&'a SCache, usize),
+}
+
+/// The merged entries from the cache if there is one, else streamed anew.
+fn entries<'a>(cache: &'a Option<SCache>, stream: impl FnOnce() -> SMerge<'a>) -> Entries<'a> {
+    match cache {
+        Some(c) => Entries::Cached(c, 0),
+        None => Entries::Stream(stream()),
+    }
+}
+
+impl Entries<'_> {
+    fn next(&mut self) -> Result<Option<SEntry>> {
+        match self {
+            Entries::Stream(m) => m.next(),
+            Entries::Cached(c, at) => {
+                let e = c.get(*at);
+                *at += 1;
+                Ok(e)
+            }
+        }
+    }
+}
+
 /// Replays the games of `wanted` ((game, prefix) pairs in game order) and finds the full key
 /// of each of their entries with those prefixes (`dense`: entries by prefix, in game order).
 /// Returns the resolved entries, and the entries left as they are: those of a game with two
@@ -458,6 +518,12 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
     tree_prefixes.sort_unstable();
     tree_prefixes.dedup();
 
+    let total_entries: u64 = runs.iter().map(|r| r.s_entries).sum();
+    let mut s_cache: Option<SCache> = (total_entries <= S_CACHE_LIMIT.load(std::sync::atomic::Ordering::Relaxed)).then(|| SCache {
+        packed: Vec::with_capacity(total_entries as usize),
+        pred: Vec::with_capacity((total_entries as usize).div_ceil(64)),
+    });
+
     // Pass 1: dense prefixes (shared by enough entries, or by a T record) and their entries.
     let mut dense_entries: HashMap<u32, Vec<SEntry>> = HashMap::new();
     {
@@ -478,6 +544,9 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
         while let Some(e) = m.next()? {
             if group.first().is_some_and(|g| g.prefix != e.prefix) {
                 flush(&mut group);
+            }
+            if let Some(c) = s_cache.as_mut() {
+                c.push(e);
             }
             group.push(e);
         }
@@ -545,8 +614,9 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
         succ.sort_unstable();
         succ.dedup();
         succ.retain(|p| !dense_entries.contains_key(p));
+        crate::import::trace(&format!("merge round 2: {} successor prefixes", succ.len()), t0);
         {
-            let mut m = s_merge();
+            let mut m = entries(&s_cache, s_merge);
             let mut group: Vec<SEntry> = Vec::new();
             let mut at = 0usize;
             let mut flush = |group: &mut Vec<SEntry>| {
@@ -583,6 +653,7 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
         }
         wanted2.sort_unstable();
         wanted2.dedup();
+        crate::import::trace(&format!("merge round 2: {} entries to resolve", wanted2.len()), t0);
         let (resolved2, keep2, unsure2) = resolve_on_cores(db, &read, &wanted2, &round2, threads)?;
         crate::import::trace(
             &format!("merge round 2: successors of {} positions, {} prefixes with pred entries, {} entries resolved", needed.len(), round2.len(), resolved2.len()),
@@ -630,19 +701,32 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
         }
     }
     crate::import::trace("merge: decided", t0);
-    let mut promoted: Vec<TRecord> = tree_occs
-        .into_iter()
-        .map(|(k, mut occs)| {
-            occs.sort_unstable_by_key(|o| o.game);
-            run::make_record(k, &occs, &fact)
-        })
-        .collect();
+    // The records, made on every core (each thread reading facts on its own).
+    let mut groups: Vec<(u128, Vec<Occ>)> = tree_occs.into_iter().collect();
+    groups.sort_unstable_by_key(|g| g.0);
+    let chunk = groups.len().div_ceil(threads).max(1);
+    let parts: Vec<&[(u128, Vec<Occ>)]> = groups.chunks(chunk).collect();
+    let made = on_cores(db, &read, parts, |_, part| -> Result<Vec<TRecord>> {
+        let facts = FactsReader::new(&read)?;
+        let fact = |g: u32| -> GameFacts { facts.get(g).unwrap_or_default() };
+        let mut occs: Vec<Occ> = Vec::new();
+        Ok(part
+            .iter()
+            .map(|(k, o)| {
+                occs.clear();
+                occs.extend_from_slice(o);
+                occs.sort_unstable_by_key(|o| o.game);
+                run::make_record(*k, &occs, &fact)
+            })
+            .collect())
+    })?;
+    drop(groups);
+    let promoted: Vec<TRecord> = made.into_iter().flatten().collect();
     crate::import::trace(
         &format!("merge replays done: {} T records made or joined, {released} implicit positions made explicit", promoted.len()),
         t0,
     );
     let implicit: u64 = runs.iter().map(|r| r.implicit).sum::<u64>() - released;
-    promoted.sort_unstable_by_key(|r| r.key);
     keep.extend(extra);
     keep.sort_unstable();
     let mut dense_prefixes: Vec<u32> = dense_entries.keys().chain(round2.keys()).copied().collect();
@@ -686,7 +770,7 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
     crate::import::trace("merge pass 2a (T records) written", t0);
     // Pass 2b: S entries in order; dense prefixes' entries come from `keep`.
     {
-        let mut m = s_merge();
+        let mut m = entries(&s_cache, s_merge);
         let mut keep = keep.into_iter().peekable();
         let mut dense_at = 0usize;
         while let Some(e) = m.next()? {
@@ -786,4 +870,45 @@ pub fn compact_all(db: &Database) -> Result<()> {
         merge_runs(db, &runs)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+    use std::sync::atomic::Ordering;
+
+    use super::{S_CACHE_LIMIT, S_CACHE_MAX};
+    use crate::run::{BLOCKS, POSTINGS, RUNS};
+    use crate::{Database, ImportOptions, ImportProgress, Kind};
+
+    /// A merge reading the S entries again from the parts' blocks writes the same run as one
+    /// keeping them in memory.
+    #[test]
+    fn merging_from_memory_or_from_the_blocks_gives_the_same_run() {
+        let twic = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/pgn/twic/twic0920.pgn");
+        let build = |limit: u64| {
+            let dir = tempfile::tempdir().unwrap();
+            let db = Database::open_or_create(dir.path(), Kind::Chess, None).unwrap();
+            S_CACHE_LIMIT.store(limit, Ordering::Relaxed);
+            let opts = ImportOptions { batch_games: 61, ..ImportOptions::default() };
+            db.import(std::slice::from_ref(&twic), &opts, &ImportProgress::default()).unwrap();
+            S_CACHE_LIMIT.store(S_CACHE_MAX, Ordering::Relaxed);
+            let read = db.store.read().unwrap();
+            let mut tables = Vec::new();
+            for name in [RUNS, BLOCKS, POSTINGS] {
+                let mut rows: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
+                read.table(name).unwrap().scan(&[], None, |k, v| {
+                    rows.push((k.to_vec(), v.to_vec()));
+                    true
+                }).unwrap();
+                tables.push(rows);
+            }
+            tables
+        };
+        let streamed = build(0);
+        let cached = build(S_CACHE_MAX);
+        assert_eq!(streamed[0].len(), 1, "one run after merging");
+        assert!(streamed[1].len() > 10, "{} blocks", streamed[1].len());
+        assert!(streamed == cached, "the two merges differ");
+    }
 }
