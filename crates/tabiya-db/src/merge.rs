@@ -374,6 +374,33 @@ impl Entries<'_> {
     }
 }
 
+/// Calls `f` with the entries of each prefix in turn, in merged order (`f` may take them).
+fn prefix_groups(m: &mut Entries<'_>, mut f: impl FnMut(&mut Vec<SEntry>)) -> Result<()> {
+    let mut group: Vec<SEntry> = Vec::new();
+    while let Some(e) = m.next()? {
+        if group.first().is_some_and(|g| g.prefix != e.prefix) {
+            f(&mut group);
+            group.clear();
+        }
+        group.push(e);
+    }
+    if !group.is_empty() {
+        f(&mut group);
+    }
+    Ok(())
+}
+
+/// Membership in a sorted list, asked with rising values: one pass over the list in all.
+fn sorted_cursor(sorted: &[u32]) -> impl FnMut(u32) -> bool + '_ {
+    let mut at = 0usize;
+    move |p| {
+        while at < sorted.len() && sorted[at] < p {
+            at += 1;
+        }
+        sorted.get(at) == Some(&p)
+    }
+}
+
 /// Replays the games of `wanted` ((game, prefix) pairs in game order) and finds the full key
 /// of each of their entries with those prefixes (`dense`: entries by prefix, in game order).
 /// Returns the resolved entries, and the entries left as they are: those of a game with two
@@ -527,30 +554,16 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
     // Pass 1: dense prefixes (shared by enough entries, or by a T record) and their entries.
     let mut dense_entries: HashMap<u32, Vec<SEntry>> = HashMap::new();
     {
-        let mut m = s_merge();
-        let mut group: Vec<SEntry> = Vec::new();
-        let mut tree_at = 0usize;
-        let mut flush = |group: &mut Vec<SEntry>| {
-            let Some(p) = group.first().map(|e| e.prefix) else { return };
-            while tree_at < tree_prefixes.len() && tree_prefixes[tree_at] < p {
-                tree_at += 1;
-            }
-            if group.len() >= run::PROMOTE_AT || tree_prefixes.get(tree_at) == Some(&p) {
-                dense_entries.insert(group[0].prefix, std::mem::take(group));
-            } else {
-                group.clear();
-            }
-        };
-        while let Some(e) = m.next()? {
-            if group.first().is_some_and(|g| g.prefix != e.prefix) {
-                flush(&mut group);
-            }
+        let mut tree_at = sorted_cursor(&tree_prefixes);
+        prefix_groups(&mut Entries::Stream(s_merge()), |group| {
             if let Some(c) = s_cache.as_mut() {
-                c.push(e);
+                group.iter().for_each(|&e| c.push(e));
             }
-            group.push(e);
-        }
-        flush(&mut group);
+            let p = group[0].prefix;
+            if group.len() >= run::PROMOTE_AT || tree_at(p) {
+                dense_entries.insert(p, std::mem::take(group));
+            }
+        })?;
     }
     // (game, dense prefix) pairs, by game: each game is replayed once for all its prefixes.
     let mut wanted: Vec<(u32, u32)> = dense_entries.iter().flat_map(|(p, es)| es.iter().map(move |e| (e.game, *p))).collect();
@@ -615,29 +628,13 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
         succ.dedup();
         succ.retain(|p| !dense_entries.contains_key(p));
         crate::import::trace(&format!("merge round 2: {} successor prefixes", succ.len()), t0);
-        {
-            let mut m = entries(&s_cache, s_merge);
-            let mut group: Vec<SEntry> = Vec::new();
-            let mut at = 0usize;
-            let mut flush = |group: &mut Vec<SEntry>| {
-                let Some(p) = group.first().map(|e| e.prefix) else { return };
-                while at < succ.len() && succ[at] < p {
-                    at += 1;
-                }
-                if succ.get(at) == Some(&p) && group.iter().any(|e| e.pred) {
-                    round2.insert(p, std::mem::take(group));
-                } else {
-                    group.clear();
-                }
-            };
-            while let Some(e) = m.next()? {
-                if group.first().is_some_and(|g| g.prefix != e.prefix) {
-                    flush(&mut group);
-                }
-                group.push(e);
+        let mut succ_at = sorted_cursor(&succ);
+        prefix_groups(&mut entries(&s_cache, s_merge), |group| {
+            let p = group[0].prefix;
+            if succ_at(p) && group.iter().any(|e| e.pred) {
+                round2.insert(p, std::mem::take(group));
             }
-            flush(&mut group);
-        }
+        })?;
         // Games with a `pred` entry there are replayed; the others' entries stay as they are.
         let mut wanted2: Vec<(u32, u32)> = Vec::new();
         for (p, es) in &round2 {

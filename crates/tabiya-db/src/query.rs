@@ -447,15 +447,22 @@ mod tests {
     use crate::chess::{self, position_key, successor_keys};
     use crate::{Database, ImportOptions, ImportProgress, Kind};
 
+    /// A database of TWIC 920 imported in batches of `batch` games (many small runs, then
+    /// merged into one).
+    fn twic_in_batches(batch: usize) -> (tempfile::TempDir, Database) {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Database::open_or_create(dir.path(), Kind::Chess, None).unwrap();
+        let twic = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/pgn/twic/twic0920.pgn");
+        let opts = ImportOptions { batch_games: batch, ..ImportOptions::default() };
+        db.import(&[twic], &opts, &ImportProgress::default()).unwrap();
+        (dir, db)
+    }
+
     /// Positions whose T record and S entries meet in one merged run are answered the same
     /// whether the record's list of games decides or the entries' structure does.
     #[test]
     fn both_ways_of_telling_t_games_from_s_games_agree() {
-        let dir = tempfile::tempdir().unwrap();
-        let db = Database::open_or_create(dir.path(), Kind::Chess, None).unwrap();
-        let twic = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/pgn/twic/twic0920.pgn");
-        let opts = ImportOptions { batch_games: 61, ..ImportOptions::default() };
-        db.import(&[twic], &opts, &ImportProgress::default()).unwrap();
+        let (_dir, db) = twic_in_batches(61);
         let mut by_list = db.snapshot().unwrap();
         by_list.read_postings_up_to = u64::MAX;
         let mut by_entries = db.snapshot().unwrap();
@@ -495,11 +502,7 @@ mod tests {
     /// gives.
     #[test]
     fn complete_t_records_answer_alone() {
-        let dir = tempfile::tempdir().unwrap();
-        let db = Database::open_or_create(dir.path(), Kind::Chess, None).unwrap();
-        let twic = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/pgn/twic/twic0920.pgn");
-        let opts = ImportOptions { batch_games: 61, ..ImportOptions::default() };
-        db.import(&[twic], &opts, &ImportProgress::default()).unwrap();
+        let (_dir, db) = twic_in_batches(61);
         let alone = db.snapshot().unwrap();
         let mut looking = db.snapshot().unwrap();
         looking.use_complete = false;
@@ -534,11 +537,7 @@ mod tests {
     /// position's games are in its record, not left for queries to replay.
     #[test]
     fn merged_t_records_take_in_the_entries_of_their_position() {
-        let dir = tempfile::tempdir().unwrap();
-        let db = Database::open_or_create(dir.path(), Kind::Chess, None).unwrap();
-        let twic = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/pgn/twic/twic0920.pgn");
-        let opts = ImportOptions { batch_games: 97, ..ImportOptions::default() };
-        db.import(&[twic], &opts, &ImportProgress::default()).unwrap();
+        let (_dir, db) = twic_in_batches(97);
         let snap = db.snapshot().unwrap();
         assert_eq!(snap.runs.len(), 1, "the small runs are merged");
         let (mut trees, mut in_entries) = (0, 0);
