@@ -261,7 +261,7 @@ fn walk(
     let mut next = moves[..end].iter();
     let mut scratch = Vec::new();
     let plies = plies.unwrap_or(&mut scratch);
-    let result: Result<(), DecodeError> = count_positions(start.clone(), limit, None, out, plies, |pos| {
+    let result: Result<Chess, DecodeError> = count_positions(start.clone(), limit, None, out, plies, |pos| {
         Ok(next.next().map(|&m| {
             if let Some(c) = codes.as_deref_mut() {
                 encode_move(pos, &m, c);
@@ -275,7 +275,7 @@ fn walk(
 /// The counted positions of a line given move by move: `next_move` returns the move played
 /// from a position (`None` at the end); positions after `limit` plies are not counted (the
 /// moves are still asked for, so a caller can encode the whole line). With `stop_at`, it
-/// returns as soon as that position is counted.
+/// returns as soon as that position is counted. Returns the position it stopped at.
 fn count_positions(
     mut pos: Chess,
     limit: usize,
@@ -283,7 +283,7 @@ fn count_positions(
     out: &mut Vec<Occurrence>,
     plies: &mut Vec<u16>,
     mut next_move: impl FnMut(&Chess) -> Result<Option<Move>, DecodeError>,
-) -> Result<(), DecodeError> {
+) -> Result<Chess, DecodeError> {
     out.clear();
     plies.clear();
     let mut key = Zobrist128(position_key(&pos));
@@ -295,7 +295,7 @@ fn count_positions(
         if let Some((_, Some(reach))) = stop_at
             && !reach.possible(&pos)
         {
-            return Ok(());
+            return Ok(pos);
         }
         let m = next_move(&pos)?;
         if ply <= limit {
@@ -304,11 +304,11 @@ fn count_positions(
                 out.push(Occurrence { key: key.0, code, mover: if pos.turn() == Color::White { 0 } else { 1 } });
                 plies.push(ply.min(u16::MAX as usize) as u16);
                 if stop_at.is_some_and(|(k, _)| k == key.0) {
-                    return Ok(());
+                    return Ok(pos);
                 }
             }
         }
-        let Some(m) = m else { return Ok(()) };
+        let Some(m) = m else { return Ok(pos) };
         if pos.is_irreversible(m) {
             window_start = out.len();
         }
@@ -339,6 +339,17 @@ pub fn replay_record_until(
     out: &mut Vec<Occurrence>,
     plies: &mut Vec<u16>,
 ) -> Result<(), DecodeError> {
+    replay_record_to(data, max_ply, stop_at, out, plies).map(|_| ())
+}
+
+/// [`replay_record_until`], returning the position the replay stopped at.
+fn replay_record_to(
+    data: &[u8],
+    max_ply: Option<u32>,
+    stop_at: Option<(u128, Option<&Reach>)>,
+    out: &mut Vec<Occurrence>,
+    plies: &mut Vec<u16>,
+) -> Result<Chess, DecodeError> {
     let mut r = Reader::new(data);
     let (pos, n) = record_start(&mut r)?;
     let limit = max_ply.map_or(n, |m| (m as usize).min(n));
@@ -375,25 +386,9 @@ fn record_start(r: &mut Reader) -> Result<(Chess, usize), DecodeError> {
 /// The keys of the positions one legal move after position `key` in a stored game (its
 /// first occurrence), or `None` when the game never reaches it.
 pub fn successor_keys_in_record(data: &[u8], key: u128) -> Result<Option<Vec<u128>>, DecodeError> {
-    let mut r = Reader::new(data);
-    let (mut pos, n) = record_start(&mut r)?;
-    let mut k = position_key(&pos);
-    let mut ep = pos.ep_square(EnPassantMode::Legal);
-    for ply in 0..=n {
-        if k == key {
-            return Ok(Some(successor_keys(&pos)));
-        }
-        if ply == n {
-            break;
-        }
-        let m = decode_move(&pos, &mut r)?;
-        let (turn, castles) = (pos.turn(), pos.castles().clone());
-        pos.play_unchecked(m);
-        let after_ep = pos.ep_square(EnPassantMode::Legal);
-        k = next_key_from(turn, &castles, &pos, m, k, ep, after_ep);
-        ep = after_ep;
-    }
-    Ok(None)
+    let (mut occs, mut plies) = (Vec::new(), Vec::new());
+    let at = replay_record_to(data, None, Some((key, None)), &mut occs, &mut plies)?;
+    Ok(occs.last().filter(|o| o.key == key).map(|_| successor_keys(&at)))
 }
 
 /// The stored form's dictionary-free part ([`encode_body`]) and the counted positions with

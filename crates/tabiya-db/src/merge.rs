@@ -181,13 +181,15 @@ pub(crate) struct Replayer<'a> {
 }
 
 impl Replayer<'_> {
+    /// The stored form of a game the index refers to.
+    pub fn record(&self, game: u32) -> Result<Vec<u8>> {
+        self.games.get(game)?.ok_or_else(|| Error::Corrupt(format!("index refers to missing game {game}")))
+    }
+
     /// [`Replayer::occurrences_with_plies`] into buffers the caller reuses.
     pub fn occurrences_with_plies_into(&self, game: u32, occs: &mut Vec<crate::chess::Occurrence>, plies: &mut Vec<u16>) -> Result<()> {
         match self.db.kind() {
-            crate::Kind::Chess => {
-                let data = self.games.get(game)?.ok_or_else(|| Error::Corrupt(format!("index refers to missing game {game}")))?;
-                crate::chess::replay_record(&data, self.db.max_ply(), occs, plies)?;
-            }
+            crate::Kind::Chess => crate::chess::replay_record(&self.record(game)?, self.db.max_ply(), occs, plies)?,
             crate::Kind::Othello => {
                 *occs = self.occurrences(game)?;
                 plies.clear();
@@ -199,20 +201,9 @@ impl Replayer<'_> {
 
     /// The counted positions of a game with the ply of each.
     pub fn occurrences_with_plies(&self, game: u32) -> Result<(Vec<crate::chess::Occurrence>, Vec<u16>)> {
-        match self.db.kind() {
-            crate::Kind::Chess => {
-                let data = self.games.get(game)?.ok_or_else(|| Error::Corrupt(format!("index refers to missing game {game}")))?;
-                let mut occs = Vec::with_capacity(128);
-                let mut plies = Vec::with_capacity(128);
-                crate::chess::replay_record(&data, self.db.max_ply(), &mut occs, &mut plies)?;
-                Ok((occs, plies))
-            }
-            crate::Kind::Othello => {
-                let occs = self.occurrences(game)?;
-                let plies = (0..occs.len()).map(|i| i as u16).collect();
-                Ok((occs, plies))
-            }
-        }
+        let (mut occs, mut plies) = (Vec::with_capacity(128), Vec::with_capacity(128));
+        self.occurrences_with_plies_into(game, &mut occs, &mut plies)?;
+        Ok((occs, plies))
     }
 
     /// The occurrence of position `key` in a game (its first), or `None` when the game does
@@ -222,7 +213,7 @@ impl Replayer<'_> {
     pub fn occurrence_of(&self, game: u32, key: u128, reach: Option<&crate::chess::Reach>) -> Result<Option<crate::chess::Occurrence>> {
         match self.db.kind() {
             crate::Kind::Chess => {
-                let data = self.games.get(game)?.ok_or_else(|| Error::Corrupt(format!("index refers to missing game {game}")))?;
+                let data = self.record(game)?;
                 let mut occs = Vec::with_capacity(64);
                 let mut plies = Vec::with_capacity(64);
                 crate::chess::replay_record_until(&data, self.db.max_ply(), Some((key, reach)), &mut occs, &mut plies)?;
@@ -234,7 +225,7 @@ impl Replayer<'_> {
 
     /// The counted positions of a game.
     pub fn occurrences(&self, game: u32) -> Result<Vec<crate::chess::Occurrence>> {
-        let data = self.games.get(game)?.ok_or_else(|| Error::Corrupt(format!("index refers to missing game {game}")))?;
+        let data = self.record(game)?;
         match self.db.kind() {
             crate::Kind::Chess => {
                 let mut occs = Vec::with_capacity(128);
@@ -527,21 +518,19 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
     // The positions with a T record in any part: their S entries in the other parts join
     // the merged record, so that a query of a popular position rarely has games to replay.
     // (With one game of each: a replay of it finds the position, for round 2 below.)
-    let mut tree_keys = KeySet::default();
-    let mut tree_game: KeyMap<u32> = KeyMap::default();
+    let mut tree_keys: KeyMap<Option<u32>> = KeyMap::default();
     for d in runs {
         for b in 0..d.t_first.len() {
             let key = run::block_key(d.id, b'T', b as u32);
             let data = blocks.get(&key)?.ok_or_else(|| Error::Corrupt(format!("missing index block {key:?}")))?;
             for rec in run::decode_t_block(&data)? {
-                tree_keys.insert(rec.key);
-                if let Some(p) = rec.top.first().or_else(|| rec.postings.as_ref().and_then(|p| p.first())) {
-                    tree_game.insert(rec.key, p.game);
-                }
+                let game = rec.top.first().or_else(|| rec.postings.as_ref().and_then(|p| p.first())).map(|p| p.game);
+                let known = tree_keys.entry(rec.key).or_default();
+                *known = known.or(game);
             }
         }
     }
-    let mut tree_prefixes: Vec<u32> = tree_keys.iter().map(|&k| run::prefix(k)).collect();
+    let mut tree_prefixes: Vec<u32> = tree_keys.keys().map(|&k| run::prefix(k)).collect();
     tree_prefixes.sort_unstable();
     tree_prefixes.dedup();
 
@@ -586,7 +575,7 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
     // The positions of the merged T records: those whose entries now reach the threshold,
     // and those with a T record in a part.
     let in_tree: KeySet =
-        by_key.iter().filter(|(_, g)| g.len() >= run::PROMOTE_AT).map(|(k, _)| *k).chain(tree_keys.iter().copied()).collect();
+        by_key.iter().filter(|(_, g)| g.len() >= run::PROMOTE_AT).map(|(k, _)| *k).chain(tree_keys.keys().copied()).collect();
 
     // Round 2 (chess): the implicit occurrences of those positions, so that their records
     // hold every game. A position is implicit in a game when the entry of the next position
@@ -599,7 +588,7 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
     if complete {
         let mut needed: Vec<(u32, u128)> = Vec::with_capacity(in_tree.len());
         for &k in &in_tree {
-            match tree_game.get(&k).copied().or_else(|| by_key.get(&k).and_then(|g| g.first()).map(|r| r.occ.game)) {
+            match tree_keys.get(&k).copied().flatten().or_else(|| by_key.get(&k).and_then(|g| g.first()).map(|r| r.occ.game)) {
                 Some(g) => needed.push((g, k)),
                 None => incomplete.push(k),
             }
@@ -611,8 +600,7 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
             let mut prefixes = Vec::new();
             let mut failed = Vec::new();
             for &(g, k) in part {
-                let data = r.games.get(g)?.ok_or_else(|| Error::Corrupt(format!("index refers to missing game {g}")))?;
-                match crate::chess::successor_keys_in_record(&data, k)? {
+                match crate::chess::successor_keys_in_record(&r.record(g)?, k)? {
                     Some(succ) => prefixes.extend(succ.into_iter().map(run::prefix)),
                     None => failed.push(k),
                 }
@@ -769,15 +757,12 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
     {
         let mut m = entries(&s_cache, s_merge);
         let mut keep = keep.into_iter().peekable();
-        let mut dense_at = 0usize;
+        let mut dense_at = sorted_cursor(&dense_prefixes);
         while let Some(e) = m.next()? {
             while keep.peek().is_some_and(|k| *k < e) {
                 rw.single(keep.next().expect("peeked"))?;
             }
-            while dense_at < dense_prefixes.len() && dense_prefixes[dense_at] < e.prefix {
-                dense_at += 1;
-            }
-            if dense_prefixes.get(dense_at) == Some(&e.prefix) {
+            if dense_at(e.prefix) {
                 continue;
             }
             rw.single(e)?;

@@ -77,6 +77,14 @@ impl Database {
 /// run leads to the position too (cheaper than replaying whole games to tell without it).
 const READ_POSTINGS_UP_TO: u64 = 20_000;
 
+/// The positions one legal move away from an asked one: given, or computed from it only
+/// when a run needs them (a complete T record answers without).
+#[derive(Clone, Copy)]
+enum Next<'p> {
+    Keys(&'p [u128]),
+    Of(&'p shakmaty::Chess),
+}
+
 /// Games of one position found in one run.
 struct Found {
     stats: HashMap<u16, Stats>,
@@ -146,8 +154,9 @@ impl<'a> Snapshot<'a> {
     /// Everything the index holds of one position, run by run: T records, and the games of
     /// S entries — the position's own (prefix `key`), and those of its successors whose
     /// entries say the position before them was kept implicitly.
-    fn find(&self, key: u128, successors: &[u128], reach: Option<&chess::Reach>, want_all: bool) -> Result<Found> {
+    fn find(&self, key: u128, next: Next<'_>, reach: Option<&chess::Reach>, want_all: bool) -> Result<Found> {
         let mut found = Found { stats: HashMap::new(), top: Vec::new(), all: Vec::new() };
+        let mut computed: Option<Vec<u128>> = None;
         let prefix = run::prefix(key);
         for r in &self.runs {
             // Games of this run counted by a T record of the position (their ids, loaded
@@ -193,6 +202,10 @@ impl<'a> Snapshot<'a> {
                 *direct.entry(e.game).or_default() += 1;
             }
             let mut via: HashMap<u32, Vec<u128>> = HashMap::new();
+            let successors: &[u128] = match next {
+                Next::Keys(k) => k,
+                Next::Of(pos) => computed.get_or_insert_with(|| chess::successor_keys(pos)),
+            };
             for &q in successors {
                 for e in self.s_entries(r, run::prefix(q))? {
                     if e.pred {
@@ -297,7 +310,7 @@ impl<'a> Snapshot<'a> {
     /// Statistics of a position given also the keys of the positions one legal move away
     /// (chess keeps rare positions every other ply; see `run::build`).
     pub fn position_with(&self, key: u128, successors: &[u128], top_n: usize) -> Result<PositionStats> {
-        let found = self.find(key, successors, None, false)?;
+        let found = self.find(key, Next::Keys(successors), None, false)?;
         self.position_stats(found, top_n)
     }
 
@@ -307,7 +320,7 @@ impl<'a> Snapshot<'a> {
     /// ([`chess::Reach`]).
     pub fn chess_position(&self, pos: &shakmaty::Chess, top_n: usize) -> Result<PositionStats> {
         let reach = chess::Reach::of(pos);
-        let found = self.find(chess::position_key(pos), &chess::successor_keys(pos), Some(&reach), false)?;
+        let found = self.find(chess::position_key(pos), Next::Of(pos), Some(&reach), false)?;
         self.position_stats(found, top_n)
     }
 
@@ -321,7 +334,7 @@ impl<'a> Snapshot<'a> {
         limit: usize,
     ) -> Result<(u64, Vec<(u32, u16)>)> {
         let reach = chess::Reach::of(pos);
-        let found = self.find(chess::position_key(pos), &chess::successor_keys(pos), Some(&reach), true)?;
+        let found = self.find(chess::position_key(pos), Next::Of(pos), Some(&reach), true)?;
         self.page_of_games(found, sort, offset, limit)
     }
 
@@ -359,7 +372,7 @@ impl<'a> Snapshot<'a> {
         offset: usize,
         limit: usize,
     ) -> Result<(u64, Vec<(u32, u16)>)> {
-        let found = self.find(key, successors, None, true)?;
+        let found = self.find(key, Next::Keys(successors), None, true)?;
         self.page_of_games(found, sort, offset, limit)
     }
 
@@ -458,6 +471,21 @@ mod tests {
         (dir, db)
     }
 
+    /// The positions before each of the first `plies` moves of every `every`-th game, with
+    /// the game's id and the ply.
+    fn sampled_positions(snap: &super::Snapshot<'_>, every: usize, plies: usize) -> Vec<(u32, usize, shakmaty::Chess)> {
+        let mut out = Vec::new();
+        for id in snap.all_game_ids().unwrap().into_iter().step_by(every) {
+            let data = snap.game_record(id).unwrap().unwrap();
+            let (mut pos, _, moves, _) = chess::decode_line(&data).unwrap();
+            for (ply, m) in moves.iter().take(plies).enumerate() {
+                out.push((id, ply, pos.clone()));
+                pos.play_unchecked(*m);
+            }
+        }
+        out
+    }
+
     /// Positions whose T record and S entries meet in one merged run are answered the same
     /// whether the record's list of games decides or the entries' structure does.
     #[test]
@@ -469,30 +497,22 @@ mod tests {
         by_entries.read_postings_up_to = 0;
         assert_eq!(by_list.runs.len(), 1, "the small runs are merged");
         let mut compared = 0;
-        for id in by_list.all_game_ids().unwrap().into_iter().step_by(23) {
-            let data = by_list.game_record(id).unwrap().unwrap();
-            let (start, _, moves, _) = chess::decode_line(&data).unwrap();
-            let mut pos = start;
-            for (ply, m) in moves.iter().enumerate() {
-                if ply % 3 == 0 {
-                    let (key, succ) = (position_key(&pos), successor_keys(&pos));
-                    let a = by_list.position_with(key, &succ, 8).unwrap();
-                    let b = by_entries.position_with(key, &succ, 8).unwrap();
-                    assert_eq!(a.totals, b.totals, "game {id} ply {ply}");
-                    assert_eq!(a.moves, b.moves, "game {id} ply {ply}");
-                    // Replays cut short where the game can no longer reach the position.
-                    for snap in [&by_list, &by_entries] {
-                        let c = snap.chess_position(&pos, 8).unwrap();
-                        assert_eq!((&c.totals, &c.moves, &c.top_games), (&a.totals, &a.moves, &a.top_games), "game {id} ply {ply}");
-                        let all = snap.chess_position_games(&pos, super::GameSort::Id, 0, usize::MAX).unwrap();
-                        assert_eq!(all, snap.position_games_with(key, &succ, super::GameSort::Id, 0, usize::MAX).unwrap());
-                        assert_eq!(all.0, a.totals.games(), "game {id} ply {ply}");
-                    }
-                    assert!(a.totals.games() > 0, "game {id} ply {ply}");
-                    compared += 1;
-                }
-                pos.play_unchecked(*m);
+        for (id, ply, pos) in sampled_positions(&by_list, 23, usize::MAX).into_iter().filter(|p| p.1 % 3 == 0) {
+            let (key, succ) = (position_key(&pos), successor_keys(&pos));
+            let a = by_list.position_with(key, &succ, 8).unwrap();
+            let b = by_entries.position_with(key, &succ, 8).unwrap();
+            assert_eq!(a.totals, b.totals, "game {id} ply {ply}");
+            assert_eq!(a.moves, b.moves, "game {id} ply {ply}");
+            // Replays cut short where the game can no longer reach the position.
+            for snap in [&by_list, &by_entries] {
+                let c = snap.chess_position(&pos, 8).unwrap();
+                assert_eq!((&c.totals, &c.moves, &c.top_games), (&a.totals, &a.moves, &a.top_games), "game {id} ply {ply}");
+                let all = snap.chess_position_games(&pos, super::GameSort::Id, 0, usize::MAX).unwrap();
+                assert_eq!(all, snap.position_games_with(key, &succ, super::GameSort::Id, 0, usize::MAX).unwrap());
+                assert_eq!(all.0, a.totals.games(), "game {id} ply {ply}");
             }
+            assert!(a.totals.games() > 0, "game {id} ply {ply}");
+            compared += 1;
         }
         assert!(compared > 1000, "{compared}");
     }
@@ -511,23 +531,17 @@ mod tests {
         assert!(run.complete, "a merge of complete runs is complete");
         assert!(run.incomplete.len() < 5, "{} incomplete records", run.incomplete.len());
         let mut answered_alone = 0;
-        for id in alone.all_game_ids().unwrap().into_iter().step_by(5) {
-            let data = alone.game_record(id).unwrap().unwrap();
-            let (start, _, moves, _) = chess::decode_line(&data).unwrap();
-            let mut pos = start;
-            for m in moves.iter().take(60) {
-                let key = position_key(&pos);
-                if alone.tree_and_entry_games(key)[0].0 && run.complete_for(key) {
-                    answered_alone += 1;
-                }
-                let a = alone.chess_position(&pos, 8).unwrap();
-                let b = looking.chess_position(&pos, 8).unwrap();
-                assert_eq!(a, b, "game {id}");
-                let ga = alone.chess_position_games(&pos, super::GameSort::Id, 0, usize::MAX).unwrap();
-                let gb = looking.chess_position_games(&pos, super::GameSort::Id, 0, usize::MAX).unwrap();
-                assert_eq!(ga, gb, "game {id}");
-                pos.play_unchecked(*m);
+        for (id, _, pos) in sampled_positions(&alone, 5, 60) {
+            let key = position_key(&pos);
+            if alone.tree_and_entry_games(key)[0].0 && run.complete_for(key) {
+                answered_alone += 1;
             }
+            let a = alone.chess_position(&pos, 8).unwrap();
+            let b = looking.chess_position(&pos, 8).unwrap();
+            assert_eq!(a, b, "game {id}");
+            let ga = alone.chess_position_games(&pos, super::GameSort::Id, 0, usize::MAX).unwrap();
+            let gb = looking.chess_position_games(&pos, super::GameSort::Id, 0, usize::MAX).unwrap();
+            assert_eq!(ga, gb, "game {id}");
         }
         assert!(answered_alone > 2000, "{answered_alone} positions answered by their T record alone");
     }
@@ -541,21 +555,14 @@ mod tests {
         let snap = db.snapshot().unwrap();
         assert_eq!(snap.runs.len(), 1, "the small runs are merged");
         let (mut trees, mut in_entries) = (0, 0);
-        for id in snap.all_game_ids().unwrap().into_iter().step_by(7) {
-            let data = snap.game_record(id).unwrap().unwrap();
-            let (start, _, moves, _) = chess::decode_line(&data).unwrap();
-            let mut pos = start;
-            for m in moves.iter().take(40) {
-                let key = position_key(&pos);
-                for (has_t, games) in snap.tree_and_entry_games(key) {
-                    if has_t {
-                        trees += 1;
-                        assert!(games.is_empty(), "game {id}: S entries of a T position: games {games:?}");
-                    } else {
-                        in_entries += games.len();
-                    }
+        for (id, _, pos) in sampled_positions(&snap, 7, 40) {
+            for (has_t, games) in snap.tree_and_entry_games(position_key(&pos)) {
+                if has_t {
+                    trees += 1;
+                    assert!(games.is_empty(), "game {id}: S entries of a T position: games {games:?}");
+                } else {
+                    in_entries += games.len();
                 }
-                pos.play_unchecked(*m);
             }
         }
         // Both kinds were seen: the check above was not vacuous.

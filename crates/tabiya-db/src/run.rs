@@ -237,16 +237,15 @@ pub fn build(occs: &[Occ], facts: &(dyn Fn(u32) -> GameFacts + Sync), plies: Opt
     drop(next);
     let half = starts.partition_point(|&s| s < n / 2).min(1 << BITS);
     let (low, high) = packed.split_at_mut(starts[half]);
-    let (mut a, b) = std::thread::scope(|s| {
+    let ((mut records, in_t_low), (records_high, in_t_high)) = std::thread::scope(|s| {
         let upper = s.spawn(|| build_ranges(occs, high, &starts[half..], facts));
         let lower = build_ranges(occs, low, &starts[..=half], facts);
         (lower, upper.join().expect("index build thread"))
     });
     drop(packed);
-    let mut records = std::mem::take(&mut a.0);
-    records.extend(b.0);
+    records.extend(records_high);
     let mut is_t = vec![false; n];
-    for &i in a.1.iter().chain(&b.1) {
+    for &i in in_t_low.iter().chain(&in_t_high) {
         is_t[i as usize] = true;
     }
     // Rare positions, walking each game in order. With plies, every other one is implicit:
@@ -304,17 +303,11 @@ fn build_ranges(occs: &[Occ], packed: &mut [u128], starts: &[usize], facts: &(dy
     for w in starts.windows(2) {
         let range = &mut packed[w[0] - base..w[1] - base];
         range.sort_unstable();
-        let mut i = 0;
-        while i < range.len() {
-            let bits = range[i] >> 32;
-            let mut j = i + 1;
-            while j < range.len() && range[j] >> 32 == bits {
-                j += 1;
-            }
-            if j - i >= PROMOTE_AT {
+        for same_bits in range.chunk_by(|a, b| a >> 32 == b >> 32) {
+            if same_bits.len() >= PROMOTE_AT {
                 // Different keys may share these 80 bits: group by the whole key.
                 exact.clear();
-                exact.extend(range[i..j].iter().map(|&p| (occs[ix(p) as usize].key, ix(p))));
+                exact.extend(same_bits.iter().map(|&p| (occs[ix(p) as usize].key, ix(p))));
                 exact.sort_unstable();
                 for g in exact.chunk_by(|x, y| x.0 == y.0) {
                     if g.len() >= PROMOTE_AT {
@@ -328,7 +321,6 @@ fn build_ranges(occs: &[Occ], packed: &mut [u128], starts: &[usize], facts: &(dy
                     }
                 }
             }
-            i = j;
         }
     }
     (records, in_t)
