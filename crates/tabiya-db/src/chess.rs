@@ -43,15 +43,16 @@ pub fn code_to_move(pos: &Chess, code: u16) -> Option<Move> {
     pos.legal_moves().into_iter().find(|m| move_code(m) == code)
 }
 
-/// The squares (and promotions) the piece on `from` may go to, in the order move codes
-/// count them: ascending square, promotions as queen, rook, bishop, knight; castling as the
-/// king going to its rook. Pseudo-legal: stored games were checked when imported.
-fn targets(pos: &Chess, from: Square, mut f: impl FnMut(Square, Option<Role>) -> bool) {
+/// The squares the piece on `from` may go to, which move codes count in ascending order,
+/// and whether they are promotions (then each square counts four times: queen, rook,
+/// bishop, knight). Castling is the king going to its rook. Pseudo-legal: stored games were
+/// checked when imported.
+fn target_squares(pos: &Chess, from: Square) -> (Bitboard, bool) {
     let board = pos.board();
-    let Some(piece) = board.piece_at(from) else { return };
+    let Some(piece) = board.piece_at(from) else { return (Bitboard::EMPTY, false) };
     let us = board.by_color(piece.color);
     let occupied = board.occupied();
-    let bb: Bitboard = match piece.role {
+    match piece.role {
         Role::Pawn => {
             let forward: i32 = if piece.color == Color::White { 8 } else { -8 };
             let mut t = Bitboard::EMPTY;
@@ -71,31 +72,21 @@ fn targets(pos: &Chess, from: Square, mut f: impl FnMut(Square, Option<Role>) ->
             if let Some(ep) = pos.ep_square(EnPassantMode::Legal) {
                 capturable |= Bitboard::from_square(ep);
             }
-            t | (attacks::pawn_attacks(piece.color, from) & capturable)
+            let seventh = if piece.color == Color::White { shakmaty::Rank::Seventh } else { shakmaty::Rank::Second };
+            (t | (attacks::pawn_attacks(piece.color, from) & capturable), from.rank() == seventh)
         }
-        Role::King => {
-            (attacks::king_attacks(from) & !us) | (pos.castles().castling_rights() & us & board.rooks())
-        }
-        role => attacks::attacks(from, Piece { color: piece.color, role }, occupied) & !us,
-    };
-    let last_rank = if piece.color == Color::White { shakmaty::Rank::Eighth } else { shakmaty::Rank::First };
-    for to in bb {
-        if piece.role == Role::Pawn && to.rank() == last_rank {
-            for r in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
-                if !f(to, Some(r)) {
-                    return;
-                }
-            }
-        } else if !f(to, None) {
-            return;
-        }
+        Role::King => ((attacks::king_attacks(from) & !us) | (pos.castles().castling_rights() & us & board.rooks()), false),
+        role => (attacks::attacks(from, Piece { color: piece.color, role }, occupied) & !us, false),
     }
 }
 
+const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
+
 /// Appends a move's code: one byte, the index of the moving piece among the mover's pieces
-/// (ascending square) in the high nibble and the index of its target (see [`targets`]) in
-/// the low nibble; a target index of 15 or more is written as 15 and a second byte with
-/// the rest. Decoding needs no legal move generation, so replays are fast.
+/// (ascending square) in the high nibble and the index of its target (see
+/// [`target_squares`]) in the low nibble; a target index of 15 or more is written as 15 and
+/// a second byte with the rest. Both directions count bits: no move generation, so replays
+/// are fast.
 pub fn encode_move(pos: &Chess, m: &Move, out: &mut Vec<u8>) {
     let (from, to, promo) = match *m {
         Move::Normal { from, to, promotion, .. } => (from, to, promotion),
@@ -105,17 +96,14 @@ pub fn encode_move(pos: &Chess, m: &Move, out: &mut Vec<u8>) {
     };
     let us = pos.us();
     let piece_idx = (us & Bitboard((1u64 << from as u32) - 1)).count() as u8;
-    let mut idx = 0usize;
-    let mut found = None;
-    targets(pos, from, |sq, r| {
-        if sq == to && r == promo {
-            found = Some(idx);
-            return false;
-        }
-        idx += 1;
-        true
-    });
-    let t = found.unwrap_or(0);
+    let (squares, promoting) = target_squares(pos, from);
+    let below = (squares & Bitboard((1u64 << to as u32) - 1)).count();
+    let t = match (squares.contains(to), promoting, promo.and_then(|r| PROMOTIONS.iter().position(|&p| p == r))) {
+        (true, false, None) => below,
+        (true, true, Some(p)) => below * 4 + p,
+        // Not a move of this piece: the first target (never for a checked game).
+        _ => 0,
+    };
     if t < 15 {
         out.push(piece_idx << 4 | t as u8);
     } else {
@@ -133,17 +121,16 @@ pub fn decode_move(pos: &Chess, r: &mut Reader<'_>) -> Result<Move, DecodeError>
         t += r.u8("move")? as usize;
     }
     let Some(from) = pos.us().into_iter().nth(piece_idx) else { return Err(bad("move piece", r)) };
-    let mut target = None;
-    let mut i = 0usize;
-    targets(pos, from, |sq, role| {
-        if i == t {
-            target = Some((sq, role));
-            return false;
-        }
-        i += 1;
-        true
-    });
-    let Some((to, promotion)) = target else { return Err(bad("move target", r)) };
+    let (squares, promoting) = target_squares(pos, from);
+    let (nth, promotion) = if promoting { (t / 4, Some(PROMOTIONS[t % 4])) } else { (t, None) };
+    let mut left = squares.0;
+    for _ in 0..nth.min(64) {
+        left &= left.wrapping_sub(1);
+    }
+    if left == 0 {
+        return Err(bad("move target", r));
+    }
+    let to = Square::new(left.trailing_zeros());
     let board = pos.board();
     let role = board.role_at(from).expect("piece on from");
     if role == Role::King && board.by_color(pos.turn()).contains(to) {
@@ -974,6 +961,121 @@ mod tests {
         occurrences(&g.start, &moves, Some(2), &mut occ);
         assert_eq!(occ.len(), 3);
         assert_eq!(occ[2].code, move_code(&moves[2]));
+    }
+
+    /// The move codes as first defined (a walk over the targets in order), kept to check
+    /// that counting bits gives the same bytes: stored games depend on it.
+    /// The squares (and promotions) the piece on `from` may go to, in the order move codes
+    /// count them: ascending square, promotions as queen, rook, bishop, knight; castling as the
+    /// king going to its rook. Pseudo-legal: stored games were checked when imported.
+    fn targets_reference(pos: &Chess, from: Square, mut f: impl FnMut(Square, Option<Role>) -> bool) {
+        let board = pos.board();
+        let Some(piece) = board.piece_at(from) else { return };
+        let us = board.by_color(piece.color);
+        let occupied = board.occupied();
+        let bb: Bitboard = match piece.role {
+            Role::Pawn => {
+                let forward: i32 = if piece.color == Color::White { 8 } else { -8 };
+                let mut t = Bitboard::EMPTY;
+                if let Some(one) = from.offset(forward)
+                    && !occupied.contains(one)
+                {
+                    t |= Bitboard::from_square(one);
+                    let start_rank = if piece.color == Color::White { shakmaty::Rank::Second } else { shakmaty::Rank::Seventh };
+                    if from.rank() == start_rank
+                        && let Some(two) = one.offset(forward)
+                        && !occupied.contains(two)
+                    {
+                        t |= Bitboard::from_square(two);
+                    }
+                }
+                let mut capturable = board.by_color(!piece.color);
+                if let Some(ep) = pos.ep_square(EnPassantMode::Legal) {
+                    capturable |= Bitboard::from_square(ep);
+                }
+                t | (attacks::pawn_attacks(piece.color, from) & capturable)
+            }
+            Role::King => {
+                (attacks::king_attacks(from) & !us) | (pos.castles().castling_rights() & us & board.rooks())
+            }
+            role => attacks::attacks(from, Piece { color: piece.color, role }, occupied) & !us,
+        };
+        let last_rank = if piece.color == Color::White { shakmaty::Rank::Eighth } else { shakmaty::Rank::First };
+        for to in bb {
+            if piece.role == Role::Pawn && to.rank() == last_rank {
+                for r in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+                    if !f(to, Some(r)) {
+                        return;
+                    }
+                }
+            } else if !f(to, None) {
+                return;
+            }
+        }
+    }
+
+    fn encode_move_reference(pos: &Chess, m: &Move, out: &mut Vec<u8>) {
+        let (from, to, promo) = match *m {
+            Move::Normal { from, to, promotion, .. } => (from, to, promotion),
+            Move::EnPassant { from, to } => (from, to, None),
+            Move::Castle { king, rook } => (king, rook, None),
+            Move::Put { to, .. } => (to, to, None),
+        };
+        let piece_idx = (pos.us() & Bitboard((1u64 << from as u32) - 1)).count() as u8;
+        let mut idx = 0usize;
+        let mut found = None;
+        targets_reference(pos, from, |sq, r| {
+            if sq == to && r == promo {
+                found = Some(idx);
+                return false;
+            }
+            idx += 1;
+            true
+        });
+        let t = found.unwrap_or(0);
+        if t < 15 {
+            out.push(piece_idx << 4 | t as u8);
+        } else {
+            out.push(piece_idx << 4 | 15);
+            out.push((t - 15) as u8);
+        }
+    }
+
+    /// Every legal move of every position of TWIC 920's games (and of the round-trip test's
+    /// special positions) gets the same code as the reference walk gives.
+    #[test]
+    fn move_codes_equal_the_reference_walk() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/pgn/twic/twic0920.pgn");
+        let data = std::fs::read(path).unwrap();
+        let mut checked = 0usize;
+        let mut check = |pos: &Chess| {
+            for m in pos.legal_moves() {
+                let (mut a, mut b) = (Vec::new(), Vec::new());
+                encode_move(pos, &m, &mut a);
+                encode_move_reference(pos, &m, &mut b);
+                assert_eq!(a, b, "{} {m}", shakmaty::fen::Fen::from_position(pos, EnPassantMode::Legal));
+                checked += 1;
+            }
+        };
+        for f in [
+            "r3k2r/pPpp1ppp/5q2/3Pp3/8/8/PPP2PPP/R3K2R w KQkq e6 0 10",
+            "4k3/1P6/8/8/8/8/6p1/4K2R b K - 0 1",
+            "nbbrknrq/pppppppp/8/8/8/8/PPPPPPPP/NBBRKNRQ w KQkq - 0 1",
+            "1k6/8/8/8/8/8/8/Q2QK2Q w - - 0 1",
+        ] {
+            let setup = Fen::from_ascii(f.as_bytes()).unwrap();
+            let mode = CastlingMode::detect(setup.as_setup());
+            check(&setup.into_position(mode).unwrap());
+        }
+        for item in tabiya_pgn::read_all(data.as_slice()) {
+            let game = item.unwrap().1.unwrap();
+            let mut pos = game.start.clone();
+            for m in game.main_line() {
+                check(&pos);
+                pos.play_unchecked(*m);
+            }
+        }
+        assert!(checked > 5_000_000, "{checked} moves checked");
     }
 
     #[test]

@@ -2,13 +2,16 @@
 //!
 //! ```text
 //! reader thread ──chunks──▶ parse workers ──parsed games──▶ main (in file order) ──batches──▶ writer
-//!  (decompress,             (parse, check moves,            (duplicates, ids,                (index run,
-//!   split games)             hash positions)                 names, stored form)              one transaction)
+//!  (decompress,             (parse, check moves,            (duplicates, ids,                (segment: compress games,
+//!   split games)             hash positions)                 names, stored form)              then index run, one transaction)
 //! ```
 //!
-//! Each batch is committed in one store transaction, so killing the process at any instant
-//! loses at most the batches not yet committed; running the same import again skips the
-//! committed games as duplicates and finishes the job.
+//! The writer gathers batches into a [`Segment`] until the index memory
+//! ([`ImportOptions::index_memory`]) is full, then builds its index run and commits it with
+//! its games in one store transaction, so killing the process at any instant loses at most
+//! the segment not yet committed; running the same import again skips the committed games as
+//! duplicates and finishes the job. An import that fits its memory is one run: nothing to
+//! merge.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -21,6 +24,7 @@ use tabiya_pgn::{Chunk, Game, GameError, GameParser, Splitter};
 
 use crate::chess::{self, Dict, Occurrence};
 use crate::facts::write_facts;
+use crate::hll::Hll;
 use crate::names::{NameCache, write_names};
 use crate::run::{self, Occ};
 use crate::stats::GameFacts;
@@ -31,8 +35,13 @@ use crate::{Database, Error, GAMES, META, Result, meta_u64, records};
 pub struct ImportOptions {
     /// Keep games equal to a stored game instead of skipping them.
     pub keep_duplicates: bool,
-    /// Games per transaction (and per index run before merging).
+    /// Games per transaction (and per index run before merging); 0: as many as
+    /// `index_memory` allows (chess; Othello imports take 50,000 then).
     pub batch_games: usize,
+    /// Memory for building the index of one transaction, in bytes (about
+    /// [`BYTES_PER_OCCURRENCE`] a position of a game). An import needing more is written as
+    /// several runs, merged at the end.
+    pub index_memory: u64,
     /// Parse threads (default: the machine's cores).
     pub workers: usize,
 }
@@ -41,10 +50,25 @@ impl Default for ImportOptions {
     fn default() -> Self {
         ImportOptions {
             keep_duplicates: false,
-            batch_games: 50_000,
+            batch_games: 0,
+            index_memory: default_index_memory(),
             workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
         }
     }
+}
+
+/// Games handed from the main thread to the writer at a time.
+pub const HANDOFF_GAMES: usize = 50_000;
+
+/// A quarter of the machine's memory (from `/proc/meminfo`), between 256 MiB and 16 GiB;
+/// 2 GiB when unknown.
+pub fn default_index_memory() -> u64 {
+    let total = std::fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
+        let line = m.lines().find(|l| l.starts_with("MemTotal:"))?;
+        let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kb * 1024)
+    });
+    total.map_or(2 << 30, |t| (t / 4).clamp(256 << 20, 16 << 30))
 }
 
 /// Live counters an interface can poll to draw a progress bar.
@@ -61,6 +85,10 @@ pub struct ImportProgress {
     pub imported: AtomicU64,
     /// Set by the interface to stop the import early (after the current batch).
     pub cancel: AtomicBool,
+    /// True while an index run is built and written with its games.
+    pub indexing: AtomicBool,
+    /// True while the index runs are merged, at the end.
+    pub merging: AtomicBool,
 }
 
 /// A game that was skipped, and why.
@@ -103,6 +131,9 @@ pub struct ImportSummary {
     pub games_per_second: f64,
     /// Games in the database after the import.
     pub database_games: u64,
+    /// Index runs this import wrote (one per transaction), and merges at its end.
+    pub runs_written: u32,
+    pub merges: u32,
 }
 
 /// A game ready to store.
@@ -248,79 +279,195 @@ pub(crate) fn trace(what: &str, since: Instant) {
     }
 }
 
-/// Commits a batch; with the ply of every occurrence, rare positions are kept every other
-/// ply (see `run::build`).
+/// Commits a batch on its own; with the ply of every occurrence, rare positions are kept
+/// every other ply (see `run::build`).
 pub(crate) fn commit_batch_with_plies(db: &Database, batch: Batch, plies: Option<Vec<u16>>) -> Result<()> {
-    commit_batch_ref(db, &batch, plies.as_deref())
+    let mut seg = Segment::new(batch.first_game);
+    seg.add(db, &batch, plies.as_deref())?;
+    seg.commit(db)
 }
 
-/// [`commit_batch_with_plies`] leaving the batch to the caller, who may reuse its memory.
-pub(crate) fn commit_batch_ref(db: &Database, batch: &Batch, plies: Option<&[u16]>) -> Result<()> {
-    if batch.records.is_empty() {
-        return Ok(());
+/// Bytes of memory an occurrence takes while a segment's run is built (the occurrence, its
+/// ply, its place in the key sort, flags, its S entry): how [`ImportOptions::index_memory`]
+/// becomes a number of occurrences.
+pub const BYTES_PER_OCCURRENCE: u64 = 60;
+
+/// Games gathered for one transaction: their stored form already compressed, facts,
+/// duplicate digests, new names, and the occurrences their index run is built from. Batches
+/// are added as they come (the compression and the distinct-position sketch happen then,
+/// while other threads parse); [`Segment::commit`] builds the run and writes everything in
+/// one transaction.
+pub(crate) struct Segment {
+    first_game: u32,
+    packed: Vec<Vec<u8>>,
+    facts: Vec<GameFacts>,
+    digests: Vec<u128>,
+    names: Vec<(Dict, u32, String)>,
+    occs: Vec<Occ>,
+    plies: Vec<u16>,
+    with_plies: bool,
+    sketch: Hll,
+    /// The database's game dictionary (loaded once), and whether it is new: trained on this
+    /// segment's first batch, to be stored with it.
+    dict: Option<(Vec<u8>, zstd::dict::EncoderDictionary<'static>)>,
+    dict_checked: bool,
+    dict_is_new: bool,
+}
+
+impl Segment {
+    pub(crate) fn new(first_game: u32) -> Segment {
+        Segment {
+            first_game,
+            packed: Vec::new(),
+            facts: Vec::new(),
+            digests: Vec::new(),
+            names: Vec::new(),
+            occs: Vec::new(),
+            plies: Vec::new(),
+            with_plies: true,
+            sketch: Hll::default(),
+            dict: None,
+            dict_checked: false,
+            dict_is_new: false,
+        }
     }
-    let t0 = Instant::now();
-    let read = db.store.read()?;
-    let run_id = meta_u64(&read, "next_run")? as u32;
-    drop(read);
-    let n = batch.records.len() as u32;
-    let first = batch.first_game;
-    let facts = &batch.facts;
-    let lookup = |g: u32| facts[(g - first) as usize];
-    let n_occs = batch.occs.len();
-    let built = run::build(&batch.occs, &lookup, plies);
-    trace(
-        &format!(
-            "batch of {n} games: sorted {n_occs} positions into {} records, {} singles, {} implicit",
-            built.records.len(),
-            built.singles.len(),
-            built.implicit
-        ),
-        t0,
-    );
-    // Stored games are compressed with the database's dictionary, trained on the first
-    // batch big enough.
-    let read = db.store.read()?;
-    let mut dict = read.table(META)?.get(records::DICT_KEY)?;
-    drop(read);
-    let new_dict = if dict.is_none() && batch.records.len() >= records::TRAIN_MIN {
-        let t = Instant::now();
-        dict = records::train(&batch.records);
-        trace("trained the game dictionary", t);
-        dict.clone()
-    } else {
-        None
-    };
-    let ed = dict.as_deref().map(records::encoder_dictionary);
-    let mut packer = records::Packer::new(ed.as_ref())?;
-    let mut packed = Vec::with_capacity(batch.records.len());
-    for rec in &batch.records {
-        let mut p = Vec::with_capacity(rec.len() / 2 + 16);
-        packer.pack(rec, &mut p)?;
-        packed.push(p);
+
+    pub(crate) fn games(&self) -> usize {
+        self.packed.len()
     }
-    let w = db.store.write()?;
-    w.with_table(GAMES, |t| {
-        for (i, p) in packed.iter().enumerate() {
-            t.put(&game_key(first + i as u32), p)?;
+
+    /// Makes room for this many occurrences.
+    pub(crate) fn reserve(&mut self, occurrences: usize) {
+        self.occs.reserve(occurrences.saturating_sub(self.occs.len()));
+        self.plies.reserve(occurrences.saturating_sub(self.plies.len()));
+    }
+
+    pub(crate) fn occurrences(&self) -> usize {
+        self.occs.len()
+    }
+
+    /// Takes in a batch (which must follow the games already in).
+    pub(crate) fn add(&mut self, db: &Database, batch: &Batch, plies: Option<&[u16]>) -> Result<()> {
+        if batch.records.is_empty() {
+            return Ok(());
+        }
+        if self.packed.is_empty() {
+            self.first_game = batch.first_game;
+        }
+        debug_assert_eq!(self.first_game as usize + self.packed.len(), batch.first_game as usize);
+        // Stored games are compressed with the database's dictionary, trained on the first
+        // batch big enough.
+        if !self.dict_checked {
+            let read = db.store.read()?;
+            let stored = read.table(META)?.get(records::DICT_KEY)?;
+            drop(read);
+            if let Some(d) = stored {
+                let ed = records::encoder_dictionary(&d);
+                self.dict = Some((d, ed));
+            }
+            self.dict_checked = self.dict.is_some();
+        }
+        if self.dict.is_none() && batch.records.len() >= records::TRAIN_MIN {
+            let t = Instant::now();
+            if let Some(d) = records::train(&batch.records) {
+                let ed = records::encoder_dictionary(&d);
+                self.dict = Some((d, ed));
+                self.dict_is_new = true;
+                self.dict_checked = true;
+            }
+            trace("trained the game dictionary", t);
+        }
+        let mut packer = records::Packer::new(self.dict.as_ref().map(|(_, ed)| ed))?;
+        self.packed.reserve(batch.records.len());
+        for rec in &batch.records {
+            let mut p = Vec::with_capacity(rec.len() / 2 + 16);
+            packer.pack(rec, &mut p)?;
+            self.packed.push(p);
+        }
+        self.facts.extend_from_slice(&batch.facts);
+        self.digests.extend(batch.dedup.iter().map(|(h, _)| *h));
+        self.names.extend(batch.names.iter().cloned());
+        for o in &batch.occs {
+            self.sketch.add(o.key);
+        }
+        self.occs.extend_from_slice(&batch.occs);
+        match plies {
+            Some(p) if self.with_plies => self.plies.extend_from_slice(p),
+            _ => {
+                self.with_plies = false;
+                self.plies.clear();
+            }
         }
         Ok(())
-    })?;
-    if let Some(d) = new_dict {
-        w.with_table(META, |t| t.put(records::DICT_KEY, &d))?;
     }
-    let digests: Vec<u128> = batch.dedup.iter().map(|(h, _)| *h).collect();
-    write_facts(&w, first, &batch.facts, &digests)?;
-    write_names(&w, &batch.names)?;
-    crate::merge::write_run(&w, run_id, n as u64, built.records.into_iter(), built.singles.into_iter(), &built.sketch, built.implicit)?;
-    w.with_table(META, |t| {
-        t.put(b"next_game", (first + n).to_string().as_bytes())?;
-        t.put(b"next_run", (run_id + 1).to_string().as_bytes())?;
+
+    /// Builds the segment's index run and writes it with the games in one transaction;
+    /// the segment is then empty, ready for the next games. Prints timing lines on stderr
+    /// when `TABIYA_TRACE` is set (for benchmarks).
+    pub(crate) fn commit(&mut self, db: &Database) -> Result<()> {
+        if self.packed.is_empty() {
+            return Ok(());
+        }
+        let t0 = Instant::now();
+        let read = db.store.read()?;
+        let run_id = meta_u64(&read, "next_run")? as u32;
+        drop(read);
+        let n = self.packed.len() as u32;
+        let first = self.first_game;
+        let facts = &self.facts;
+        let lookup = |g: u32| facts[(g - first) as usize];
+        let n_occs = self.occs.len();
+        let plies = self.with_plies.then_some(&self.plies[..]);
+        let built = run::build_sketched(&self.occs, &lookup, plies, std::mem::take(&mut self.sketch));
+        trace(
+            &format!(
+                "segment of {n} games: sorted {n_occs} positions into {} records, {} singles, {} implicit",
+                built.records.len(),
+                built.singles.len(),
+                built.implicit
+            ),
+            t0,
+        );
+        let w = db.store.write()?;
+        // The run is encoded on the other cores while the games go in.
+        let (records, singles) = (built.records, built.singles);
+        let encoded = std::thread::scope(|s| -> Result<crate::merge::EncodedRun> {
+            let encoding = s.spawn(|| crate::merge::encode_run(&records, &singles));
+            w.with_table(GAMES, |t| {
+                for (i, p) in self.packed.iter().enumerate() {
+                    t.put(&game_key(first + i as u32), p)?;
+                }
+                Ok(())
+            })?;
+            if self.dict_is_new
+                && let Some((d, _)) = &self.dict
+            {
+                w.with_table(META, |t| t.put(records::DICT_KEY, d))?;
+            }
+            write_facts(&w, first, &self.facts, &self.digests)?;
+            write_names(&w, &self.names)?;
+            encoding.join().map_err(|_| Error::Corrupt("run encoding thread panicked".into()))
+        })?;
+        drop((records, singles));
+        crate::merge::write_encoded_run(&w, run_id, n as u64, encoded, &built.sketch, built.implicit)?;
+        w.with_table(META, |t| {
+            t.put(b"next_game", (first + n).to_string().as_bytes())?;
+            t.put(b"next_run", (run_id + 1).to_string().as_bytes())?;
+            Ok(())
+        })?;
+        w.commit()?;
+        trace(&format!("segment of {n} games committed"), t0);
+        self.first_game = first + n;
+        self.packed.clear();
+        self.facts.clear();
+        self.digests.clear();
+        self.names.clear();
+        self.occs.clear();
+        self.plies.clear();
+        self.with_plies = true;
+        self.dict_is_new = false;
         Ok(())
-    })?;
-    w.commit()?;
-    trace(&format!("batch of {n} games committed"), t0);
-    Ok(())
+    }
 }
 
 fn load_dedup(db: &Database) -> Result<crate::keymap::KeyMap<u32>> {
@@ -379,6 +526,8 @@ impl Database {
         let (parsed_tx, parsed_rx) = crossbeam_channel::bounded::<Parsed>(8);
         let (batch_tx, batch_rx) = crossbeam_channel::bounded::<(Batch, Vec<u16>)>(1);
         let workers = opts.workers.max(1);
+        // Occurrences a segment may hold.
+        let budget = (opts.index_memory / BYTES_PER_OCCURRENCE).max(1) as usize;
         let names_of: Vec<String> = sources.iter().map(Source::name).collect();
 
         std::thread::scope(|s| -> Result<()> {
@@ -418,25 +567,58 @@ impl Database {
             }
             drop(work_rx);
             drop(parsed_tx);
-            // Writer.
+            // Writer: batches gather into a segment, committed (index run and games in one
+            // transaction) when it holds `batch_games` games or fills `index_memory`.
             // Committed batches come back to be filled again: no fresh hundreds of megabytes
             // (and page faults) per batch.
             let (recycle_tx, recycle_rx) = crossbeam_channel::bounded::<(Batch, Vec<u16>)>(2);
+            let seg_games = opts.batch_games;
             let writer = named("tabiya-write")
-                .spawn_scoped(s, move || -> Result<()> {
+                .spawn_scoped(s, move || -> Result<u32> {
+                    let mut seg = Segment::new(0);
+                    let mut last = 0usize;
+                    let mut runs = 0u32;
+                    let mut commit = |seg: &mut Segment| -> Result<()> {
+                        if seg.games() == 0 {
+                            return Ok(());
+                        }
+                        progress.indexing.store(true, Ordering::Relaxed);
+                        let r = seg.commit(self);
+                        progress.indexing.store(false, Ordering::Relaxed);
+                        runs += 1;
+                        r
+                    };
                     for (batch, mut plies) in batch_rx {
-                        commit_batch_ref(self, &batch, Some(&plies))?;
+                        if seg_games == 0 && seg.games() == 0 {
+                            // Address space for the whole segment: no copies as it grows.
+                            seg.reserve(budget + batch.occs.len().max(last));
+                        }
+                        seg.add(self, &batch, Some(&plies))?;
+                        last = last.max(batch.occs.len());
                         plies.clear();
                         let _ = recycle_tx.try_send((batch, plies));
+                        // Room for one more batch like the biggest so far?
+                        let full = if seg_games > 0 { seg.games() >= seg_games } else { seg.occurrences() + last > budget };
+                        if full {
+                            commit(&mut seg)?;
+                        }
                     }
-                    Ok(())
+                    commit(&mut seg)?;
+                    Ok(runs)
                 })
                 .map_err(|e| Error::Input(format!("cannot start a thread: {e}")))?;
 
             // Main: put games in file order, drop duplicates, assign ids, build batches.
             let mut pending: BTreeMap<u64, Parsed> = BTreeMap::new();
             let mut next_seq = 0u64;
-            let cap = opts.batch_games.min(1 << 20);
+            // Batches of at most HANDOFF_GAMES that add up to a segment exactly, or, when
+            // the memory decides, small enough for a segment to take several (about 100
+            // positions a game).
+            let handoff = match opts.batch_games {
+                0 => (budget / 400).clamp(64, HANDOFF_GAMES),
+                n => n.div_ceil(n.div_ceil(HANDOFF_GAMES)),
+            };
+            let cap = handoff;
             let mut batch = Batch::with_capacity(next_game, cap);
             let mut batch_plies: Vec<u16> = Vec::with_capacity(cap * 90);
             let mut game_index: Vec<u64> = vec![0; names_of.len()];
@@ -495,7 +677,7 @@ impl Database {
                                 summary.imported += 1;
                                 summary.files[file].imported += 1;
                                 progress.imported.fetch_add(1, Ordering::Relaxed);
-                                if batch.records.len() >= opts.batch_games {
+                                if batch.records.len() >= handoff {
                                     batch.names = names.take_pending();
                                     let (mut fresh, fresh_plies) = recycle_rx
                                         .try_recv()
@@ -521,11 +703,14 @@ impl Database {
                 let _ = batch_tx.send((batch, batch_plies));
             }
             drop(batch_tx);
-            writer.join().map_err(|_| Error::Corrupt("writer thread panicked".into()))??;
+            summary.runs_written = writer.join().map_err(|_| Error::Corrupt("writer thread panicked".into()))??;
             Ok(())
         })?;
         let t = Instant::now();
-        crate::merge::compact(self)?;
+        progress.merging.store(true, Ordering::Relaxed);
+        let merged = crate::merge::compact(self);
+        progress.merging.store(false, Ordering::Relaxed);
+        summary.merges = merged?;
         trace("merged index runs", t);
         summary.seconds = started.elapsed().as_secs_f64();
         summary.games_per_second = if summary.seconds > 0.0 { summary.games as f64 / summary.seconds } else { 0.0 };

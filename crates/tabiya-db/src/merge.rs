@@ -1,6 +1,6 @@
 //! Writing index runs and merging them.
 //!
-//! Imports add one run per batch. After an import, runs are merged size-tiered (the newest
+//! Imports add one run per transaction (segment). After an import, runs are merged size-tiered (the newest
 //! runs merge while the next older one is at most twice their combined size), so a database
 //! holds O(log n) runs and each merge rewrites data a logarithmic number of times. A merge
 //! combines T records of equal keys and promotes S entries whose positions now reach
@@ -92,26 +92,52 @@ impl<'t> RunWriter<'t> {
     }
 }
 
-/// Writes a run from T records (in key order) and S entries (in prefix, game order).
-pub(crate) fn write_run(
-    w: &WriteTx,
-    run_id: u32,
-    games: u64,
-    records: impl Iterator<Item = TRecord>,
-    singles: impl Iterator<Item = SEntry>,
-    sketch: &Hll,
-    implicit: u64,
-) -> Result<RunDir> {
+/// A run's blocks encoded in memory, ready to write.
+pub(crate) struct EncodedRun {
+    emitted: Vec<Emitted>,
+    t_records: u64,
+    s_entries: u64,
+}
+
+/// Encodes a run on two threads: the T records and the first half of the S entries on
+/// one, the other half (from a prefix boundary: a block never splits a prefix) on the
+/// other. Each half's last block may be short; nothing else differs from one encoder.
+pub(crate) fn encode_run(records: &[TRecord], singles: &[SEntry]) -> EncodedRun {
+    let mut cut = singles.len() / 2;
+    while cut > 0 && cut < singles.len() && singles[cut].prefix == singles[cut - 1].prefix {
+        cut += 1;
+    }
+    let (first, second) = singles.split_at(cut);
+    let part = |records: &[TRecord], singles: &[SEntry]| {
+        let mut enc = RunEncoder::default();
+        let mut out = Vec::new();
+        for r in records {
+            enc.push_record(r, &mut |e| out.push(e));
+        }
+        for &e in singles {
+            enc.push_single(e, &mut |e| out.push(e));
+        }
+        enc.finish(&mut |e| out.push(e));
+        out
+    };
+    let (mut emitted, rest) = std::thread::scope(|s| {
+        let other = s.spawn(|| part(&[], second));
+        let mine = part(records, first);
+        (mine, other.join().expect("run encoding thread"))
+    });
+    emitted.extend(rest);
+    EncodedRun { emitted, t_records: records.len() as u64, s_entries: singles.len() as u64 }
+}
+
+/// Writes a run encoded by [`encode_run`] (a batch's or an import segment's: complete).
+pub(crate) fn write_encoded_run(w: &WriteTx, run_id: u32, games: u64, run: EncodedRun, sketch: &Hll, implicit: u64) -> Result<RunDir> {
     let mut rw = RunWriter::new(w, run_id, games)?;
-    for rec in records {
-        rw.record(&rec)?;
-    }
-    for s in singles {
-        rw.single(s)?;
-    }
-    let mut dir = rw.finish()?;
+    rw.pending = run.emitted;
+    rw.drain()?;
+    let mut dir = rw.dir;
+    dir.t_records = run.t_records;
+    dir.s_entries = run.s_entries;
     dir.implicit = implicit;
-    // A batch's run holds every occurrence of a T position in its record.
     dir.complete = true;
     w.with_table(RUNS, |t| t.put(&run::run_key(run_id), &dir.encode()))?;
     w.with_table(SKETCHES, |t| t.put(&run::run_key(run_id), &sketch.encode()))?;
@@ -669,7 +695,7 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
         for r in group {
             let mut pred = r.pred;
             if let Some(b) = r.before {
-                if in_tree.contains(&b.key) {
+                if in_tree.contains(&{ b.key }) {
                     tree_occs.entry(b.key).or_default().push(b);
                     pred = false;
                     released += 1;
@@ -818,8 +844,9 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
 /// to merge, and every run costs each query a few block reads.
 const SMALL_RUN: u64 = 100_000;
 
-/// Merges runs size-tiered until no merge is due.
-pub fn compact(db: &Database) -> Result<()> {
+/// Merges runs size-tiered until no merge is due. Returns the number of merges.
+pub fn compact(db: &Database) -> Result<u32> {
+    let mut merges = 0;
     loop {
         let runs = {
             let read = db.store.read()?;
@@ -827,7 +854,7 @@ pub fn compact(db: &Database) -> Result<()> {
         };
         let n = runs.len();
         if n < 2 {
-            return Ok(());
+            return Ok(merges);
         }
         let mut k = 1;
         let mut sum = runs[n - 1].games.max(1);
@@ -836,9 +863,10 @@ pub fn compact(db: &Database) -> Result<()> {
             k += 1;
         }
         if k < 2 {
-            return Ok(());
+            return Ok(merges);
         }
         merge_runs(db, &runs[n - k..])?;
+        merges += 1;
     }
 }
 

@@ -546,6 +546,36 @@ mod tests {
         assert!(answered_alone > 2000, "{answered_alone} positions answered by their T record alone");
     }
 
+    /// An import needing more index memory than it has is written as several runs (one per
+    /// transaction, merged at the end) and answers like an import written as one.
+    #[test]
+    fn imports_bigger_than_their_index_memory_answer_like_one_run() {
+        let twic = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/pgn/twic/twic0920.pgn");
+        let import = |opts: ImportOptions| {
+            let dir = tempfile::tempdir().unwrap();
+            let db = Database::open_or_create(dir.path(), Kind::Chess, None).unwrap();
+            db.import(std::slice::from_ref(&twic), &opts, &ImportProgress::default()).unwrap();
+            (dir, db)
+        };
+        let (_a, whole) = import(ImportOptions::default());
+        const OCCURRENCES: u64 = 20_000;
+        let tight = ImportOptions { index_memory: OCCURRENCES * crate::import::BYTES_PER_OCCURRENCE, ..ImportOptions::default() };
+        let (_b, split) = import(tight);
+        let read = |db: &Database, what: &str| crate::meta_u64(&db.store.read().unwrap(), what).unwrap();
+        assert_eq!(read(&whole, "next_run"), 1, "the whole import in one run");
+        let counted: u64 = crate::dbstats::collect(&whole).unwrap().positions;
+        let runs = read(&split, "next_run");
+        assert!(runs >= counted.div_ceil(OCCURRENCES), "{runs} runs for {counted} positions, {OCCURRENCES} a run");
+        let (one, many) = (whole.snapshot().unwrap(), split.snapshot().unwrap());
+        assert_eq!(many.runs.len(), 1, "merged at the end");
+        for (id, _, pos) in sampled_positions(&one, 11, 50) {
+            assert_eq!(one.chess_position(&pos, 8).unwrap(), many.chess_position(&pos, 8).unwrap(), "game {id}");
+            let ga = one.chess_position_games(&pos, super::GameSort::Id, 0, usize::MAX).unwrap();
+            let gb = many.chess_position_games(&pos, super::GameSort::Id, 0, usize::MAX).unwrap();
+            assert_eq!(ga, gb, "game {id}");
+        }
+    }
+
     /// A merge moves into a position's T record the S entries of that position that other
     /// parts held (and the implicit occurrences those entries' replays reveal), so a popular
     /// position's games are in its record, not left for queries to replay.

@@ -50,9 +50,14 @@ pub struct ImportArgs {
     /// Keep games equal to a stored game (same Seven Tag Roster and main line).
     #[arg(long)]
     pub keep_duplicates: bool,
-    /// Games per transaction.
-    #[arg(long, value_name = "N", default_value_t = 50_000)]
-    pub batch: usize,
+    /// Games per transaction (each makes an index run; runs are merged at the end).
+    /// Default: as many as --memory allows (chess), 50,000 (Othello).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub batch: Option<u64>,
+    /// Memory for building the index of one transaction, in MiB (about 60 bytes a
+    /// position). Default: a quarter of the machine's memory, 256 MiB to 16 GiB.
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(64..))]
+    pub memory: Option<u64>,
     /// Print the summary as JSON.
     #[arg(long)]
     pub json: bool,
@@ -190,7 +195,10 @@ pub fn import(args: ImportArgs) -> anyhow::Result<()> {
     }
     let dir = args.db.dir();
     let mut db = Database::open_or_create(&dir, Kind::Chess, args.max_ply)?;
-    let opts = ImportOptions { keep_duplicates: args.keep_duplicates, batch_games: args.batch.max(1), ..Default::default() };
+    let mut opts = ImportOptions { keep_duplicates: args.keep_duplicates, batch_games: args.batch.unwrap_or(0) as usize, ..Default::default() };
+    if let Some(mib) = args.memory {
+        opts.index_memory = mib << 20;
+    }
     let progress = Arc::new(ImportProgress::default());
     let show = std::io::stderr().is_terminal();
     let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
@@ -214,7 +222,16 @@ pub fn import(args: ImportArgs) -> anyhow::Result<()> {
                 bar.set_position(progress.file_bytes.load(Ordering::Relaxed));
                 let games = progress.games.load(Ordering::Relaxed);
                 let rate = games as f64 / start.elapsed().as_secs_f64().max(1e-3);
-                bar.set_message(format!("{games} games, {rate:.0} games/s"));
+                // After the reading: the last index run is built and written, then the
+                // runs are merged; say so rather than sit at 100 %.
+                let stage = if progress.merging.load(Ordering::Relaxed) {
+                    ", merging index runs"
+                } else if progress.indexing.load(Ordering::Relaxed) {
+                    ", writing an index run"
+                } else {
+                    ""
+                };
+                bar.set_message(format!("{games} games, {rate:.0} games/s{stage}"));
                 std::thread::sleep(Duration::from_millis(100));
             }
             bar.finish_and_clear();
@@ -228,7 +245,10 @@ pub fn import(args: ImportArgs) -> anyhow::Result<()> {
         let _ = t.join();
     }
     let summary = result?;
-    db.shrink()?;
+    // Merges free the pages of the runs they replace.
+    if summary.merges > 0 {
+        db.shrink()?;
+    }
     if args.json {
         print_json(&summary)?;
     } else {

@@ -143,7 +143,7 @@ pub fn import(args: &ImportArgs) -> anyhow::Result<()> {
     let mut db = Database::open_or_create(&dir, Kind::Othello, None)?;
     let opts = ImportOptions {
         keep_duplicates: args.keep_duplicates,
-        batch_games: args.batch.max(1),
+        batch_games: args.batch.unwrap_or(0) as usize,
         ..Default::default()
     };
     let names = NameSources {
