@@ -245,10 +245,9 @@ pub fn import(args: ImportArgs) -> anyhow::Result<()> {
         let _ = t.join();
     }
     let summary = result?;
-    // Merges free the pages of the runs they replace.
-    if summary.merges > 0 {
-        db.shrink()?;
-    }
+    // Merges free the pages of the runs they replace, and a big transaction leaves the
+    // file larger than what it holds: give the free pages back.
+    db.shrink()?;
     if args.json {
         print_json(&summary)?;
     } else {
