@@ -35,8 +35,9 @@ use crate::{Database, Error, GAMES, META, Result, meta_u64, records};
 pub struct ImportOptions {
     /// Keep games equal to a stored game instead of skipping them.
     pub keep_duplicates: bool,
-    /// Games per transaction (and per index run before merging); 0: as many as
-    /// `index_memory` allows (chess; Othello imports take 50,000 then).
+    /// Games per transaction (and per index run before merging), fewer if `index_memory`
+    /// is full first; 0: as many as `index_memory` allows (chess; Othello imports take
+    /// 50,000 then).
     pub batch_games: usize,
     /// Memory for building the index of one transaction, in bytes (about
     /// [`BYTES_PER_OCCURRENCE`] a position of a game). An import needing more is written as
@@ -60,14 +61,23 @@ impl Default for ImportOptions {
 /// Games handed from the main thread to the writer at a time.
 pub const HANDOFF_GAMES: usize = 50_000;
 
-/// A quarter of the machine's memory (from `/proc/meminfo`), between 256 MiB and 16 GiB;
-/// 2 GiB when unknown.
+/// A quarter of the memory this process may use — the machine's (`/proc/meminfo`), or its
+/// control group's limit when lower (containers) — between 256 MiB and 16 GiB; 2 GiB when
+/// unknown.
 pub fn default_index_memory() -> u64 {
-    let total = std::fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
+    let machine = std::fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
         let line = m.lines().find(|l| l.starts_with("MemTotal:"))?;
         let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
         Some(kb * 1024)
     });
+    // cgroup v2, then v1 ("max" or a huge number when there is no limit).
+    let group = ["/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"]
+        .iter()
+        .find_map(|p| std::fs::read_to_string(p).ok()?.trim().parse::<u64>().ok());
+    let total = match (machine, group) {
+        (Some(m), Some(g)) => Some(m.min(g)),
+        (m, g) => m.or(g),
+    };
     total.map_or(2 << 30, |t| (t / 4).clamp(256 << 20, 16 << 30))
 }
 
@@ -336,10 +346,11 @@ impl Segment {
         self.packed.len()
     }
 
-    /// Makes room for this many occurrences.
+    /// Makes room for this many occurrences if the system grants the address space (pages
+    /// are only taken as they are written); otherwise the vectors grow as they fill.
     pub(crate) fn reserve(&mut self, occurrences: usize) {
-        self.occs.reserve(occurrences.saturating_sub(self.occs.len()));
-        self.plies.reserve(occurrences.saturating_sub(self.plies.len()));
+        let _ = self.occs.try_reserve_exact(occurrences.saturating_sub(self.occs.len()));
+        let _ = self.plies.try_reserve_exact(occurrences.saturating_sub(self.plies.len()));
     }
 
     pub(crate) fn occurrences(&self) -> usize {
@@ -597,8 +608,9 @@ impl Database {
                         last = last.max(batch.occs.len());
                         plies.clear();
                         let _ = recycle_tx.try_send((batch, plies));
-                        // Room for one more batch like the biggest so far?
-                        let full = if seg_games > 0 { seg.games() >= seg_games } else { seg.occurrences() + last > budget };
+                        // The games asked for, or no room for one more batch like the
+                        // biggest so far.
+                        let full = (seg_games > 0 && seg.games() >= seg_games) || seg.occurrences() + last > budget;
                         if full {
                             commit(&mut seg)?;
                         }

@@ -90,6 +90,20 @@ impl Store {
         std::fs::metadata(&self.path).map(|m| m.len()).unwrap_or(0)
     }
 
+    /// Bytes the file occupies on disk, where the system says (the store grows its file
+    /// ahead of use, and pages never written take no space).
+    pub fn disk_usage(&self) -> Option<u64> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            std::fs::metadata(&self.path).ok().map(|m| m.blocks() * 512)
+        }
+        #[cfg(not(unix))]
+        {
+            None
+        }
+    }
+
     /// Starts a snapshot read.
     pub fn read(&self) -> Result<ReadTx> {
         let txn = self.db.begin_read().map_err(|e| StoreError::new("starting a read", e))?;

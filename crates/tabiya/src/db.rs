@@ -55,7 +55,8 @@ pub struct ImportArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub batch: Option<u64>,
     /// Memory for building the index of one transaction, in MiB (about 60 bytes a
-    /// position). Default: a quarter of the machine's memory, 256 MiB to 16 GiB.
+    /// position). Default: a quarter of the machine's memory (or of the container's
+    /// limit), 256 MiB to 16 GiB.
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(64..))]
     pub memory: Option<u64>,
     /// Print the summary as JSON.
