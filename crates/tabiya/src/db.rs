@@ -203,9 +203,11 @@ pub fn import(args: ImportArgs) -> anyhow::Result<()> {
     let progress = Arc::new(ImportProgress::default());
     let show = std::io::stderr().is_terminal();
     let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let compacting = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let ticker = if show {
         let progress = progress.clone();
         let done = done.clone();
+        let compacting = compacting.clone();
         let nfiles = args.files.len();
         Some(std::thread::spawn(move || {
             let bar = crate::output::progress_bytes(None, "import");
@@ -223,9 +225,11 @@ pub fn import(args: ImportArgs) -> anyhow::Result<()> {
                 bar.set_position(progress.file_bytes.load(Ordering::Relaxed));
                 let games = progress.games.load(Ordering::Relaxed);
                 let rate = games as f64 / start.elapsed().as_secs_f64().max(1e-3);
-                // After the reading: the last index run is built and written, then the
-                // runs are merged; say so rather than sit at 100 %.
-                let stage = if progress.merging.load(Ordering::Relaxed) {
+                // After the reading: the last index run is built and written, the runs
+                // merged, the file compacted; say so rather than sit at 100 %.
+                let stage = if compacting.load(Ordering::Relaxed) {
+                    ", giving free pages back"
+                } else if progress.merging.load(Ordering::Relaxed) {
                     ", merging index runs"
                 } else if progress.indexing.load(Ordering::Relaxed) {
                     ", writing an index run"
@@ -241,14 +245,16 @@ pub fn import(args: ImportArgs) -> anyhow::Result<()> {
         None
     };
     let result = db.import(&args.files, &opts, &progress);
+    // Merges free the pages of the runs they replace, and a big transaction leaves the
+    // file larger than what it holds: give the free pages back.
+    compacting.store(true, Ordering::Relaxed);
+    let shrunk = if result.is_ok() { db.shrink().map(|_| ()) } else { Ok(()) };
     done.store(true, Ordering::Relaxed);
     if let Some(t) = ticker {
         let _ = t.join();
     }
     let summary = result?;
-    // Merges free the pages of the runs they replace, and a big transaction leaves the
-    // file larger than what it holds: give the free pages back.
-    db.shrink()?;
+    shrunk?;
     if args.json {
         print_json(&summary)?;
     } else {
