@@ -54,7 +54,7 @@ pub struct ImportArgs {
     /// Default: as many as --memory allows (chess), 50,000 (Othello).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub batch: Option<u64>,
-    /// Memory for building the index of one transaction, in MiB (about 60 bytes a
+    /// Chess: memory for building the index of one transaction, in MiB (about 60 bytes a
     /// position). Default: a quarter of the machine's memory (or of the container's
     /// limit), 256 MiB to 16 GiB.
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(64..))]
