@@ -963,46 +963,14 @@ mod tests {
         assert_eq!(occ[2].code, move_code(&moves[2]));
     }
 
-    /// The move codes as first defined (a walk over the targets in order), kept to check
-    /// that counting bits gives the same bytes: stored games depend on it.
-    /// The squares (and promotions) the piece on `from` may go to, in the order move codes
-    /// count them: ascending square, promotions as queen, rook, bishop, knight; castling as the
-    /// king going to its rook. Pseudo-legal: stored games were checked when imported.
+    /// The move codes as first defined: a walk over the piece's targets in order (ascending
+    /// square, a promotion square four times: queen, rook, bishop, knight), counting until
+    /// the move's own. Kept to check that counting bits gives the same bytes: stored games
+    /// depend on it.
     fn targets_reference(pos: &Chess, from: Square, mut f: impl FnMut(Square, Option<Role>) -> bool) {
-        let board = pos.board();
-        let Some(piece) = board.piece_at(from) else { return };
-        let us = board.by_color(piece.color);
-        let occupied = board.occupied();
-        let bb: Bitboard = match piece.role {
-            Role::Pawn => {
-                let forward: i32 = if piece.color == Color::White { 8 } else { -8 };
-                let mut t = Bitboard::EMPTY;
-                if let Some(one) = from.offset(forward)
-                    && !occupied.contains(one)
-                {
-                    t |= Bitboard::from_square(one);
-                    let start_rank = if piece.color == Color::White { shakmaty::Rank::Second } else { shakmaty::Rank::Seventh };
-                    if from.rank() == start_rank
-                        && let Some(two) = one.offset(forward)
-                        && !occupied.contains(two)
-                    {
-                        t |= Bitboard::from_square(two);
-                    }
-                }
-                let mut capturable = board.by_color(!piece.color);
-                if let Some(ep) = pos.ep_square(EnPassantMode::Legal) {
-                    capturable |= Bitboard::from_square(ep);
-                }
-                t | (attacks::pawn_attacks(piece.color, from) & capturable)
-            }
-            Role::King => {
-                (attacks::king_attacks(from) & !us) | (pos.castles().castling_rights() & us & board.rooks())
-            }
-            role => attacks::attacks(from, Piece { color: piece.color, role }, occupied) & !us,
-        };
-        let last_rank = if piece.color == Color::White { shakmaty::Rank::Eighth } else { shakmaty::Rank::First };
-        for to in bb {
-            if piece.role == Role::Pawn && to.rank() == last_rank {
+        let (squares, promoting) = target_squares(pos, from);
+        for to in squares {
+            if promoting {
                 for r in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
                     if !f(to, Some(r)) {
                         return;

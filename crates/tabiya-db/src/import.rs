@@ -294,7 +294,7 @@ pub(crate) fn trace(what: &str, since: Instant) {
 pub(crate) fn commit_batch_with_plies(db: &Database, batch: Batch, plies: Option<Vec<u16>>) -> Result<()> {
     let mut seg = Segment::new(batch.first_game);
     seg.add(db, &batch, plies.as_deref())?;
-    seg.commit(db)
+    seg.commit(db).map(|_| ())
 }
 
 /// Bytes of memory an occurrence takes while a segment's run is built (the occurrence, its
@@ -317,10 +317,9 @@ pub(crate) struct Segment {
     plies: Vec<u16>,
     with_plies: bool,
     sketch: Hll,
-    /// The database's game dictionary (loaded once), and whether it is new: trained on this
-    /// segment's first batch, to be stored with it.
+    /// The database's game dictionary (loaded once there is one), and whether it is new:
+    /// trained on this segment's first batch big enough, to be stored with it.
     dict: Option<(Vec<u8>, zstd::dict::EncoderDictionary<'static>)>,
-    dict_checked: bool,
     dict_is_new: bool,
 }
 
@@ -337,7 +336,6 @@ impl Segment {
             with_plies: true,
             sketch: Hll::default(),
             dict: None,
-            dict_checked: false,
             dict_is_new: false,
         }
     }
@@ -368,7 +366,7 @@ impl Segment {
         debug_assert_eq!(self.first_game as usize + self.packed.len(), batch.first_game as usize);
         // Stored games are compressed with the database's dictionary, trained on the first
         // batch big enough.
-        if !self.dict_checked {
+        if self.dict.is_none() {
             let read = db.store.read()?;
             let stored = read.table(META)?.get(records::DICT_KEY)?;
             drop(read);
@@ -376,7 +374,6 @@ impl Segment {
                 let ed = records::encoder_dictionary(&d);
                 self.dict = Some((d, ed));
             }
-            self.dict_checked = self.dict.is_some();
         }
         if self.dict.is_none() && batch.records.len() >= records::TRAIN_MIN {
             let t = Instant::now();
@@ -384,7 +381,6 @@ impl Segment {
                 let ed = records::encoder_dictionary(&d);
                 self.dict = Some((d, ed));
                 self.dict_is_new = true;
-                self.dict_checked = true;
             }
             trace("trained the game dictionary", t);
         }
@@ -413,11 +409,12 @@ impl Segment {
     }
 
     /// Builds the segment's index run and writes it with the games in one transaction;
-    /// the segment is then empty, ready for the next games. Prints timing lines on stderr
-    /// when `TABIYA_TRACE` is set (for benchmarks).
-    pub(crate) fn commit(&mut self, db: &Database) -> Result<()> {
+    /// the segment is then empty, ready for the next games. Returns whether there was
+    /// anything to write. Prints timing lines on stderr when `TABIYA_TRACE` is set (for
+    /// benchmarks).
+    pub(crate) fn commit(&mut self, db: &Database) -> Result<bool> {
         if self.packed.is_empty() {
-            return Ok(());
+            return Ok(false);
         }
         let t0 = Instant::now();
         let read = db.store.read()?;
@@ -477,7 +474,7 @@ impl Segment {
         self.plies.clear();
         self.with_plies = true;
         self.dict_is_new = false;
-        Ok(())
+        Ok(true)
     }
 }
 
@@ -590,14 +587,11 @@ impl Database {
                     let mut last = 0usize;
                     let mut runs = 0u32;
                     let mut commit = |seg: &mut Segment| -> Result<()> {
-                        if seg.games() == 0 {
-                            return Ok(());
-                        }
                         progress.indexing.store(true, Ordering::Relaxed);
-                        let r = seg.commit(self);
+                        let written = seg.commit(self);
                         progress.indexing.store(false, Ordering::Relaxed);
-                        runs += 1;
-                        r
+                        runs += u32::from(written?);
+                        Ok(())
                     };
                     for (batch, mut plies) in batch_rx {
                         if seg_games == 0 && seg.games() == 0 {
@@ -630,9 +624,8 @@ impl Database {
                 0 => (budget / 400).clamp(64, HANDOFF_GAMES),
                 n => n.div_ceil(n.div_ceil(HANDOFF_GAMES)),
             };
-            let cap = handoff;
-            let mut batch = Batch::with_capacity(next_game, cap);
-            let mut batch_plies: Vec<u16> = Vec::with_capacity(cap * 90);
+            let mut batch = Batch::with_capacity(next_game, handoff);
+            let mut batch_plies: Vec<u16> = Vec::with_capacity(handoff * 90);
             let mut game_index: Vec<u64> = vec![0; names_of.len()];
             let mut writer_failed = false;
             'receive: for msg in parsed_rx {
@@ -693,7 +686,7 @@ impl Database {
                                     batch.names = names.take_pending();
                                     let (mut fresh, fresh_plies) = recycle_rx
                                         .try_recv()
-                                        .unwrap_or_else(|_| (Batch::with_capacity(next_game, cap), Vec::with_capacity(cap * 90)));
+                                        .unwrap_or_else(|_| (Batch::with_capacity(next_game, handoff), Vec::with_capacity(handoff * 90)));
                                     fresh.reset(next_game);
                                     let full = std::mem::replace(&mut batch, fresh);
                                     let plies = std::mem::replace(&mut batch_plies, fresh_plies);

@@ -460,15 +460,19 @@ mod tests {
     use crate::chess::{self, position_key, successor_keys};
     use crate::{Database, ImportOptions, ImportProgress, Kind};
 
-    /// A database of TWIC 920 imported in batches of `batch` games (many small runs, then
-    /// merged into one).
-    fn twic_in_batches(batch: usize) -> (tempfile::TempDir, Database) {
+    /// A database of TWIC 920 imported with these options.
+    fn twic_with(opts: ImportOptions) -> (tempfile::TempDir, Database) {
         let dir = tempfile::tempdir().unwrap();
         let db = Database::open_or_create(dir.path(), Kind::Chess, None).unwrap();
         let twic = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/pgn/twic/twic0920.pgn");
-        let opts = ImportOptions { batch_games: batch, ..ImportOptions::default() };
         db.import(&[twic], &opts, &ImportProgress::default()).unwrap();
         (dir, db)
+    }
+
+    /// A database of TWIC 920 imported in batches of `batch` games (many small runs, then
+    /// merged into one).
+    fn twic_in_batches(batch: usize) -> (tempfile::TempDir, Database) {
+        twic_with(ImportOptions { batch_games: batch, ..ImportOptions::default() })
     }
 
     /// The positions before each of the first `plies` moves of every `every`-th game, with
@@ -550,17 +554,10 @@ mod tests {
     /// transaction, merged at the end) and answers like an import written as one.
     #[test]
     fn imports_bigger_than_their_index_memory_answer_like_one_run() {
-        let twic = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/pgn/twic/twic0920.pgn");
-        let import = |opts: ImportOptions| {
-            let dir = tempfile::tempdir().unwrap();
-            let db = Database::open_or_create(dir.path(), Kind::Chess, None).unwrap();
-            db.import(std::slice::from_ref(&twic), &opts, &ImportProgress::default()).unwrap();
-            (dir, db)
-        };
-        let (_a, whole) = import(ImportOptions::default());
+        let (_a, whole) = twic_with(ImportOptions::default());
         const OCCURRENCES: u64 = 20_000;
         let tight = ImportOptions { index_memory: OCCURRENCES * crate::import::BYTES_PER_OCCURRENCE, ..ImportOptions::default() };
-        let (_b, split) = import(tight);
+        let (_b, split) = twic_with(tight);
         let read = |db: &Database, what: &str| crate::meta_u64(&db.store.read().unwrap(), what).unwrap();
         assert_eq!(read(&whole, "next_run"), 1, "the whole import in one run");
         let counted: u64 = crate::dbstats::collect(&whole).unwrap().positions;

@@ -306,32 +306,23 @@ pub fn build_sketched(occs: &[Occ], facts: &(dyn Fn(u32) -> GameFacts + Sync), p
         }
     }
     drop(is_t);
-    // Sorted in two halves of the prefix space at once.
-    let cut = singles.len() / 2;
-    if cut > 0 {
-        let pivot = {
-            let mut prefixes: Vec<u32> = singles.iter().step_by((singles.len() / 1024).max(1)).map(|e| e.prefix).collect();
-            prefixes.sort_unstable();
-            prefixes[prefixes.len() / 2]
-        };
-        let mut lo = 0;
-        for i in 0..singles.len() {
-            if singles[i].prefix < pivot {
-                singles.swap(lo, i);
-                lo += 1;
-            }
+    // Sorted on two threads, split where the key sort split its ranges (a prefix's top 16
+    // bits are its key's range).
+    let mut lo = 0;
+    for i in 0..singles.len() {
+        if ((singles[i].prefix >> 16) as usize) < half {
+            singles.swap(lo, i);
+            lo += 1;
         }
-        let (a, b) = singles.split_at_mut(lo);
-        std::thread::scope(|s| {
-            s.spawn(|| b.sort_unstable());
-            a.sort_unstable();
-        });
     }
+    let (a, b) = singles.split_at_mut(lo);
+    std::thread::scope(|s| {
+        s.spawn(|| b.sort_unstable());
+        a.sort_unstable();
+    });
     Built { records, singles, sketch, implicit: n_implicit }
 }
 
-/// Sorts (key, index) pairs by key: one counting pass on the top 16 key bits, then small
-/// sorts per bucket (faster than one big comparison sort on these random keys).
 /// Sorts and groups some key ranges of [`build`]: `packed` holds them, `starts` their
 /// bounds (offset by the first one). Returns their T records in key order and the indices
 /// of the occurrences in them. Only groups big enough for a T record are looked at closely
