@@ -58,8 +58,13 @@ impl Default for ImportOptions {
     }
 }
 
-/// Games handed from the main thread to the writer at a time.
+/// Games of an Othello import's transaction when no `--batch` is given.
 pub const HANDOFF_GAMES: usize = 50_000;
+
+/// Most games a chess import's main thread hands the writer at a time: small, so the writer
+/// trains the game dictionary and compresses while the parse threads still read (even in a
+/// file of a few thousand games), and the recycled batches stay a few megabytes.
+const HANDOFF_MAX: usize = 1024;
 
 /// A quarter of the memory this process may use — the machine's (`/proc/meminfo`), or its
 /// control group's limit when lower (containers) — between 256 MiB and 16 GiB; 2 GiB when
@@ -617,12 +622,12 @@ impl Database {
             // Main: put games in file order, drop duplicates, assign ids, build batches.
             let mut pending: BTreeMap<u64, Parsed> = BTreeMap::new();
             let mut next_seq = 0u64;
-            // Batches of at most HANDOFF_GAMES that add up to a segment exactly, or, when
+            // Batches of at most HANDOFF_MAX that add up to a segment exactly, or, when
             // the memory decides, small enough for a segment to take several (about 100
             // positions a game).
             let handoff = match opts.batch_games {
-                0 => (budget / 400).clamp(64, HANDOFF_GAMES),
-                n => n.div_ceil(n.div_ceil(HANDOFF_GAMES)),
+                0 => (budget / 400).clamp(64, HANDOFF_MAX),
+                n => n.div_ceil(n.div_ceil(HANDOFF_MAX)),
             };
             let mut batch = Batch::with_capacity(next_game, handoff);
             let mut batch_plies: Vec<u16> = Vec::with_capacity(handoff * 90);

@@ -65,7 +65,9 @@ pub struct Splitter<R> {
 
 impl<R: Read> Splitter<R> {
     pub fn new(reader: R) -> Self {
-        Self::with_chunk_size(reader, 1 << 20)
+        // A quarter of a megabyte (some 400 games): even a small file makes several chunks,
+        // so every parse thread has work from the start.
+        Self::with_chunk_size(reader, 1 << 18)
     }
 
     pub fn with_chunk_size(reader: R, chunk_size: usize) -> Self {
@@ -198,7 +200,9 @@ impl<R: Read> Splitter<R> {
 
     fn fill(&mut self) -> io::Result<()> {
         let old = self.pending.len();
-        let want = self.chunk_size.max(1 << 16);
+        // Reads of a quarter chunk: a chunk ends soon after it reaches its size, rather than
+        // one more whole chunk later.
+        let want = (self.chunk_size / 4).max(1 << 14);
         self.pending.resize(old + want, 0);
         let mut filled = old;
         while filled < old + want {
