@@ -229,27 +229,28 @@ pub fn occurrences_with_plies(
     out: &mut Vec<Occurrence>,
     plies: Option<&mut Vec<u16>>,
 ) {
-    walk(start, moves, max_ply, out, plies, None);
+    walk(start, moves.iter().copied(), moves.len(), max_ply, out, plies, None);
 }
 
 /// One pass over a game's main line: the counted positions (up to the ply cap) and, when
 /// asked, the move codes of every move (the stored form's main line).
 fn walk(
     start: &Chess,
-    moves: &[Move],
+    moves: impl Iterator<Item = Move>,
+    len: usize,
     max_ply: Option<u32>,
     out: &mut Vec<Occurrence>,
     plies: Option<&mut Vec<u16>>,
     mut codes: Option<&mut Vec<u8>>,
 ) {
-    let limit = max_ply.map_or(moves.len(), |m| (m as usize).min(moves.len()));
+    let limit = max_ply.map_or(len, |m| (m as usize).min(len));
     // The move played at the cap is counted too (it is that position's move).
-    let end = if codes.is_some() { moves.len() } else { (limit + 1).min(moves.len()) };
-    let mut next = moves[..end].iter();
+    let end = if codes.is_some() { len } else { (limit + 1).min(len) };
+    let mut next = moves.take(end);
     let mut scratch = Vec::new();
     let plies = plies.unwrap_or(&mut scratch);
     let result: Result<Chess, DecodeError> = count_positions(start.clone(), limit, None, out, plies, |pos| {
-        Ok(next.next().map(|&m| {
+        Ok(next.next().map(|m| {
             if let Some(c) = codes.as_deref_mut() {
                 encode_move(pos, &m, c);
             }
@@ -381,9 +382,8 @@ pub fn successor_keys_in_record(data: &[u8], key: u128) -> Result<Option<Vec<u12
 /// The stored form's dictionary-free part ([`encode_body`]) and the counted positions with
 /// their plies, in one pass over the game.
 pub fn prepare(game: &Game, max_ply: Option<u32>, body: &mut Vec<u8>, occs: &mut Vec<Occurrence>, plies: &mut Vec<u16>) {
-    let moves: Vec<Move> = game.main_line().copied().collect();
     encode_body_head(game, body);
-    walk(&game.start, &moves, max_ply, occs, Some(plies), Some(body));
+    walk(&game.start, game.main_line().copied(), game.moves.len(), max_ply, occs, Some(plies), Some(body));
     encode_body_tail(game, body);
 }
 
@@ -489,6 +489,21 @@ const F_FEN: u8 = 1;
 const F_960: u8 = 2;
 const F_ANNOTATED: u8 = 4;
 
+/// True when `value` is exactly [`canonical_date`] of its parts (without building it).
+fn is_canonical_date(value: &str, y: u16, m: u8, d: u8) -> bool {
+    let v = value.as_bytes();
+    if v.len() != 10 || v[4] != b'.' || v[7] != b'.' {
+        return false;
+    }
+    fn part(b: &[u8], n: u32) -> bool {
+        match n {
+            0 => b.iter().all(|&c| c == b'?'),
+            _ => b.iter().all(u8::is_ascii_digit) && b.iter().fold(0u32, |a, &c| a * 10 + (c - b'0') as u32) == n,
+        }
+    }
+    part(&v[..4], y as u32) && part(&v[5..7], m as u32) && part(&v[8..], d as u32)
+}
+
 fn canonical_date(y: u16, m: u8, d: u8) -> String {
     let y = if y == 0 { "????".to_string() } else { format!("{y:04}") };
     let m = if m == 0 { "??".to_string() } else { format!("{m:02}") };
@@ -506,16 +521,24 @@ pub fn encode_game(game: &Game, names: &mut dyn Names, out: &mut Vec<u8>) {
 
 /// The stored form from a body made earlier (by a parse thread) and the tags.
 pub fn assemble(game: &Game, names: &mut dyn Names, body: &[u8], out: &mut Vec<u8>) {
-    assemble_tags(&game.tags, names, body, out);
+    assemble_tags(game.tags.iter().map(|(k, v)| (k.as_str(), v.as_str())), names, body, out);
 }
 
 /// [`assemble`] from a game's tags alone (the import keeps only them once the body is made).
-pub fn assemble_tags(game_tags: &[(String, String)], names: &mut dyn Names, body: &[u8], out: &mut Vec<u8>) {
-    let mut tags = Vec::with_capacity(64);
-    encode_tag_list(game_tags, names, &mut tags);
-    out.reserve(tags.len() + body.len() + 2);
-    put_varint(out, tags.len() as u64);
-    out.extend_from_slice(&tags);
+pub fn assemble_tags<'a>(game_tags: impl IntoIterator<Item = (&'a str, &'a str)>, names: &mut dyn Names, body: &[u8], out: &mut Vec<u8>) {
+    // The tags straight into `out`, their length put in front of them afterwards.
+    let start = out.len();
+    encode_tag_list(game_tags, names, out);
+    // The length as `put_varint` writes it, inserted before the tags.
+    let mut len = (out.len() - start) as u64;
+    let (mut head, mut n) = ([0u8; 10], 0);
+    while len >= 0x80 {
+        head[n] = (len as u8) | 0x80;
+        len >>= 7;
+        n += 1;
+    }
+    head[n] = len as u8;
+    out.splice(start..start, head[..=n].iter().copied());
     out.extend_from_slice(body);
 }
 
@@ -595,16 +618,17 @@ fn encode_body_tail(game: &Game, out: &mut Vec<u8>) {
 /// The tags: the Seven Tag Roster (without Result, kept as the outcome) and Elo compactly
 /// through the dictionaries; anything not in canonical form, and every other tag, verbatim.
 pub fn encode_tags(game: &Game, names: &mut dyn Names, out: &mut Vec<u8>) {
-    encode_tag_list(&game.tags, names, out);
+    encode_tag_list(game.tags.iter().map(|(k, v)| (k.as_str(), v.as_str())), names, out);
 }
 
-/// [`encode_tags`] from the list of tags.
-pub fn encode_tag_list(tags: &[(String, String)], names: &mut dyn Names, out: &mut Vec<u8>) {
+/// [`encode_tags`] from the tags, in file order.
+pub fn encode_tag_list<'a>(tags: impl IntoIterator<Item = (&'a str, &'a str)>, names: &mut dyn Names, out: &mut Vec<u8>) {
     let mut extras: Vec<(&str, &str)> = Vec::new();
     let mut seen = [false; 8];
     let mut slots: [u64; 8] = [0; 8]; // White Black Event Site Round Date WhiteElo BlackElo
+    let mut setup = None;
     for (name, value) in tags {
-        let slot = match name.as_str() {
+        let slot = match name {
             "White" => 0,
             "Black" => 1,
             "Event" => 2,
@@ -613,7 +637,11 @@ pub fn encode_tag_list(tags: &[(String, String)], names: &mut dyn Names, out: &m
             "Date" => 5,
             "WhiteElo" => 6,
             "BlackElo" => 7,
-            "Result" | "FEN" | "SetUp" => continue,
+            "SetUp" => {
+                setup = setup.or(Some(value));
+                continue;
+            }
+            "Result" | "FEN" => continue,
             _ => {
                 extras.push((name, value));
                 continue;
@@ -631,7 +659,7 @@ pub fn encode_tag_list(tags: &[(String, String)], names: &mut dyn Names, out: &m
             4 => names.id(Dict::Round, value) as u64 + 1,
             5 => {
                 let (y, m, d) = parse_date(value);
-                if canonical_date(y, m, d) == *value {
+                if is_canonical_date(value, y, m, d) {
                     ((y as u64) << 9 | (m as u64) << 5 | d as u64) + 1
                 } else {
                     extras.push((name, value));
@@ -639,7 +667,8 @@ pub fn encode_tag_list(tags: &[(String, String)], names: &mut dyn Names, out: &m
                 }
             }
             _ => match value.parse::<u16>() {
-                Ok(v) if v.to_string() == *value && v < u16::MAX => v as u64 + 1,
+                // Canonical only: digits, no sign, no leading zero.
+                Ok(v) if value.bytes().all(|b| b.is_ascii_digit()) && (value == "0" || !value.starts_with('0')) && v < u16::MAX => v as u64 + 1,
                 _ => {
                     extras.push((name, value));
                     0
@@ -651,7 +680,7 @@ pub fn encode_tag_list(tags: &[(String, String)], names: &mut dyn Names, out: &m
         put_varint(out, v);
     }
     // FEN/SetUp tags are rebuilt from the start position; keep a non-standard SetUp value.
-    if let Some(setup) = tags.iter().find(|(k, _)| k == "SetUp").map(|(_, v)| v.as_str()).filter(|s| *s != "1") {
+    if let Some(setup) = setup.filter(|s| *s != "1") {
         extras.push(("SetUp", setup));
     }
     put_varint(out, extras.len() as u64);

@@ -14,6 +14,7 @@
 //! merge.
 
 use std::collections::BTreeMap;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -151,23 +152,98 @@ pub struct ImportSummary {
     pub merges: u32,
 }
 
-/// A game ready to store.
+/// A game ready to store; its tags, body and occurrences lie in its [`ParsedChunk`]'s
+/// buffers.
 struct Prepared {
-    /// The game's tags (the rest of the parsed game is dropped in the parse thread).
-    tags: Vec<(String, String)>,
+    /// Range of the chunk's `tag_spans`.
+    tags: Range<usize>,
+    /// Range of the chunk's `body` (the dictionary-free part of the stored form).
+    body: Range<usize>,
+    /// Range of the chunk's `occs` and `plies`.
+    occs: Range<usize>,
     warnings: bool,
-    /// Ply of each occurrence.
-    plies: Vec<u16>,
-    /// The dictionary-free part of the stored form.
-    body: Vec<u8>,
     facts: GameFacts,
-    occs: Vec<Occurrence>,
     hash: u128,
 }
 
 struct ParsedGame {
     line: u64,
     result: Result<Prepared, GameError>,
+}
+
+/// The games of one chunk, parsed: a few buffers for all of them rather than a dozen
+/// allocations a game (freed by another thread than the one that made them).
+#[derive(Default)]
+struct ParsedChunk {
+    games: Vec<ParsedGame>,
+    /// Tag names and values, one after the other.
+    tag_text: String,
+    /// Each tag as (name start, name end, value end) in `tag_text`.
+    tag_spans: Vec<[u32; 3]>,
+    body: Vec<u8>,
+    occs: Vec<Occurrence>,
+    /// Ply of each occurrence.
+    plies: Vec<u16>,
+}
+
+impl ParsedChunk {
+    fn tags(&self, range: Range<usize>) -> impl Iterator<Item = (&str, &str)> {
+        self.tag_spans[range].iter().map(|&[a, b, c]| (&self.tag_text[a as usize..b as usize], &self.tag_text[b as usize..c as usize]))
+    }
+}
+
+/// What a parse thread keeps from game to game: the parser and scratch space.
+struct ChunkParser {
+    parser: GameParser,
+    occs: Vec<Occurrence>,
+    plies: Vec<u16>,
+}
+
+impl ChunkParser {
+    fn new() -> ChunkParser {
+        ChunkParser { parser: GameParser::new(), occs: Vec::new(), plies: Vec::new() }
+    }
+
+    fn parse(&mut self, chunk: &Chunk, max_ply: Option<u32>) -> ParsedChunk {
+        let mut out = ParsedChunk {
+            games: Vec::with_capacity(chunk.games.len()),
+            tag_text: String::with_capacity(chunk.data.len() / 2),
+            tag_spans: Vec::with_capacity(chunk.games.len() * 12),
+            body: Vec::with_capacity(chunk.data.len() / 4),
+            occs: Vec::with_capacity(chunk.games.len() * 90),
+            plies: Vec::with_capacity(chunk.games.len() * 90),
+        };
+        for span in &chunk.games {
+            let result = self.prepare(&mut out, chunk.game_bytes(span), span.line, max_ply);
+            out.games.push(ParsedGame { line: span.line, result });
+        }
+        out
+    }
+
+    fn prepare(&mut self, out: &mut ParsedChunk, bytes: &[u8], line: u64, max_ply: Option<u32>) -> Result<Prepared, GameError> {
+        let game = self.parser.parse(bytes, line)?;
+        let t0 = out.tag_spans.len();
+        for (name, value) in &game.tags {
+            let a = out.tag_text.len();
+            out.tag_text.push_str(name);
+            let b = out.tag_text.len();
+            out.tag_text.push_str(value);
+            out.tag_spans.push([a as u32, b as u32, out.tag_text.len() as u32]);
+        }
+        let b0 = out.body.len();
+        chess::prepare(&game, max_ply, &mut out.body, &mut self.occs, &mut self.plies);
+        let o0 = out.occs.len();
+        out.occs.extend_from_slice(&self.occs);
+        out.plies.extend_from_slice(&self.plies);
+        Ok(Prepared {
+            tags: t0..out.tag_spans.len(),
+            body: b0..out.body.len(),
+            occs: o0..out.occs.len(),
+            warnings: !game.warnings.is_empty(),
+            facts: chess::facts(&game),
+            hash: game_digest(&game),
+        })
+    }
 }
 
 enum Work {
@@ -177,7 +253,7 @@ enum Work {
 }
 
 enum Parsed {
-    Games { seq: u64, file: usize, games: Vec<ParsedGame> },
+    Games { seq: u64, file: usize, games: ParsedChunk },
     FileError { seq: u64, file: usize, error: String },
     FileDone { seq: u64, file: usize, bytes: u64 },
 }
@@ -233,19 +309,6 @@ pub fn game_digest(game: &Game) -> u128 {
         h.bytes(&chess::move_code(&n.mv).to_le_bytes());
     }
     h.0
-}
-
-fn prepare(parser: &mut GameParser, bytes: &[u8], line: u64, max_ply: Option<u32>) -> Result<Prepared, GameError> {
-    let game = parser.parse(bytes, line)?;
-    let n = game.moves.len();
-    let mut occs = Vec::with_capacity(n + 1);
-    let mut plies = Vec::with_capacity(n + 1);
-    let mut body = Vec::with_capacity(n + 32);
-    chess::prepare(&game, max_ply, &mut body, &mut occs, &mut plies);
-    let facts = chess::facts(&game);
-    let hash = game_digest(&game);
-    let warnings = !game.warnings.is_empty();
-    Ok(Prepared { tags: game.tags, warnings, plies, body, facts, occs, hash })
 }
 
 /// One batch of games to commit.
@@ -554,20 +617,10 @@ impl Database {
                 let rx = work_rx.clone();
                 let tx = parsed_tx.clone();
                 named("tabiya-parse").spawn_scoped(s, move || {
-                    let mut parser = GameParser::new();
+                    let mut parser = ChunkParser::new();
                     for w in rx {
                         let out = match w {
-                            Work::Chunk { seq, file, chunk } => {
-                                let games = chunk
-                                    .games
-                                    .iter()
-                                    .map(|span| ParsedGame {
-                                        line: span.line,
-                                        result: prepare(&mut parser, chunk.game_bytes(span), span.line, max_ply),
-                                    })
-                                    .collect();
-                                Parsed::Games { seq, file, games }
-                            }
+                            Work::Chunk { seq, file, chunk } => Parsed::Games { seq, file, games: parser.parse(&chunk, max_ply) },
                             Work::FileError { seq, file, error } => Parsed::FileError { seq, file, error },
                             Work::FileDone { seq, file, bytes } => Parsed::FileDone { seq, file, bytes },
                         };
@@ -642,13 +695,13 @@ impl Database {
                             summary.problems.push(Problem { file: names_of[file].clone(), line: 0, game: 0, reason: error });
                         }
                         Parsed::FileDone { file, bytes, .. } => summary.files[file].bytes = bytes,
-                        Parsed::Games { file, games, .. } => {
-                            for pg in games {
+                        Parsed::Games { file, games: chunk, .. } => {
+                            for pg in chunk.games.iter() {
                                 game_index[file] += 1;
                                 summary.games += 1;
                                 summary.files[file].games += 1;
                                 progress.games.fetch_add(1, Ordering::Relaxed);
-                                let prepared = match pg.result {
+                                let prepared = match &pg.result {
                                     Ok(p) => p,
                                     Err(e) => {
                                         summary.skipped += 1;
@@ -658,7 +711,7 @@ impl Database {
                                             file: names_of[file].clone(),
                                             line: e.line,
                                             game: game_index[file],
-                                            reason: e.reason,
+                                            reason: e.reason.clone(),
                                         });
                                         continue;
                                     }
@@ -677,13 +730,15 @@ impl Database {
                                 if !opts.keep_duplicates {
                                     dedup.insert(prepared.hash, id);
                                 }
-                                let mut record = Vec::new();
-                                chess::assemble_tags(&prepared.tags, &mut names, &prepared.body, &mut record);
+                                let body = &chunk.body[prepared.body.clone()];
+                                let mut record = Vec::with_capacity(body.len() + 128);
+                                chess::assemble_tags(chunk.tags(prepared.tags.clone()), &mut names, body, &mut record);
                                 batch.records.push(record);
                                 batch.facts.push(prepared.facts);
                                 batch.dedup.push((prepared.hash, id));
-                                batch.occs.extend(prepared.occs.iter().map(|o| Occ { key: o.key, game: id, code: o.code, mover: o.mover }));
-                                batch_plies.extend_from_slice(&prepared.plies);
+                                let occs = prepared.occs.clone();
+                                batch.occs.extend(chunk.occs[occs.clone()].iter().map(|o| Occ { key: o.key, game: id, code: o.code, mover: o.mover }));
+                                batch_plies.extend_from_slice(&chunk.plies[occs]);
                                 summary.imported += 1;
                                 summary.files[file].imported += 1;
                                 progress.imported.fetch_add(1, Ordering::Relaxed);

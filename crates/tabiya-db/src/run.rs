@@ -526,21 +526,16 @@ struct BitWriter {
 }
 
 impl BitWriter {
+    /// Appends the low `bits` bits of `v` (at most 32), least significant first.
     fn put(&mut self, v: u64, bits: u32) {
-        let mut v = v;
-        let mut bits = bits;
-        while bits > 0 {
-            let take = bits.min(64 - self.n).min(32);
-            let part = v & ((1u64 << take) - 1);
-            self.acc |= part << self.n;
-            self.n += take;
-            v >>= take;
-            bits -= take;
-            while self.n >= 8 {
-                self.out.push(self.acc as u8);
-                self.acc >>= 8;
-                self.n -= 8;
-            }
+        debug_assert!(bits <= 32);
+        // Fewer than 32 bits wait in the accumulator: 32 more always fit.
+        self.acc |= (v & ((1u64 << bits) - 1)) << self.n;
+        self.n += bits;
+        if self.n >= 32 {
+            self.out.extend_from_slice(&(self.acc as u32).to_le_bytes());
+            self.acc >>= 32;
+            self.n -= 32;
         }
     }
 
@@ -557,9 +552,8 @@ impl BitWriter {
     }
 
     fn finish(mut self) -> Vec<u8> {
-        if self.n > 0 {
-            self.out.push(self.acc as u8);
-        }
+        let bytes = self.n.div_ceil(8) as usize;
+        self.out.extend_from_slice(&self.acc.to_le_bytes()[..bytes]);
         self.out
     }
 }
