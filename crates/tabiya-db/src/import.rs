@@ -204,15 +204,15 @@ impl ChunkParser {
         ChunkParser { parser: GameParser::new(), occs: Vec::new(), plies: Vec::new() }
     }
 
-    fn parse(&mut self, chunk: &Chunk, max_ply: Option<u32>) -> ParsedChunk {
-        let mut out = ParsedChunk {
-            games: Vec::with_capacity(chunk.games.len()),
-            tag_text: String::with_capacity(chunk.data.len() / 2),
-            tag_spans: Vec::with_capacity(chunk.games.len() * 12),
-            body: Vec::with_capacity(chunk.data.len() / 4),
-            occs: Vec::with_capacity(chunk.games.len() * 90),
-            plies: Vec::with_capacity(chunk.games.len() * 90),
-        };
+    /// Parses a chunk's games into `out` (emptied first: the main thread sends the buffers
+    /// back once it has taken the games, so they are allocated once).
+    fn parse(&mut self, chunk: &Chunk, max_ply: Option<u32>, mut out: ParsedChunk) -> ParsedChunk {
+        out.games.clear();
+        out.tag_text.clear();
+        out.tag_spans.clear();
+        out.body.clear();
+        out.occs.clear();
+        out.plies.clear();
         for span in &chunk.games {
             let result = self.prepare(&mut out, chunk.game_bytes(span), span.line, max_ply);
             out.games.push(ParsedGame { line: span.line, result });
@@ -601,6 +601,8 @@ impl Database {
         let (work_tx, work_rx) = crossbeam_channel::bounded::<Work>(8);
         let (parsed_tx, parsed_rx) = crossbeam_channel::bounded::<Parsed>(8);
         let (batch_tx, batch_rx) = crossbeam_channel::bounded::<(Batch, Vec<u16>)>(1);
+        // Parsed chunks' buffers, back from the main thread to be filled again.
+        let (spent_tx, spent_rx) = crossbeam_channel::bounded::<ParsedChunk>(16);
         let workers = opts.workers.max(1);
         // Occurrences a segment may hold.
         let budget = (opts.index_memory / BYTES_PER_OCCURRENCE).max(1) as usize;
@@ -616,11 +618,15 @@ impl Database {
             for _ in 0..workers {
                 let rx = work_rx.clone();
                 let tx = parsed_tx.clone();
+                let spent_rx = spent_rx.clone();
                 named("tabiya-parse").spawn_scoped(s, move || {
                     let mut parser = ChunkParser::new();
                     for w in rx {
                         let out = match w {
-                            Work::Chunk { seq, file, chunk } => Parsed::Games { seq, file, games: parser.parse(&chunk, max_ply) },
+                            Work::Chunk { seq, file, chunk } => {
+                                let buffers = spent_rx.try_recv().unwrap_or_default();
+                                Parsed::Games { seq, file, games: parser.parse(&chunk, max_ply, buffers) }
+                            }
                             Work::FileError { seq, file, error } => Parsed::FileError { seq, file, error },
                             Work::FileDone { seq, file, bytes } => Parsed::FileDone { seq, file, bytes },
                         };
@@ -759,6 +765,7 @@ impl Database {
                                     break 'receive;
                                 }
                             }
+                            let _ = spent_tx.try_send(chunk);
                         }
                     }
                 }

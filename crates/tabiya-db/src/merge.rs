@@ -15,7 +15,7 @@ use tabiya_store::{ReadTx, TableMut, TableRef, WriteTx};
 use crate::facts::FactsReader;
 use crate::hll::Hll;
 use crate::keymap::{KeyMap, KeySet};
-use crate::run::{self, BLOCKS, Emitted, Occ, POSTINGS, RUNS, RunDir, RunEncoder, SEntry, SKETCHES, TRecord};
+use crate::run::{self, BLOCKS, Emitted, Occ, POSTINGS, RUNS, RunDir, RunEncoder, SEntry, SKETCHES, Singles, TRecord};
 use crate::stats::GameFacts;
 use crate::{Database, Error, META, Result, load_runs, meta_u64};
 
@@ -102,27 +102,26 @@ pub(crate) struct EncodedRun {
 /// Encodes a run on two threads: the T records and the first half of the S entries on
 /// one, the other half (from a prefix boundary: a block never splits a prefix) on the
 /// other. Each half's last block may be short; nothing else differs from one encoder.
-pub(crate) fn encode_run(records: &[TRecord], singles: &[SEntry]) -> EncodedRun {
+pub(crate) fn encode_run(records: &[TRecord], singles: &Singles) -> EncodedRun {
     let mut cut = singles.len() / 2;
-    while cut > 0 && cut < singles.len() && singles[cut].prefix == singles[cut - 1].prefix {
+    while cut > 0 && cut < singles.len() && singles.prefix_at(cut) == singles.prefix_at(cut - 1) {
         cut += 1;
     }
-    let (first, second) = singles.split_at(cut);
-    let part = |records: &[TRecord], singles: &[SEntry]| {
+    let part = |records: &[TRecord], singles: &mut dyn Iterator<Item = SEntry>| {
         let mut enc = RunEncoder::default();
         let mut out = Vec::new();
         for r in records {
             enc.push_record(r, &mut |e| out.push(e));
         }
-        for &e in singles {
+        for e in singles {
             enc.push_single(e, &mut |e| out.push(e));
         }
         enc.finish(&mut |e| out.push(e));
         out
     };
     let (mut emitted, rest) = std::thread::scope(|s| {
-        let other = s.spawn(|| part(&[], second));
-        let mine = part(records, first);
+        let other = s.spawn(|| part(&[], &mut (cut..singles.len()).map(|i| singles.get(i))));
+        let mine = part(records, &mut (0..cut).map(|i| singles.get(i)));
         (mine, other.join().expect("run encoding thread"))
     });
     emitted.extend(rest);

@@ -194,7 +194,7 @@ pub fn merge_records(key: u128, parts: Vec<TRecord>, facts: &dyn Fn(u32) -> Game
 /// What [`build`] makes of a batch.
 pub struct Built {
     pub records: Vec<TRecord>,
-    pub singles: Vec<SEntry>,
+    pub singles: Singles,
     pub sketch: Hll,
     /// Occurrences kept only through their successor's S entry.
     pub implicit: u64,
@@ -224,30 +224,37 @@ pub fn build_sketched(occs: &[Occ], facts: &(dyn Fn(u32) -> GameFacts + Sync), p
     let n = occs.len();
     assert!(n < u32::MAX as usize, "an index run holds fewer than 2^32 occurrences");
     // Occurrences sorted by key: groups of equal keys give T records and distinct counts.
-    // They are scattered by the key's top 16 bits, each packed as the next 64 bits of its key
-    // and its index; the ranges are then sorted and grouped by two threads, each taking
-    // half of the ranges (and each scattering its half: both read every key, each writes
-    // only its own).
+    // They are scattered by the key's top 16 bits, each packed in 8 bytes as the next 32
+    // bits of its key and its index; the ranges are then sorted and grouped by two threads,
+    // each taking half of the ranges (and each scattering its half: both read every key,
+    // each writes only its own). Groups of 48 equal bits big enough for a T record are then
+    // split by whole keys; smaller ones need nothing (every key in them is rare).
     const BITS: u32 = 16;
     let range_of = |k: u128| (k >> (128 - BITS)) as usize;
     let mut starts = vec![0usize; (1 << BITS) + 1];
+    let (mut min_game, mut max_game) = (u32::MAX, 0);
     for o in occs {
         starts[range_of(o.key) + 1] += 1;
+        min_game = min_game.min(o.game);
+        max_game = max_game.max(o.game);
     }
+    let base = min_game.min(max_game);
+    assert!(max_game - base < 1 << 31, "an index run spans fewer than 2^31 games");
     for i in 1..starts.len() {
         starts[i] += starts[i - 1];
     }
     let half = starts.partition_point(|&s| s < n / 2).min(1 << BITS);
-    // Zeroed memory comes fresh from the system: no cost until written.
-    let mut packed = vec![0u128; n];
-    let scatter = |out: &mut [u128], ranges: std::ops::Range<usize>| {
+    // Zeroed memory comes fresh from the system: no cost until written (but each page
+    // written costs a fault: 8 bytes an occurrence, not 16).
+    let mut packed = vec![0u64; n];
+    let scatter = |out: &mut [u64], ranges: std::ops::Range<usize>| {
         let base = starts[ranges.start];
         let mut next: Vec<usize> = starts[ranges.clone()].iter().map(|s| s - base).collect();
         for (i, o) in occs.iter().enumerate() {
             let r = range_of(o.key);
             if ranges.contains(&r) {
                 let at = &mut next[r - ranges.start];
-                out[*at] = (u128::from((o.key >> (128 - BITS - 64)) as u64) << 32) | i as u128;
+                out[*at] = (u64::from((o.key >> (128 - BITS - 32)) as u32) << 32) | i as u64;
                 *at += 1;
             }
         }
@@ -264,43 +271,46 @@ pub fn build_sketched(occs: &[Occ], facts: &(dyn Fn(u32) -> GameFacts + Sync), p
             (lower, upper.join().expect("index build thread"))
         })
     };
-    drop(packed);
     records.extend(records_high);
-    let mut is_t = vec![false; n];
+    let mut is_t = Bits::new(n);
     for &i in in_t_low.iter().chain(&in_t_high) {
-        is_t[i as usize] = true;
+        is_t.set(i as usize);
     }
     drop((in_t_low, in_t_high));
     // Rare positions, walking each game in order. With plies, every other one is implicit:
     // an S occurrence whose next one (one ply later, same game) is an explicit S entry.
-    let mut singles: Vec<SEntry> = Vec::with_capacity(n / 2);
+    // They go where the key sort was: its pages are already the process's (fresh memory
+    // costs a page fault every 4 KiB).
+    let mut singles = packed;
+    singles.clear();
+    let pack = |e: SEntry| Singles::pack(base, e);
     let mut n_implicit = 0u64;
     match plies {
         Some(plies) => {
-            let mut implicit = vec![false; n];
+            let mut implicit = Bits::new(n);
             for ix in (0..n.saturating_sub(1)).rev() {
                 let next = ix + 1;
-                if !is_t[ix]
+                if !is_t.get(ix)
                     && occs[next].game == occs[ix].game
                     && plies[next] == plies[ix].wrapping_add(1)
-                    && !is_t[next]
-                    && !implicit[next]
+                    && !is_t.get(next)
+                    && !implicit.get(next)
                 {
-                    implicit[ix] = true;
+                    implicit.set(ix);
                     n_implicit += 1;
                 }
             }
             for ix in 0..n {
-                if !is_t[ix] && !implicit[ix] {
-                    let pred = ix > 0 && implicit[ix - 1] && occs[ix - 1].game == occs[ix].game;
-                    singles.push(SEntry { prefix: prefix(occs[ix].key), game: occs[ix].game, pred });
+                if !is_t.get(ix) && !implicit.get(ix) {
+                    let pred = ix > 0 && implicit.get(ix - 1) && occs[ix - 1].game == occs[ix].game;
+                    singles.push(pack(SEntry { prefix: prefix(occs[ix].key), game: occs[ix].game, pred }));
                 }
             }
         }
         None => {
             for (ix, o) in occs.iter().enumerate() {
-                if !is_t[ix] {
-                    singles.push(SEntry { prefix: prefix(o.key), game: o.game, pred: false });
+                if !is_t.get(ix) {
+                    singles.push(pack(SEntry { prefix: prefix(o.key), game: o.game, pred: false }));
                 }
             }
         }
@@ -310,7 +320,7 @@ pub fn build_sketched(occs: &[Occ], facts: &(dyn Fn(u32) -> GameFacts + Sync), p
     // bits are its key's range).
     let mut lo = 0;
     for i in 0..singles.len() {
-        if ((singles[i].prefix >> 16) as usize) < half {
+        if ((singles[i] >> 48) as usize) < half {
             singles.swap(lo, i);
             lo += 1;
         }
@@ -320,27 +330,83 @@ pub fn build_sketched(occs: &[Occ], facts: &(dyn Fn(u32) -> GameFacts + Sync), p
         s.spawn(|| b.sort_unstable());
         a.sort_unstable();
     });
-    Built { records, singles, sketch, implicit: n_implicit }
+    Built { records, singles: Singles { base, packed: singles }, sketch, implicit: n_implicit }
+}
+
+/// The S entries of a build, in (prefix, game, pred) order, eight bytes each: the prefix,
+/// the game less `base` (31 bits) and `pred`, so that they sort as [`SEntry`]s do.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Singles {
+    base: u32,
+    packed: Vec<u64>,
+}
+
+impl Singles {
+    fn pack(base: u32, e: SEntry) -> u64 {
+        (u64::from(e.prefix) << 32) | (u64::from(e.game - base) << 1) | u64::from(e.pred)
+    }
+
+    pub fn len(&self) -> usize {
+        self.packed.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.packed.is_empty()
+    }
+
+    pub fn get(&self, i: usize) -> SEntry {
+        let v = self.packed[i];
+        SEntry { prefix: (v >> 32) as u32, game: self.base + ((v as u32) >> 1), pred: v & 1 == 1 }
+    }
+
+    pub fn prefix_at(&self, i: usize) -> u32 {
+        (self.packed[i] >> 32) as u32
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = SEntry> + '_ {
+        (0..self.len()).map(|i| self.get(i))
+    }
+
+    pub fn to_vec(&self) -> Vec<SEntry> {
+        self.iter().collect()
+    }
+}
+
+/// One flag per occurrence, eight to a byte.
+struct Bits(Vec<u64>);
+
+impl Bits {
+    fn new(n: usize) -> Bits {
+        Bits(vec![0; n.div_ceil(64)])
+    }
+
+    fn set(&mut self, i: usize) {
+        self.0[i / 64] |= 1 << (i % 64);
+    }
+
+    fn get(&self, i: usize) -> bool {
+        self.0[i / 64] >> (i % 64) & 1 == 1
+    }
 }
 
 /// Sorts and groups some key ranges of [`build`]: `packed` holds them, `starts` their
 /// bounds (offset by the first one). Returns their T records in key order and the indices
 /// of the occurrences in them. Only groups big enough for a T record are looked at closely
 /// (their whole keys read and compared): a smaller group needs nothing, even if it mixes
-/// keys sharing 80 bits.
-fn build_ranges(occs: &[Occ], packed: &mut [u128], starts: &[usize], facts: &(dyn Fn(u32) -> GameFacts + Sync)) -> (Vec<TRecord>, Vec<u32>) {
+/// keys sharing 48 bits.
+fn build_ranges(occs: &[Occ], packed: &mut [u64], starts: &[usize], facts: &(dyn Fn(u32) -> GameFacts + Sync)) -> (Vec<TRecord>, Vec<u32>) {
     let base = starts[0];
     let mut records = Vec::new();
     let mut in_t = Vec::new();
     let mut group_occs: Vec<Occ> = Vec::new();
     let mut exact: Vec<(u128, u32)> = Vec::new();
-    let ix = |p: u128| (p & 0xFFFF_FFFF) as u32;
+    let ix = |p: u64| p as u32;
     for w in starts.windows(2) {
         let range = &mut packed[w[0] - base..w[1] - base];
         range.sort_unstable();
         for same_bits in range.chunk_by(|a, b| a >> 32 == b >> 32) {
             if same_bits.len() >= PROMOTE_AT {
-                // Different keys may share these 80 bits: group by the whole key.
+                // Different keys may share these 48 bits: group by the whole key.
                 exact.clear();
                 exact.extend(same_bits.iter().map(|&p| (occs[ix(p) as usize].key, ix(p))));
                 exact.sort_unstable();
@@ -1044,6 +1110,7 @@ mod tests {
             occs.push(Occ { key: (g as u128 % 5) << 100 | (g as u128 % 2), game: g, code: 1, mover: 1 });
         }
         let Built { records: recs, singles, sketch: hll, .. } = build(&occs, &facts, None);
+        let singles = singles.to_vec();
         assert_eq!(recs.len(), 1);
         assert_eq!(recs[0].n_postings, 20);
         assert_eq!(recs[0].totals().games(), 20);
@@ -1123,7 +1190,7 @@ mod tests {
         }
         let b = build(&occs, &facts, Some(&plies));
         assert_eq!(b.records.len(), 1);
-        let has = |k: u128, g: u32| b.singles.iter().find(|e| e.prefix == k as u32 && e.game == g).copied();
+        let has = |k: u128, g: u32| b.singles.iter().find(|e| e.prefix == k as u32 && e.game == g);
         // Game 1 from the end: 6 explicit, 5 implicit, 4 explicit (pred), 3 implicit, 2
         // explicit (pred), 1 implicit.
         assert!(has(6, 1).unwrap().pred);
@@ -1144,9 +1211,9 @@ mod tests {
     }
 
     #[test]
-    fn build_groups_equal_keys_even_when_they_share_80_bits() {
+    fn build_groups_equal_keys_even_when_they_share_48_bits() {
         // Keys of many sizes of group, spread over the 16-bit ranges, and pairs of keys that
-        // differ only in their low 48 bits (the part the build's sort does not look at).
+        // differ only in their low 80 bits (the part the build's sort does not look at).
         let mut occs = Vec::new();
         let mut game = 0u32;
         let mut push = |key: u128, copies: u32, occs: &mut Vec<Occ>| {
@@ -1159,9 +1226,10 @@ mod tests {
             let key = (i as u128).wrapping_mul(0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C835);
             push(key, (i % 13) as u32 + 1, &mut occs);
             if i % 50 == 0 {
-                // A near twin: 9 copies each, same top 80 bits.
+                // Near twins: the same top 80 bits, or the same top 48 bits.
                 push(key ^ 1, 9, &mut occs);
                 push(key ^ (1 << 47), (i % 9) as u32 + 1, &mut occs);
+                push(key ^ (1 << 79), 8 + (i % 3) as u32, &mut occs);
             }
         }
         // Interleave, as games of a batch would.
@@ -1184,9 +1252,11 @@ mod tests {
             .flat_map(|(k, g)| g.iter().map(|&game| SEntry { prefix: prefix(*k), game, pred: false }))
             .collect();
         singles_expect.sort_unstable();
-        assert_eq!(b.singles, singles_expect);
+        assert_eq!(b.singles.to_vec(), singles_expect);
         let twins = b.records.iter().filter(|r| b.records.iter().any(|o| o.key != r.key && o.key >> 48 == r.key >> 48)).count();
         assert!(twins >= 40, "{twins} records with a near twin");
+        let far_twins = b.records.iter().filter(|r| b.records.iter().any(|o| o.key >> 48 != r.key >> 48 && o.key >> 80 == r.key >> 80)).count();
+        assert!(far_twins >= 40, "{far_twins} records with a twin sharing 48 bits");
     }
 
     #[test]
