@@ -115,7 +115,10 @@ pub fn make_record(key: u128, occs: &[Occ], facts: &dyn Fn(u32) -> GameFacts) ->
     let mut postings: Vec<Posting> = Vec::with_capacity(occs.len());
     // Each game's facts are read once, for the statistics and for ranking the best games.
     let mut ranked: Vec<(Posting, GameFacts)> = Vec::with_capacity(if occs.len() > TOP_GAMES { occs.len() } else { 0 });
-    for o in occs {
+    // Gathered in a loop of their own: the reads (scattered over the facts of a whole
+    // segment) then overlap instead of waiting one by one behind the statistics.
+    let gathered: Vec<GameFacts> = occs.iter().map(|o| facts(o.game)).collect();
+    for (o, f) in occs.iter().zip(gathered) {
         let slot = match moves.iter().position(|m| m.code == o.code) {
             Some(s) => s,
             None => {
@@ -123,7 +126,6 @@ pub fn make_record(key: u128, occs: &[Occ], facts: &dyn Fn(u32) -> GameFacts) ->
                 moves.len() - 1
             }
         };
-        let f = facts(o.game);
         moves[slot].stats.add_game(&f, o.mover);
         let p = Posting { game: o.game, slot: slot as u8 };
         postings.push(p);
@@ -281,40 +283,60 @@ pub fn build_sketched(occs: &[Occ], facts: &(dyn Fn(u32) -> GameFacts + Sync), p
     // an S occurrence whose next one (one ply later, same game) is an explicit S entry.
     // They go where the key sort was: its pages are already the process's (fresh memory
     // costs a page fault every 4 KiB).
+    // Two threads, each taking the games of one half of the occurrences (a rule never looks
+    // past its game) and writing its entries at the start of its half of that memory.
     let mut singles = packed;
-    singles.clear();
     let pack = |e: SEntry| Singles::pack(base, e);
-    let mut n_implicit = 0u64;
-    match plies {
-        Some(plies) => {
-            let mut implicit = Bits::new(n);
-            for ix in (0..n.saturating_sub(1)).rev() {
-                let next = ix + 1;
-                if !is_t.get(ix)
-                    && occs[next].game == occs[ix].game
-                    && plies[next] == plies[ix].wrapping_add(1)
-                    && !is_t.get(next)
-                    && !implicit.get(next)
-                {
-                    implicit.set(ix);
-                    n_implicit += 1;
+    let mid = (n / 2..n).find(|&i| i == 0 || occs[i].game != occs[i - 1].game).unwrap_or(n);
+    let rare = |lo: usize, hi: usize, out: &mut [u64]| -> (usize, u64) {
+        let (mut count, mut n_implicit) = (0usize, 0u64);
+        let mut put = |e: SEntry| {
+            out[count] = pack(e);
+            count += 1;
+        };
+        match plies {
+            Some(plies) => {
+                // Indices local to the half.
+                let mut implicit = Bits::new(hi - lo);
+                for ix in (lo..hi.saturating_sub(1)).rev() {
+                    let next = ix + 1;
+                    if !is_t.get(ix)
+                        && occs[next].game == occs[ix].game
+                        && plies[next] == plies[ix].wrapping_add(1)
+                        && !is_t.get(next)
+                        && !implicit.get(next - lo)
+                    {
+                        implicit.set(ix - lo);
+                        n_implicit += 1;
+                    }
+                }
+                for ix in lo..hi {
+                    if !is_t.get(ix) && !implicit.get(ix - lo) {
+                        let pred = ix > lo && implicit.get(ix - 1 - lo) && occs[ix - 1].game == occs[ix].game;
+                        put(SEntry { prefix: prefix(occs[ix].key), game: occs[ix].game, pred });
+                    }
                 }
             }
-            for ix in 0..n {
-                if !is_t.get(ix) && !implicit.get(ix) {
-                    let pred = ix > 0 && implicit.get(ix - 1) && occs[ix - 1].game == occs[ix].game;
-                    singles.push(pack(SEntry { prefix: prefix(occs[ix].key), game: occs[ix].game, pred }));
+            None => {
+                for ix in lo..hi {
+                    if !is_t.get(ix) {
+                        put(SEntry { prefix: prefix(occs[ix].key), game: occs[ix].game, pred: false });
+                    }
                 }
             }
         }
-        None => {
-            for (ix, o) in occs.iter().enumerate() {
-                if !is_t.get(ix) {
-                    singles.push(pack(SEntry { prefix: prefix(o.key), game: o.game, pred: false }));
-                }
-            }
-        }
-    }
+        (count, n_implicit)
+    };
+    let ((a, implicit_a), (b, implicit_b)) = {
+        let (first, second) = singles.split_at_mut(mid);
+        std::thread::scope(|s| {
+            let other = s.spawn(|| rare(mid, n, second));
+            (rare(0, mid, first), other.join().expect("index build thread"))
+        })
+    };
+    singles.copy_within(mid..mid + b, a);
+    singles.truncate(a + b);
+    let n_implicit = implicit_a + implicit_b;
     drop(is_t);
     // Sorted on two threads, split where the key sort split its ranges (a prefix's top 16
     // bits are its key's range).
@@ -389,6 +411,34 @@ impl Bits {
     }
 }
 
+/// Sorts the values of one key range of [`build_ranges`] (a big range through `scratch`: by
+/// its values' top 8 bits first, then each of those small buckets).
+fn sort_range(range: &mut [u64], scratch: &mut Vec<u64>) {
+    if range.len() < 512 {
+        range.sort_unstable();
+        return;
+    }
+    let mut bounds = [0usize; 257];
+    for &v in range.iter() {
+        bounds[(v >> 56) as usize + 1] += 1;
+    }
+    for i in 1..bounds.len() {
+        bounds[i] += bounds[i - 1];
+    }
+    scratch.clear();
+    scratch.resize(range.len(), 0);
+    let mut next = bounds;
+    for &v in range.iter() {
+        let b = (v >> 56) as usize;
+        scratch[next[b]] = v;
+        next[b] += 1;
+    }
+    for b in bounds.windows(2) {
+        scratch[b[0]..b[1]].sort_unstable();
+    }
+    range.copy_from_slice(scratch);
+}
+
 /// Sorts and groups some key ranges of [`build`]: `packed` holds them, `starts` their
 /// bounds (offset by the first one). Returns their T records in key order and the indices
 /// of the occurrences in them. Only groups big enough for a T record are looked at closely
@@ -401,9 +451,10 @@ fn build_ranges(occs: &[Occ], packed: &mut [u64], starts: &[usize], facts: &(dyn
     let mut group_occs: Vec<Occ> = Vec::new();
     let mut exact: Vec<(u128, u32)> = Vec::new();
     let ix = |p: u64| p as u32;
+    let mut scratch = Vec::new();
     for w in starts.windows(2) {
         let range = &mut packed[w[0] - base..w[1] - base];
-        range.sort_unstable();
+        sort_range(range, &mut scratch);
         for same_bits in range.chunk_by(|a, b| a >> 32 == b >> 32) {
             if same_bits.len() >= PROMOTE_AT {
                 // Different keys may share these 48 bits: group by the whole key.
