@@ -195,7 +195,7 @@ pub fn import(args: ImportArgs) -> anyhow::Result<()> {
         return crate::othello_db::import(&args);
     }
     let dir = args.db.dir();
-    let mut db = Database::open_or_create(&dir, Kind::Chess, args.max_ply)?;
+    let db = Database::open_or_create(&dir, Kind::Chess, args.max_ply)?;
     let mut opts = ImportOptions { keep_duplicates: args.keep_duplicates, batch_games: args.batch.unwrap_or(0) as usize, ..Default::default() };
     if let Some(mib) = args.memory {
         opts.index_memory = mib << 20;
@@ -248,7 +248,7 @@ pub fn import(args: ImportArgs) -> anyhow::Result<()> {
     // Merges free the pages of the runs they replace, and a big transaction leaves the
     // file larger than what it holds: give the free pages back.
     compacting.store(true, Ordering::Relaxed);
-    let shrunk = if result.is_ok() { db.shrink().map(|_| ()) } else { Ok(()) };
+    let shrunk = if result.is_ok() { db.shrink_reopened().map(|_| ()) } else { Ok(()) };
     done.store(true, Ordering::Relaxed);
     if let Some(t) = ticker {
         let _ = t.join();

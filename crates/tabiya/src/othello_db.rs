@@ -140,7 +140,7 @@ pub fn import(args: &ImportArgs) -> anyhow::Result<()> {
         bail!("--max-ply is for chess databases: an Othello database indexes every position");
     }
     let dir = args.db.dir();
-    let mut db = Database::open_or_create(&dir, Kind::Othello, None)?;
+    let db = Database::open_or_create(&dir, Kind::Othello, None)?;
     let opts = ImportOptions {
         keep_duplicates: args.keep_duplicates,
         batch_games: args.batch.unwrap_or(0) as usize,
@@ -183,7 +183,7 @@ pub fn import(args: &ImportArgs) -> anyhow::Result<()> {
         let _ = t.join();
     }
     let summary = result?;
-    db.shrink()?;
+    db.shrink_reopened()?;
     if args.json {
         return print_json(&summary);
     }
