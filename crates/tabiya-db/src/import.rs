@@ -179,7 +179,7 @@ struct ParsedChunk {
     /// Tag names and values, one after the other.
     tag_text: String,
     /// Each tag as (name start, name end, value end) in `tag_text`.
-    tag_spans: Vec<[u32; 3]>,
+    tag_spans: Vec<[usize; 3]>,
     body: Vec<u8>,
     occs: Vec<Occurrence>,
     /// Ply of each occurrence.
@@ -188,7 +188,7 @@ struct ParsedChunk {
 
 impl ParsedChunk {
     fn tags(&self, range: Range<usize>) -> impl Iterator<Item = (&str, &str)> {
-        self.tag_spans[range].iter().map(|&[a, b, c]| (&self.tag_text[a as usize..b as usize], &self.tag_text[b as usize..c as usize]))
+        self.tag_spans[range].iter().map(|&[a, b, c]| (&self.tag_text[a..b], &self.tag_text[b..c]))
     }
 }
 
@@ -228,7 +228,7 @@ impl ChunkParser {
             out.tag_text.push_str(name);
             let b = out.tag_text.len();
             out.tag_text.push_str(value);
-            out.tag_spans.push([a as u32, b as u32, out.tag_text.len() as u32]);
+            out.tag_spans.push([a, b, out.tag_text.len()]);
         }
         let b0 = out.body.len();
         chess::prepare(&game, max_ply, &mut out.body, &mut self.occs, &mut self.plies);
