@@ -60,7 +60,7 @@ impl Default for ImportOptions {
 }
 
 /// Games of an Othello import's transaction when no `--batch` is given.
-pub const HANDOFF_GAMES: usize = 50_000;
+pub const OTHELLO_BATCH_GAMES: usize = 50_000;
 
 /// Most games a chess import's main thread hands the writer at a time: small, so the writer
 /// trains the game dictionary and compresses while the parse threads still read (even in a

@@ -281,10 +281,9 @@ pub fn build_sketched(occs: &[Occ], facts: &(dyn Fn(u32) -> GameFacts + Sync), p
     drop((in_t_low, in_t_high));
     // Rare positions, walking each game in order. With plies, every other one is implicit:
     // an S occurrence whose next one (one ply later, same game) is an explicit S entry.
-    // They go where the key sort was: its pages are already the process's (fresh memory
-    // costs a page fault every 4 KiB).
-    // Two threads, each taking the games of one half of the occurrences (a rule never looks
-    // past its game) and writing its entries at the start of its half of that memory.
+    // Two threads each take the games of one half of the occurrences (neither rule looks
+    // past a game) and write their entries at the start of their half of the key sort's
+    // memory, whose pages are already the process's (fresh memory costs a fault a page).
     let mut singles = packed;
     let pack = |e: SEntry| Singles::pack(base, e);
     let mid = (n / 2..n).find(|&i| i == 0 || occs[i].game != occs[i - 1].game).unwrap_or(n);
