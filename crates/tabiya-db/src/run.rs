@@ -1329,6 +1329,27 @@ mod tests {
     }
 
     #[test]
+    fn big_key_ranges_sort_like_a_plain_sort() {
+        // Ranges above the bucket threshold (a million games make ~1,200 entries a range),
+        // with values spread over all top bytes, crowded into a few, and all in one.
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut scratch = Vec::new();
+        for (len, top_bits) in [(512, 64), (1_300, 64), (5_000, 58), (2_000, 52), (700, 0)] {
+            let mut v: Vec<u64> = (0..len).map(|_| if top_bits == 0 { next() >> 8 } else { next() >> (64 - top_bits) << (64 - top_bits) | next() & 0xFFFF }).collect();
+            let mut expect = v.clone();
+            expect.sort_unstable();
+            sort_range(&mut v, &mut scratch);
+            assert_eq!(v, expect, "{len} values, {top_bits} top bits");
+        }
+    }
+
+    #[test]
     fn corrupt_s_block_is_an_error() {
         let singles: Vec<SEntry> = (0..100).map(|i| SEntry { prefix: i * 1000, game: i, pred: false }).collect();
         let b = encode_s_block(&singles);
