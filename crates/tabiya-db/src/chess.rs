@@ -6,7 +6,7 @@ use shakmaty::zobrist::Zobrist128;
 use shakmaty::{Bitboard, CastlingMode, Chess, Color, EnPassantMode, KnownOutcome, Move, Piece, Position, Role, Square, attacks};
 use tabiya_pgn::model::{Game, Node, Variation, parse_date};
 
-use crate::codec::{DecodeError, Reader, put_str, put_varint};
+use crate::codec::{DecodeError, Reader, put_str, put_varint, varint_bytes};
 use crate::stats::{GameFacts, GameOutcome};
 
 /// Move code of "no move": the game ended in this position.
@@ -442,12 +442,7 @@ pub fn successor_keys(pos: &Chess) -> Vec<u128> {
 
 /// What the index needs to know about a chess game.
 pub fn facts(game: &Game) -> GameFacts {
-    let outcome = match game.outcome() {
-        Some(KnownOutcome::Decisive { winner: Color::White }) => GameOutcome::FirstWins,
-        Some(KnownOutcome::Decisive { winner: Color::Black }) => GameOutcome::SecondWins,
-        Some(KnownOutcome::Draw) => GameOutcome::Draw,
-        None => GameOutcome::Unknown,
-    };
+    let outcome = outcome(game);
     let (y, m, d) = game.tag("Date").map(parse_date).unwrap_or((0, 0, 0));
     let year = game.year();
     let y = if y == 0 { year.unwrap_or(0) } else { y };
@@ -457,6 +452,16 @@ pub fn facts(game: &Game) -> GameFacts {
         year,
         date: y as u32 * 10000 + m as u32 * 100 + d as u32,
         values: None,
+    }
+}
+
+/// A chess game's result as the index counts it.
+fn outcome(game: &Game) -> GameOutcome {
+    match game.outcome() {
+        Some(KnownOutcome::Decisive { winner: Color::White }) => GameOutcome::FirstWins,
+        Some(KnownOutcome::Decisive { winner: Color::Black }) => GameOutcome::SecondWins,
+        Some(KnownOutcome::Draw) => GameOutcome::Draw,
+        None => GameOutcome::Unknown,
     }
 }
 
@@ -529,16 +534,8 @@ pub fn assemble_tags<'a>(game_tags: impl IntoIterator<Item = (&'a str, &'a str)>
     // The tags straight into `out`, their length put in front of them afterwards.
     let start = out.len();
     encode_tag_list(game_tags, names, out);
-    // The length as `put_varint` writes it, inserted before the tags.
-    let mut len = (out.len() - start) as u64;
-    let (mut head, mut n) = ([0u8; 10], 0);
-    while len >= 0x80 {
-        head[n] = (len as u8) | 0x80;
-        len >>= 7;
-        n += 1;
-    }
-    head[n] = len as u8;
-    out.splice(start..start, head[..=n].iter().copied());
+    let (len, n) = varint_bytes((out.len() - start) as u64);
+    out.splice(start..start, len[..n].iter().copied());
     out.extend_from_slice(body);
 }
 
@@ -574,8 +571,7 @@ fn encode_body_head(game: &Game, out: &mut Vec<u8>) {
     if annotated {
         flags |= F_ANNOTATED;
     }
-    let outcome = facts(game).outcome();
-    flags |= outcome.to_bits() << 3;
+    flags |= outcome(game).to_bits() << 3;
     out.push(flags);
     if !standard {
         let fen = Fen::from_position(&game.start, EnPassantMode::Legal).to_string();

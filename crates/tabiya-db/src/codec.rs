@@ -9,12 +9,26 @@ pub struct DecodeError {
     pub offset: usize,
 }
 
-pub fn put_varint(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push((v as u8) | 0x80);
-        v >>= 7;
+pub fn put_varint(out: &mut Vec<u8>, v: u64) {
+    if v < 0x80 {
+        out.push(v as u8);
+    } else {
+        let (bytes, n) = varint_bytes(v);
+        out.extend_from_slice(&bytes[..n]);
     }
-    out.push(v as u8);
+}
+
+/// The bytes [`put_varint`] writes for `v`, and how many they are (for writing a varint
+/// before data already written).
+pub fn varint_bytes(mut v: u64) -> ([u8; 10], usize) {
+    let (mut bytes, mut n) = ([0u8; 10], 0);
+    while v >= 0x80 {
+        bytes[n] = (v as u8) | 0x80;
+        v >>= 7;
+        n += 1;
+    }
+    bytes[n] = v as u8;
+    (bytes, n + 1)
 }
 
 pub fn put_str(out: &mut Vec<u8>, s: &str) {
