@@ -4,7 +4,7 @@
 use shakmaty::fen::Fen;
 use shakmaty::zobrist::Zobrist128;
 use shakmaty::{Bitboard, CastlingMode, Chess, Color, EnPassantMode, KnownOutcome, Move, Piece, Position, Role, Square, attacks};
-use tabiya_pgn::model::{Game, Node, Variation, parse_date};
+use tabiya_pgn::model::{Game, Node, Variation, parse_date, parse_elo, year_of};
 
 use crate::codec::{DecodeError, Reader, put_str, put_varint, varint_bytes};
 use crate::stats::{GameFacts, GameOutcome};
@@ -47,7 +47,7 @@ pub fn code_to_move(pos: &Chess, code: u16) -> Option<Move> {
 /// and whether they are promotions (then each square counts four times: queen, rook,
 /// bishop, knight). Castling is the king going to its rook. Pseudo-legal: stored games were
 /// checked when imported.
-fn target_squares(pos: &Chess, from: Square) -> (Bitboard, bool) {
+fn target_squares(pos: &Chess, from: Square, ep: Option<Square>) -> (Bitboard, bool) {
     let board = pos.board();
     let Some(piece) = board.piece_at(from) else { return (Bitboard::EMPTY, false) };
     let us = board.by_color(piece.color);
@@ -69,7 +69,7 @@ fn target_squares(pos: &Chess, from: Square) -> (Bitboard, bool) {
                 }
             }
             let mut capturable = board.by_color(!piece.color);
-            if let Some(ep) = pos.ep_square(EnPassantMode::Legal) {
+            if let Some(ep) = ep {
                 capturable |= Bitboard::from_square(ep);
             }
             let seventh = if piece.color == Color::White { shakmaty::Rank::Seventh } else { shakmaty::Rank::Second };
@@ -88,6 +88,12 @@ const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knig
 /// a second byte with the rest. Both directions count bits: no move generation, so replays
 /// are fast.
 pub fn encode_move(pos: &Chess, m: &Move, out: &mut Vec<u8>) {
+    encode_move_ep(pos, m, pos.ep_square(EnPassantMode::Legal), out);
+}
+
+/// [`encode_move`] given the position's en-passant square (when a capture there is legal),
+/// for a caller that knows it already.
+pub fn encode_move_ep(pos: &Chess, m: &Move, ep: Option<Square>, out: &mut Vec<u8>) {
     let (from, to, promo) = match *m {
         Move::Normal { from, to, promotion, .. } => (from, to, promotion),
         Move::EnPassant { from, to } => (from, to, None),
@@ -96,7 +102,7 @@ pub fn encode_move(pos: &Chess, m: &Move, out: &mut Vec<u8>) {
     };
     let us = pos.us();
     let piece_idx = (us & Bitboard((1u64 << from as u32) - 1)).count() as u8;
-    let (squares, promoting) = target_squares(pos, from);
+    let (squares, promoting) = target_squares(pos, from, ep);
     let below = (squares & Bitboard((1u64 << to as u32) - 1)).count();
     let t = match (squares.contains(to), promoting, promo.and_then(|r| PROMOTIONS.iter().position(|&p| p == r))) {
         (true, false, None) => below,
@@ -114,6 +120,11 @@ pub fn encode_move(pos: &Chess, m: &Move, out: &mut Vec<u8>) {
 
 /// Reads one move code (see [`encode_move`]).
 pub fn decode_move(pos: &Chess, r: &mut Reader<'_>) -> Result<Move, DecodeError> {
+    decode_move_ep(pos, pos.ep_square(EnPassantMode::Legal), r)
+}
+
+/// [`decode_move`] given the position's en-passant square (see [`encode_move_ep`]).
+fn decode_move_ep(pos: &Chess, ep: Option<Square>, r: &mut Reader<'_>) -> Result<Move, DecodeError> {
     let b = r.u8("move")?;
     let piece_idx = (b >> 4) as usize;
     let mut t = (b & 15) as usize;
@@ -121,7 +132,7 @@ pub fn decode_move(pos: &Chess, r: &mut Reader<'_>) -> Result<Move, DecodeError>
         t += r.u8("move")? as usize;
     }
     let Some(from) = pos.us().into_iter().nth(piece_idx) else { return Err(bad("move piece", r)) };
-    let (squares, promoting) = target_squares(pos, from);
+    let (squares, promoting) = target_squares(pos, from, ep);
     let (nth, promotion) = if promoting { (t / 4, Some(PROMOTIONS[t % 4])) } else { (t, None) };
     let mut left = squares.0;
     for _ in 0..nth.min(64) {
@@ -249,10 +260,10 @@ fn walk(
     let mut next = moves.take(end);
     let mut scratch = Vec::new();
     let plies = plies.unwrap_or(&mut scratch);
-    let result: Result<Chess, DecodeError> = count_positions(start.clone(), limit, None, out, plies, |pos| {
+    let result: Result<Chess, DecodeError> = count_positions(start.clone(), limit, None, out, plies, |pos, ep| {
         Ok(next.next().map(|m| {
             if let Some(c) = codes.as_deref_mut() {
-                encode_move(pos, &m, c);
+                encode_move_ep(pos, &m, ep, c);
             }
             m
         }))
@@ -270,44 +281,93 @@ fn count_positions(
     stop_at: Option<(u128, Option<&Reach>)>,
     out: &mut Vec<Occurrence>,
     plies: &mut Vec<u16>,
-    mut next_move: impl FnMut(&Chess) -> Result<Option<Move>, DecodeError>,
+    mut next_move: impl FnMut(&Chess, Option<Square>) -> Result<Option<Move>, DecodeError>,
 ) -> Result<Chess, DecodeError> {
     out.clear();
     plies.clear();
-    let mut key = Zobrist128(position_key(&pos));
-    let mut ep = pos.ep_square(EnPassantMode::Legal);
-    // Positions since the last irreversible move: only these can repeat.
-    let mut window_start = 0;
-    let mut ply = 0usize;
+    let mut walk = Walk::new(&pos, limit, out);
     loop {
         if let Some((_, Some(reach))) = stop_at
             && !reach.possible(&pos)
         {
             return Ok(pos);
         }
-        let m = next_move(&pos)?;
-        if ply <= limit {
-            let code = m.as_ref().map_or(NO_MOVE, move_code);
-            if !out[window_start..].iter().any(|o| o.key == key.0) {
-                out.push(Occurrence { key: key.0, code, mover: if pos.turn() == Color::White { 0 } else { 1 } });
-                plies.push(ply.min(u16::MAX as usize) as u16);
-                if stop_at.is_some_and(|(k, _)| k == key.0) {
-                    return Ok(pos);
-                }
-            }
+        let m = next_move(&pos, walk.ep())?;
+        let code = m.as_ref().map_or(NO_MOVE, move_code);
+        if walk.count(pos.turn(), code, out, plies) && stop_at.is_some_and(|(k, _)| k == walk.key()) {
+            return Ok(pos);
         }
         let Some(m) = m else { return Ok(pos) };
-        if pos.is_irreversible(m) {
-            window_start = out.len();
-        }
-        let turn = pos.turn();
-        let castles = pos.castles().clone();
+        let before = walk.leave(&pos, m, out);
         pos.play_unchecked(m);
-        let after_ep = pos.ep_square(EnPassantMode::Legal);
-        key = Zobrist128(next_key_from(turn, &castles, &pos, m, key.0, ep, after_ep));
-        ep = after_ep;
-        debug_assert_eq!(key.0, position_key(&pos));
-        ply += 1;
+        walk.arrive(&before, &pos, m);
+        debug_assert_eq!(walk.key(), position_key(&pos));
+    }
+}
+
+/// The counting walk along a line, one position at a time: the current position's key and
+/// en-passant square, its ply, and where the positions that can still repeat begin. A caller
+/// that plays the moves itself (the importer's direct path) drives it with
+/// [`Walk::count`], [`Walk::leave`] and [`Walk::arrive`]; [`count_positions`] does the same.
+pub struct Walk {
+    key: u128,
+    ep: Option<Square>,
+    /// First entry of `out` the current position may repeat (positions before the last
+    /// irreversible move cannot).
+    window_start: usize,
+    ply: usize,
+    limit: usize,
+}
+
+/// What [`Walk::arrive`] needs of the position a move left.
+pub struct Left {
+    turn: Color,
+    castles: shakmaty::Castles,
+}
+
+impl Walk {
+    /// A walk from `pos`, counting up to `limit` plies, appending to `out` (which may hold
+    /// other games' positions before this one's).
+    pub fn new(pos: &Chess, limit: usize, out: &[Occurrence]) -> Walk {
+        Walk { key: position_key(pos), ep: pos.ep_square(EnPassantMode::Legal), window_start: out.len(), ply: 0, limit }
+    }
+
+    /// The current position's key.
+    pub fn key(&self) -> u128 {
+        self.key
+    }
+
+    /// The current position's en-passant square when a capture there is legal.
+    pub fn ep(&self) -> Option<Square> {
+        self.ep
+    }
+
+    /// Counts the current position (`turn` to move, `code` the move played from it or
+    /// [`NO_MOVE`]) unless it is past the ply cap or already counted in this game. Returns
+    /// whether it was counted.
+    pub fn count(&mut self, turn: Color, code: u16, out: &mut Vec<Occurrence>, plies: &mut Vec<u16>) -> bool {
+        if self.ply > self.limit || out[self.window_start..].iter().any(|o| o.key == self.key) {
+            return false;
+        }
+        out.push(Occurrence { key: self.key, code, mover: if turn == Color::White { 0 } else { 1 } });
+        plies.push(self.ply.min(u16::MAX as usize) as u16);
+        true
+    }
+
+    /// `m` is about to be played from `pos`, counted or not (`out` as it is then).
+    pub fn leave(&mut self, pos: &Chess, m: Move, out: &[Occurrence]) -> Left {
+        if pos.is_irreversible(m) {
+            self.window_start = out.len();
+        }
+        Left { turn: pos.turn(), castles: pos.castles().clone() }
+    }
+
+    /// `after` is the position `m` led to.
+    pub fn arrive(&mut self, before: &Left, after: &Chess, m: Move) {
+        let after_ep = after.ep_square(EnPassantMode::Legal);
+        self.key = next_key_from(before.turn, &before.castles, after, m, self.key, self.ep, after_ep);
+        self.ep = after_ep;
+        self.ply += 1;
     }
 }
 
@@ -343,12 +403,12 @@ fn replay_record_to(
     let limit = max_ply.map_or(n, |m| (m as usize).min(n));
     // The move played at the cap is counted too (it is that position's move).
     let mut left = (limit + 1).min(n);
-    count_positions(pos, limit, stop_at, out, plies, |pos| {
+    count_positions(pos, limit, stop_at, out, plies, |pos, ep| {
         if left == 0 {
             return Ok(None);
         }
         left -= 1;
-        decode_move(pos, &mut r).map(Some)
+        decode_move_ep(pos, ep, &mut r).map(Some)
     })
 }
 
@@ -442,13 +502,18 @@ pub fn successor_keys(pos: &Chess) -> Vec<u128> {
 
 /// What the index needs to know about a chess game.
 pub fn facts(game: &Game) -> GameFacts {
-    let outcome = outcome(game);
-    let (y, m, d) = game.tag("Date").map(parse_date).unwrap_or((0, 0, 0));
-    let year = game.year();
+    facts_from(|name| game.tag(name), game.outcome())
+}
+
+/// [`facts`] from a lookup of the game's tags (first occurrence) and its outcome.
+pub fn facts_from<'a>(tag: impl Fn(&str) -> Option<&'a str>, outcome: Option<KnownOutcome>) -> GameFacts {
+    let date = tag("Date");
+    let (y, m, d) = date.map(parse_date).unwrap_or((0, 0, 0));
+    let year = year_of(date, tag("EventDate"));
     let y = if y == 0 { year.unwrap_or(0) } else { y };
     GameFacts {
-        outcome: Some(outcome),
-        ratings: [game.elo(Color::White), game.elo(Color::Black)],
+        outcome: Some(index_outcome(outcome)),
+        ratings: [tag("WhiteElo").and_then(parse_elo), tag("BlackElo").and_then(parse_elo)],
         year,
         date: y as u32 * 10000 + m as u32 * 100 + d as u32,
         values: None,
@@ -457,7 +522,12 @@ pub fn facts(game: &Game) -> GameFacts {
 
 /// A chess game's result as the index counts it.
 fn outcome(game: &Game) -> GameOutcome {
-    match game.outcome() {
+    index_outcome(game.outcome())
+}
+
+/// [`outcome`] from the game's result.
+pub fn index_outcome(outcome: Option<KnownOutcome>) -> GameOutcome {
+    match outcome {
         Some(KnownOutcome::Decisive { winner: Color::White }) => GameOutcome::FirstWins,
         Some(KnownOutcome::Decisive { winner: Color::Black }) => GameOutcome::SecondWins,
         Some(KnownOutcome::Draw) => GameOutcome::Draw,
@@ -559,25 +629,30 @@ pub fn encode_body(game: &Game, out: &mut Vec<u8>) {
 
 /// Flags, start position, ply count.
 fn encode_body_head(game: &Game, out: &mut Vec<u8>) {
-    let annotated = game.has_annotations();
-    let standard = game.standard_start();
+    put_body_head(out, &game.start, game.castling_mode, game.has_annotations(), outcome(game), game.moves.len());
+}
+
+/// [`encode_body_head`] from its parts: the game's start, castling notation, whether it has
+/// annotations, its outcome and its number of plies.
+pub fn put_body_head(out: &mut Vec<u8>, start: &Chess, mode: CastlingMode, annotated: bool, outcome: GameOutcome, plies: usize) {
+    let standard = *start == Chess::default();
     let mut flags = 0u8;
     if !standard {
         flags |= F_FEN;
     }
-    if game.castling_mode == CastlingMode::Chess960 {
+    if mode == CastlingMode::Chess960 {
         flags |= F_960;
     }
     if annotated {
         flags |= F_ANNOTATED;
     }
-    flags |= outcome(game).to_bits() << 3;
+    flags |= outcome.to_bits() << 3;
     out.push(flags);
     if !standard {
-        let fen = Fen::from_position(&game.start, EnPassantMode::Legal).to_string();
+        let fen = Fen::from_position(start, EnPassantMode::Legal).to_string();
         put_str(out, &fen);
     }
-    put_varint(out, game.moves.len() as u64);
+    put_varint(out, plies as u64);
 }
 
 /// Annotations (comments, NAGs, variations), when the game has any.
@@ -993,7 +1068,7 @@ mod tests {
     /// the move's own. Kept to check that counting bits gives the same bytes: stored games
     /// depend on it.
     fn targets_reference(pos: &Chess, from: Square, mut f: impl FnMut(Square, Option<Role>) -> bool) {
-        let (squares, promoting) = target_squares(pos, from);
+        let (squares, promoting) = target_squares(pos, from, pos.ep_square(EnPassantMode::Legal));
         for to in squares {
             if promoting {
                 for r in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {

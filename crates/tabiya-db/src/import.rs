@@ -21,6 +21,9 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use serde::Serialize;
+use shakmaty::{CastlingMode, Chess, Move, Position};
+use tabiya_pgn::fast::{self, PlainVisitor};
+use tabiya_pgn::model::{outcome_of, result_str};
 use tabiya_pgn::{Chunk, Game, GameError, GameParser, Splitter};
 
 use crate::chess::{self, Dict, Occurrence};
@@ -197,11 +200,59 @@ struct ChunkParser {
     parser: GameParser,
     occs: Vec<Occurrence>,
     plies: Vec<u16>,
+    /// A plain game's encoded moves (they follow the ply count in the stored form).
+    moves: Vec<u8>,
+    /// A plain game's move codes (for its duplicate digest).
+    codes: Vec<u16>,
+}
+
+/// The direct path's visitor: a plain game's tags, counted positions and encoded moves go
+/// straight into the chunk's buffers while the parser plays its moves (one replay of the
+/// game, no [`Game`] built).
+struct PlainPrep<'a> {
+    out: &'a mut ParsedChunk,
+    limit: usize,
+    start: Option<(Chess, CastlingMode)>,
+    walk: Option<chess::Walk>,
+    left: Option<chess::Left>,
+    moves: &'a mut Vec<u8>,
+    codes: &'a mut Vec<u16>,
+}
+
+impl PlainVisitor for PlainPrep<'_> {
+    fn tag(&mut self, name: &str, value: &str) {
+        let a = self.out.tag_text.len();
+        self.out.tag_text.push_str(name);
+        let b = self.out.tag_text.len();
+        self.out.tag_text.push_str(value);
+        self.out.tag_spans.push([a, b, self.out.tag_text.len()]);
+    }
+
+    fn start(&mut self, pos: &Chess, castling_mode: CastlingMode) {
+        self.walk = Some(chess::Walk::new(pos, self.limit, &self.out.occs));
+        self.start = Some((pos.clone(), castling_mode));
+    }
+
+    fn before_move(&mut self, pos: &Chess, m: Move) {
+        if let Some(walk) = self.walk.as_mut() {
+            let code = chess::move_code(&m);
+            self.codes.push(code);
+            walk.count(pos.turn(), code, &mut self.out.occs, &mut self.out.plies);
+            chess::encode_move_ep(pos, &m, walk.ep(), self.moves);
+            self.left = Some(walk.leave(pos, m, &self.out.occs));
+        }
+    }
+
+    fn after_move(&mut self, pos: &Chess, m: Move) {
+        if let (Some(walk), Some(left)) = (self.walk.as_mut(), self.left.as_ref()) {
+            walk.arrive(left, pos, m);
+        }
+    }
 }
 
 impl ChunkParser {
     fn new() -> ChunkParser {
-        ChunkParser { parser: GameParser::new(), occs: Vec::new(), plies: Vec::new() }
+        ChunkParser { parser: GameParser::new(), occs: Vec::new(), plies: Vec::new(), moves: Vec::new(), codes: Vec::new() }
     }
 
     /// Parses a chunk's games into `out` (emptied first: the main thread sends the buffers
@@ -221,7 +272,10 @@ impl ChunkParser {
     }
 
     fn prepare(&mut self, out: &mut ParsedChunk, bytes: &[u8], line: u64, max_ply: Option<u32>) -> Result<Prepared, GameError> {
-        let game = self.parser.parse(bytes, line)?;
+        if let Some(p) = self.prepare_plain(out, bytes, max_ply) {
+            return Ok(p);
+        }
+        let game = self.parser.parse_full(bytes, line)?;
         let t0 = out.tag_spans.len();
         for (name, value) in &game.tags {
             let a = out.tag_text.len();
@@ -242,6 +296,42 @@ impl ChunkParser {
             warnings: !game.warnings.is_empty(),
             facts: chess::facts(&game),
             hash: game_digest(&game),
+        })
+    }
+}
+
+impl ChunkParser {
+    /// A plain game through the direct path: what [`ChunkParser::prepare`] makes of it
+    /// through a [`Game`], in one replay. `None` (the chunk's buffers as they were) for any
+    /// other game.
+    fn prepare_plain(&mut self, out: &mut ParsedChunk, bytes: &[u8], max_ply: Option<u32>) -> Option<Prepared> {
+        let (t0, text0, b0, o0) = (out.tag_spans.len(), out.tag_text.len(), out.body.len(), out.occs.len());
+        self.moves.clear();
+        self.codes.clear();
+        let limit = max_ply.map_or(usize::MAX, |m| m as usize);
+        let mut v = PlainPrep { out, limit, start: None, walk: None, left: None, moves: &mut self.moves, codes: &mut self.codes };
+        let end = fast::visit_plain(bytes, &mut v);
+        let (walk, start) = (v.walk.take(), v.start.take());
+        let (Some(end), Some(mut walk), Some((start, mode))) = (end, walk, start) else {
+            out.tag_text.truncate(text0);
+            out.tag_spans.truncate(t0);
+            out.occs.truncate(o0);
+            out.plies.truncate(o0);
+            return None;
+        };
+        walk.count(end.last.turn(), chess::NO_MOVE, &mut out.occs, &mut out.plies);
+        let (text, spans) = (&out.tag_text, &out.tag_spans[t0..]);
+        let tag = |name: &str| spans.iter().find(|&&[a, b, _]| &text[a..b] == name).map(|&[_, b, c]| &text[b..c]);
+        let outcome = outcome_of(tag("Result"), end.termination);
+        chess::put_body_head(&mut out.body, &start, mode, false, chess::index_outcome(outcome), end.plies);
+        out.body.extend_from_slice(&self.moves);
+        Some(Prepared {
+            tags: t0..out.tag_spans.len(),
+            body: b0..out.body.len(),
+            occs: o0..out.occs.len(),
+            warnings: false,
+            facts: chess::facts_from(tag, outcome),
+            hash: digest_from(tag, result_str(outcome), &start, self.codes.iter().copied()),
         })
     }
 }
@@ -294,19 +384,25 @@ impl Fnv128 {
 
 /// The duplicate digest of a game.
 pub fn game_digest(game: &Game) -> u128 {
+    digest_from(|name| game.tag(name), game.result_str(), &game.start, game.main_line().map(chess::move_code))
+}
+
+/// [`game_digest`] from a lookup of the game's tags, its result string, start position and
+/// the codes of its main line's moves.
+fn digest_from<'a>(tag: impl Fn(&str) -> Option<&'a str>, result: &str, start: &Chess, codes: impl Iterator<Item = u16>) -> u128 {
     let mut h = Fnv128::new();
     for name in ["Event", "Site", "Date", "Round", "White", "Black"] {
-        h.field(game.tag(name).unwrap_or("?").as_bytes());
+        h.field(tag(name).unwrap_or("?").as_bytes());
     }
-    h.field(game.result_str().as_bytes());
-    if game.standard_start() {
+    h.field(result.as_bytes());
+    if *start == Chess::default() {
         h.field(b"startpos");
     } else {
-        let fen = shakmaty::fen::Fen::from_position(&game.start, shakmaty::EnPassantMode::Legal).to_string();
+        let fen = shakmaty::fen::Fen::from_position(start, shakmaty::EnPassantMode::Legal).to_string();
         h.field(fen.as_bytes());
     }
-    for n in &game.moves {
-        h.bytes(&chess::move_code(&n.mv).to_le_bytes());
+    for code in codes {
+        h.bytes(&code.to_le_bytes());
     }
     h.0
 }
@@ -847,5 +943,65 @@ fn read_inputs(sources: Vec<Source>, tx: &crossbeam_channel::Sender<Work>, progr
             return;
         }
         seq += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the general path (a [`Game`], then [`chess::prepare`]) makes of a game.
+    fn general(bytes: &[u8], line: u64, max_ply: Option<u32>) -> Option<(Vec<(String, String)>, Vec<u8>, Vec<Occurrence>, Vec<u16>, GameFacts, u128)> {
+        let game = GameParser::new().parse_full(bytes, line).ok()?;
+        let (mut body, mut occs, mut plies) = (Vec::new(), Vec::new(), Vec::new());
+        chess::prepare(&game, max_ply, &mut body, &mut occs, &mut plies);
+        Some((game.tags.clone(), body, occs, plies, chess::facts(&game), game_digest(&game)))
+    }
+
+    /// Every game of the shared PGN that the direct path takes comes out exactly as the
+    /// general path makes it (tags, stored body, counted positions with their plies, facts,
+    /// duplicate digest), full depth and with a ply cap, in one chunk's buffers one game
+    /// after another; and the games it leaves leave the buffers as they were.
+    #[test]
+    fn the_direct_path_prepares_games_as_the_general_path_does() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/pgn/");
+        let mut files: Vec<PathBuf> = ["twic", "pgnmentor", "edge-cases"]
+            .iter()
+            .flat_map(|d| std::fs::read_dir(format!("{dir}{d}")).expect("shared data").map(|e| e.unwrap().path()))
+            .collect();
+        files.sort();
+        let (mut direct, mut total) = (0, 0);
+        for max_ply in [None, Some(12)] {
+            for f in &files {
+                let text = std::fs::read(f).unwrap();
+                let mut parser = ChunkParser::new();
+                let mut out = ParsedChunk::default();
+                for chunk in Splitter::new(text.as_slice()) {
+                    let chunk = chunk.unwrap();
+                    for span in &chunk.games {
+                        let bytes = chunk.game_bytes(span);
+                        let at = format!("{}:{} (max ply {max_ply:?})", f.display(), span.line);
+                        let before = (out.tag_text.len(), out.tag_spans.len(), out.body.len(), out.occs.len(), out.plies.len());
+                        total += 1;
+                        let Some(p) = parser.prepare_plain(&mut out, bytes, max_ply) else {
+                            let after = (out.tag_text.len(), out.tag_spans.len(), out.body.len(), out.occs.len(), out.plies.len());
+                            assert_eq!(before, after, "{at}: buffers left as they were");
+                            continue;
+                        };
+                        direct += 1;
+                        let (tags, body, occs, plies, facts, hash) = general(bytes, span.line, max_ply).unwrap_or_else(|| panic!("{at}: refused by the parser"));
+                        let got: Vec<(String, String)> = out.tags(p.tags.clone()).map(|(k, v)| (k.to_string(), v.to_string())).collect();
+                        assert_eq!(got, tags, "{at}");
+                        assert_eq!(&out.body[p.body.clone()], &body[..], "{at}");
+                        assert_eq!(&out.occs[p.occs.clone()], &occs[..], "{at}");
+                        assert_eq!(&out.plies[p.occs.clone()], &plies[..], "{at}");
+                        assert_eq!(p.facts, facts, "{at}");
+                        assert_eq!(p.hash, hash, "{at}");
+                        assert!(!p.warnings);
+                    }
+                }
+            }
+        }
+        assert!(direct * 10 > total * 9, "direct path took {direct} of {total} games");
     }
 }

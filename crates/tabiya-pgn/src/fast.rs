@@ -5,21 +5,47 @@
 //! reads the game, with its error messages. Both give the same [`Game`] for every game the
 //! direct path accepts (tested on all the shared PGN).
 
-use shakmaty::Position;
+use std::borrow::Cow;
+
+use pgn_reader::Outcome;
 use shakmaty::san::SanPlus;
+use shakmaty::{CastlingMode, Chess, Color, KnownOutcome, Move, Position};
 
 use crate::model::{Game, Node};
-use crate::parse::{decode_text, san_to_move, start_position};
+use crate::parse::{decode_text, san_to_move, start_position_from};
 
 fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | b'\n')
 }
 
-/// Reads the tag section: `[Name "value"]` lines (empty lines between them allowed).
-/// Returns the tags and where the movetext starts.
-fn tags(bytes: &[u8]) -> Option<(Vec<(String, String)>, usize)> {
-    let mut tags = Vec::with_capacity(16);
+/// What the direct path reports while it reads a plain game, in order: every tag, the start
+/// position, then each move twice (before and after it is played). When [`visit_plain`]
+/// returns `None` the game was not plain after all and part of it may have been reported:
+/// the visitor's caller discards what it gathered.
+pub trait PlainVisitor {
+    fn tag(&mut self, name: &str, value: &str);
+    fn start(&mut self, pos: &Chess, castling_mode: CastlingMode);
+    /// `m`, legal, is about to be played from `pos`.
+    fn before_move(&mut self, pos: &Chess, m: Move);
+    /// `pos` is the position after `m`.
+    fn after_move(&mut self, pos: &Chess, m: Move);
+}
+
+/// The end of a plain game.
+pub struct PlainEnd {
+    /// The termination marker (a plain game always has one, or ends without any).
+    pub termination: Option<Outcome>,
+    /// The position after the last move.
+    pub last: Chess,
+    pub plies: usize,
+}
+
+/// Reads the tag section: `[Name "value"]` lines (empty lines between them allowed),
+/// reporting each tag. Returns where the movetext starts and the first `FEN` and `Variant`
+/// values.
+fn tags<'a>(bytes: &'a [u8], v: &mut impl PlainVisitor) -> Option<(usize, Option<Cow<'a, str>>, Option<Cow<'a, str>>)> {
     let mut i = 0;
+    let (mut fen, mut variant) = (None, None);
     if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
         i = 3;
     }
@@ -28,7 +54,7 @@ fn tags(bytes: &[u8]) -> Option<(Vec<(String, String)>, usize)> {
             i += 1;
         }
         if i >= bytes.len() || bytes[i] != b'[' {
-            return Some((tags, i));
+            return Some((i, fen, variant));
         }
         // One tag line.
         let line_end = memchr::memchr(b'\n', &bytes[i..]).map_or(bytes.len(), |o| i + o);
@@ -52,20 +78,26 @@ fn tags(bytes: &[u8]) -> Option<(Vec<(String, String)>, usize)> {
         if after[close] != b']' || !after[close + 1..].iter().all(|&b| is_space(b)) {
             return None;
         }
-        let name = decode_text(&line[..name_end]).into_owned();
-        let value = decode_text(&rest[value_start..q2]).into_owned();
-        tags.push((name, value));
+        let name = decode_text(&line[..name_end]);
+        let value = decode_text(&rest[value_start..q2]);
+        v.tag(&name, &value);
+        match &*name {
+            "FEN" if fen.is_none() => fen = Some(value),
+            "Variant" if variant.is_none() => variant = Some(value),
+            _ => {}
+        }
         i = line_end;
     }
 }
 
-/// The direct path: `Some(game)` for a plain game, `None` to leave it to the full parser.
-pub fn parse_plain(bytes: &[u8]) -> Option<Game> {
-    let (tags, mut i) = tags(bytes)?;
-    let (start, castling_mode) = start_position(&tags).ok()?;
-    let mut pos = start.clone();
-    let mut moves: Vec<Node> = Vec::with_capacity(96);
+/// The direct path over a game, reporting it to `v` as it goes: `Some` for a plain game,
+/// `None` to leave it to the full parser.
+pub fn visit_plain(bytes: &[u8], v: &mut impl PlainVisitor) -> Option<PlainEnd> {
+    let (mut i, fen, variant) = tags(bytes, v)?;
+    let (mut pos, castling_mode) = start_position_from(fen.as_deref(), variant.as_deref()).ok()?;
+    v.start(&pos, castling_mode);
     let mut termination = None;
+    let mut plies = 0;
     let n = bytes.len();
     while i < n {
         let b = bytes[i];
@@ -82,9 +114,9 @@ pub fn parse_plain(bytes: &[u8]) -> Option<Game> {
             b'0'..=b'9' => {
                 // A move number ("12." or "12...", maybe glued to the move) or a result.
                 match tok {
-                    b"1-0" => termination = Some(pgn_reader::Outcome::Known(shakmaty::KnownOutcome::Decisive { winner: shakmaty::Color::White })),
-                    b"0-1" => termination = Some(pgn_reader::Outcome::Known(shakmaty::KnownOutcome::Decisive { winner: shakmaty::Color::Black })),
-                    b"1/2-1/2" => termination = Some(pgn_reader::Outcome::Known(shakmaty::KnownOutcome::Draw)),
+                    b"1-0" => termination = Some(Outcome::Known(KnownOutcome::Decisive { winner: Color::White })),
+                    b"0-1" => termination = Some(Outcome::Known(KnownOutcome::Decisive { winner: Color::Black })),
+                    b"1/2-1/2" => termination = Some(Outcome::Known(KnownOutcome::Draw)),
                     _ => {
                         let digits = tok.iter().take_while(|c| c.is_ascii_digit()).count();
                         let dots = tok[digits..].iter().take_while(|&&c| c == b'.').count();
@@ -100,18 +132,52 @@ pub fn parse_plain(bytes: &[u8]) -> Option<Game> {
                     }
                 }
             }
-            b'*' if tok.len() == 1 => termination = Some(pgn_reader::Outcome::Unknown),
+            b'*' if tok.len() == 1 => termination = Some(Outcome::Unknown),
             b'a'..=b'h' | b'N' | b'B' | b'R' | b'Q' | b'K' | b'O' => {
                 let san = SanPlus::from_ascii(tok).ok()?;
                 let m = san_to_move(&pos, san.san).ok()?;
+                v.before_move(&pos, m);
                 pos.play_unchecked(m);
-                moves.push(Node::new(m));
+                v.after_move(&pos, m);
+                plies += 1;
             }
             _ => return None,
         }
         i = tok_end;
     }
-    Some(Game { tags, start, castling_mode, comments: Vec::new(), moves, termination, warnings: Vec::new() })
+    Some(PlainEnd { termination, last: pos, plies })
+}
+
+/// Builds a [`Game`] from what the direct path reports.
+#[derive(Default)]
+struct GameBuilder {
+    tags: Vec<(String, String)>,
+    start: Option<(Chess, CastlingMode)>,
+    moves: Vec<Node>,
+}
+
+impl PlainVisitor for GameBuilder {
+    fn tag(&mut self, name: &str, value: &str) {
+        self.tags.push((name.to_string(), value.to_string()));
+    }
+
+    fn start(&mut self, pos: &Chess, castling_mode: CastlingMode) {
+        self.start = Some((pos.clone(), castling_mode));
+    }
+
+    fn before_move(&mut self, _: &Chess, m: Move) {
+        self.moves.push(Node::new(m));
+    }
+
+    fn after_move(&mut self, _: &Chess, _: Move) {}
+}
+
+/// The direct path: `Some(game)` for a plain game, `None` to leave it to the full parser.
+pub fn parse_plain(bytes: &[u8]) -> Option<Game> {
+    let mut b = GameBuilder { tags: Vec::with_capacity(16), start: None, moves: Vec::with_capacity(96) };
+    let end = visit_plain(bytes, &mut b)?;
+    let (start, castling_mode) = b.start?;
+    Some(Game { tags: b.tags, start, castling_mode, comments: Vec::new(), moves: b.moves, termination: end.termination, warnings: Vec::new() })
 }
 
 #[cfg(test)]

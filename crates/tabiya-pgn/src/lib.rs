@@ -5,9 +5,11 @@
 //! - [`split::Splitter`] cuts the byte stream into whole games (with byte offsets and line
 //!   numbers) without parsing them, so games can be parsed on several threads.
 //! - [`parse::parse_game`] parses one game into a [`Game`], checking every move.
+//! - [`fast::visit_plain`] reads a plain game (tags, moves, a result) move by move for a
+//!   caller that wants no [`Game`] built (the importer).
 //! - [`write::write_game`] writes a game back as PGN.
 
-mod fast;
+pub mod fast;
 pub mod input;
 pub mod model;
 pub mod parse;

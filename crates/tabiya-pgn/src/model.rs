@@ -60,23 +60,12 @@ impl Game {
     /// Result from the `Result` tag, or the movetext termination when the tag is missing or
     /// not a result. `None` means unknown (`*`).
     pub fn outcome(&self) -> Option<KnownOutcome> {
-        match self.tag("Result").map(|r| r.trim()) {
-            Some("1-0") => Some(KnownOutcome::Decisive { winner: Color::White }),
-            Some("0-1") => Some(KnownOutcome::Decisive { winner: Color::Black }),
-            Some("1/2-1/2") | Some("½-½") => Some(KnownOutcome::Draw),
-            Some("*") => None,
-            _ => self.termination.and_then(|o| o.known()),
-        }
+        outcome_of(self.tag("Result"), self.termination)
     }
 
     /// The result string for output (`1-0`, `0-1`, `1/2-1/2`, `*`).
     pub fn result_str(&self) -> &'static str {
-        match self.outcome() {
-            Some(KnownOutcome::Decisive { winner: Color::White }) => "1-0",
-            Some(KnownOutcome::Decisive { winner: Color::Black }) => "0-1",
-            Some(KnownOutcome::Draw) => "1/2-1/2",
-            None => "*",
-        }
+        result_str(self.outcome())
     }
 
     /// Rating of a player from `WhiteElo`/`BlackElo` (positive integers only).
@@ -87,7 +76,7 @@ impl Game {
 
     /// Year from the `Date` tag (`2012.06.20`, `1997.??.??`), falling back to `EventDate`.
     pub fn year(&self) -> Option<u16> {
-        self.tag("Date").and_then(parse_year).or_else(|| self.tag("EventDate").and_then(parse_year))
+        year_of(self.tag("Date"), self.tag("EventDate"))
     }
 
     /// True when the game starts from the standard position.
@@ -107,6 +96,33 @@ impl Game {
     pub fn main_line(&self) -> impl Iterator<Item = &Move> {
         self.moves.iter().map(|n| &n.mv)
     }
+}
+
+/// A game's result from its `Result` tag, or its movetext termination when the tag is
+/// missing or not a result (see [`Game::outcome`]).
+pub fn outcome_of(result_tag: Option<&str>, termination: Option<Outcome>) -> Option<KnownOutcome> {
+    match result_tag.map(|r| r.trim()) {
+        Some("1-0") => Some(KnownOutcome::Decisive { winner: Color::White }),
+        Some("0-1") => Some(KnownOutcome::Decisive { winner: Color::Black }),
+        Some("1/2-1/2") | Some("½-½") => Some(KnownOutcome::Draw),
+        Some("*") => None,
+        _ => termination.and_then(|o| o.known()),
+    }
+}
+
+/// The result string of an outcome (`1-0`, `0-1`, `1/2-1/2`, `*`).
+pub fn result_str(outcome: Option<KnownOutcome>) -> &'static str {
+    match outcome {
+        Some(KnownOutcome::Decisive { winner: Color::White }) => "1-0",
+        Some(KnownOutcome::Decisive { winner: Color::Black }) => "0-1",
+        Some(KnownOutcome::Draw) => "1/2-1/2",
+        None => "*",
+    }
+}
+
+/// A game's year from its `Date` tag, else its `EventDate` (see [`Game::year`]).
+pub fn year_of(date: Option<&str>, event_date: Option<&str>) -> Option<u16> {
+    date.and_then(parse_year).or_else(|| event_date.and_then(parse_year))
 }
 
 /// Parses an Elo tag value; `?`, `-`, `0` and garbage are unknown.

@@ -124,8 +124,13 @@ pub fn fast_san(pos: &Chess, san: &San) -> Option<Move> {
 /// tags.
 pub(crate) fn start_position(tags: &[(String, String)]) -> Result<(Chess, CastlingMode), String> {
     let tag = |n: &str| tags.iter().find(|(k, _)| k == n).map(|(_, v)| v.as_str());
-    let forced = castling_mode_for_variant(tag("Variant"))?;
-    match tag("FEN") {
+    start_position_from(tag("FEN"), tag("Variant"))
+}
+
+/// [`start_position`] from the values of the first `FEN` and `Variant` tags.
+pub(crate) fn start_position_from(fen: Option<&str>, variant: Option<&str>) -> Result<(Chess, CastlingMode), String> {
+    let forced = castling_mode_for_variant(variant)?;
+    match fen {
         None => Ok((Chess::default(), forced.unwrap_or(CastlingMode::Standard))),
         Some(fen) => {
             let fen = Fen::from_ascii(fen.trim().as_bytes()).map_err(|e| format!("invalid FEN tag {fen:?}: {e}"))?;
@@ -392,6 +397,12 @@ impl GameParser {
         if let Some(game) = crate::fast::parse_plain(bytes) {
             return Ok(game);
         }
+        self.parse_full(bytes, first_line)
+    }
+
+    /// [`GameParser::parse`] without trying the direct path first (for a caller that tried
+    /// [`crate::fast::visit_plain`] already).
+    pub fn parse_full(&mut self, bytes: &[u8], first_line: u64) -> Result<Game, GameError> {
         {
             let mut s = self.feed.0.borrow_mut();
             s.0.clear();
