@@ -33,6 +33,7 @@ use crate::names::{NameCache, write_names};
 use crate::run::{self, Occ};
 use crate::stats::GameFacts;
 use crate::{Database, Error, GAMES, META, Result, meta_u64, records};
+use tabiya_store::WriteTx;
 
 /// How to import.
 #[derive(Debug, Clone)]
@@ -468,12 +469,18 @@ pub const BYTES_PER_OCCURRENCE: u64 = 60;
 
 /// Games gathered for one transaction: their stored form already compressed, facts,
 /// duplicate digests, new names, and the occurrences their index run is built from. Batches
-/// are added as they come (the compression and the distinct-position sketch happen then,
-/// while other threads parse); [`Segment::commit`] builds the run and writes everything in
-/// one transaction.
+/// are added as they come: the games are compressed and put in the segment's transaction
+/// then, and the distinct positions sketched, while other threads parse; [`Segment::commit`]
+/// builds the run and writes the rest in the same transaction, then commits it.
 pub(crate) struct Segment {
     first_game: u32,
-    packed: Vec<Vec<u8>>,
+    /// Games in the segment.
+    games: usize,
+    /// The segment's transaction, open from its first game to its commit (dropped
+    /// uncommitted, it leaves the database as it was).
+    tx: Option<WriteTx>,
+    /// One compressed game (the store copies it).
+    packed: Vec<u8>,
     facts: Vec<GameFacts>,
     digests: Vec<u128>,
     names: Vec<(Dict, u32, String)>,
@@ -491,6 +498,8 @@ impl Segment {
     pub(crate) fn new(first_game: u32) -> Segment {
         Segment {
             first_game,
+            games: 0,
+            tx: None,
             packed: Vec::new(),
             facts: Vec::new(),
             digests: Vec::new(),
@@ -505,7 +514,7 @@ impl Segment {
     }
 
     pub(crate) fn games(&self) -> usize {
-        self.packed.len()
+        self.games
     }
 
     /// Makes room for this many occurrences if the system grants the address space (pages
@@ -524,10 +533,10 @@ impl Segment {
         if batch.records.is_empty() {
             return Ok(());
         }
-        if self.packed.is_empty() {
+        if self.games == 0 {
             self.first_game = batch.first_game;
         }
-        debug_assert_eq!(self.first_game as usize + self.packed.len(), batch.first_game as usize);
+        debug_assert_eq!(self.first_game as usize + self.games, batch.first_game as usize);
         // Stored games are compressed with the database's dictionary, trained on the first
         // batch big enough.
         if self.dict.is_none() {
@@ -549,12 +558,18 @@ impl Segment {
             trace("trained the game dictionary", t);
         }
         let mut packer = records::Packer::new(self.dict.as_ref().map(|(_, ed)| ed))?;
-        self.packed.reserve(batch.records.len());
-        for rec in &batch.records {
-            let mut p = Vec::with_capacity(rec.len() / 2 + 16);
-            packer.pack(rec, &mut p)?;
-            self.packed.push(p);
+        if self.tx.is_none() {
+            self.tx = Some(db.store.write()?);
         }
+        let tx = self.tx.as_ref().expect("opened above");
+        let (first, at) = (self.first_game, self.games);
+        let mut games = tx.table(GAMES)?;
+        for (i, rec) in batch.records.iter().enumerate() {
+            packer.pack(rec, &mut self.packed)?;
+            games.put(&game_key(first + (at + i) as u32), &self.packed)?;
+        }
+        drop(games);
+        self.games += batch.records.len();
         self.facts.extend_from_slice(&batch.facts);
         self.digests.extend(batch.dedup.iter().map(|(h, _)| *h));
         self.names.extend(batch.names.iter().cloned());
@@ -577,14 +592,14 @@ impl Segment {
     /// anything to write. Prints timing lines on stderr when `TABIYA_TRACE` is set (for
     /// benchmarks).
     pub(crate) fn commit(&mut self, db: &Database) -> Result<bool> {
-        if self.packed.is_empty() {
+        if self.games == 0 {
             return Ok(false);
         }
         let t0 = Instant::now();
         let read = db.store.read()?;
         let run_id = meta_u64(&read, "next_run")? as u32;
         drop(read);
-        let n = self.packed.len() as u32;
+        let n = self.games as u32;
         let first = self.first_game;
         let facts = &self.facts;
         let lookup = |g: u32| facts[(g - first) as usize];
@@ -600,17 +615,14 @@ impl Segment {
             ),
             t0,
         );
-        let w = db.store.write()?;
-        // The run is encoded on the other cores while the games go in.
+        let w = match self.tx.take() {
+            Some(w) => w,
+            None => db.store.write()?,
+        };
+        // The run is encoded on the other cores while the rest goes in.
         let (records, singles) = (built.records, built.singles);
         let encoded = std::thread::scope(|s| -> Result<crate::merge::EncodedRun> {
             let encoding = s.spawn(|| crate::merge::encode_run(&records, &singles));
-            w.with_table(GAMES, |t| {
-                for (i, p) in self.packed.iter().enumerate() {
-                    t.put(&game_key(first + i as u32), p)?;
-                }
-                Ok(())
-            })?;
             if self.dict_is_new
                 && let Some((d, _)) = &self.dict
             {
@@ -621,7 +633,9 @@ impl Segment {
             encoding.join().map_err(|_| Error::Corrupt("run encoding thread panicked".into()))
         })?;
         drop((records, singles));
+        trace("run encoded, facts and names put", t0);
         crate::merge::write_encoded_run(&w, run_id, n as u64, encoded, &built.sketch, built.implicit)?;
+        trace("run put", t0);
         w.with_table(META, |t| {
             t.put(b"next_game", (first + n).to_string().as_bytes())?;
             t.put(b"next_run", (run_id + 1).to_string().as_bytes())?;
@@ -630,7 +644,7 @@ impl Segment {
         w.commit()?;
         trace(&format!("segment of {n} games committed"), t0);
         self.first_game = first + n;
-        self.packed.clear();
+        self.games = 0;
         self.facts.clear();
         self.digests.clear();
         self.names.clear();
