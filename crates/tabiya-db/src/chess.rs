@@ -261,11 +261,10 @@ fn walk(
     let mut scratch = Vec::new();
     let plies = plies.unwrap_or(&mut scratch);
     let result: Result<Chess, DecodeError> = count_positions(start.clone(), limit, None, out, plies, |pos, ep| {
-        Ok(next.next().map(|m| {
+        Ok(next.next().inspect(|m| {
             if let Some(c) = codes.as_deref_mut() {
-                encode_move_ep(pos, &m, ep, c);
+                encode_move_ep(pos, m, ep, c);
             }
-            m
         }))
     });
     debug_assert!(result.is_ok(), "moves from a list never fail");

@@ -964,8 +964,11 @@ fn read_inputs(sources: Vec<Source>, tx: &crossbeam_channel::Sender<Work>, progr
 mod tests {
     use super::*;
 
+    /// Tags, stored body, counted positions, their plies, facts and digest of a game.
+    type Made = (Vec<(String, String)>, Vec<u8>, Vec<Occurrence>, Vec<u16>, GameFacts, u128);
+
     /// What the general path (a [`Game`], then [`chess::prepare`]) makes of a game.
-    fn general(bytes: &[u8], line: u64, max_ply: Option<u32>) -> Option<(Vec<(String, String)>, Vec<u8>, Vec<Occurrence>, Vec<u16>, GameFacts, u128)> {
+    fn general(bytes: &[u8], line: u64, max_ply: Option<u32>) -> Option<Made> {
         let game = GameParser::new().parse_full(bytes, line).ok()?;
         let (mut body, mut occs, mut plies) = (Vec::new(), Vec::new(), Vec::new());
         chess::prepare(&game, max_ply, &mut body, &mut occs, &mut plies);

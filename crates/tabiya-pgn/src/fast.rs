@@ -40,10 +40,18 @@ pub struct PlainEnd {
     pub plies: usize,
 }
 
+/// What the tag section tells the direct path.
+struct TagSection<'a> {
+    /// Where the movetext starts.
+    movetext: usize,
+    /// The first `FEN` and `Variant` values.
+    fen: Option<Cow<'a, str>>,
+    variant: Option<Cow<'a, str>>,
+}
+
 /// Reads the tag section: `[Name "value"]` lines (empty lines between them allowed),
-/// reporting each tag. Returns where the movetext starts and the first `FEN` and `Variant`
-/// values.
-fn tags<'a>(bytes: &'a [u8], v: &mut impl PlainVisitor) -> Option<(usize, Option<Cow<'a, str>>, Option<Cow<'a, str>>)> {
+/// reporting each tag.
+fn tags<'a>(bytes: &'a [u8], v: &mut impl PlainVisitor) -> Option<TagSection<'a>> {
     let mut i = 0;
     let (mut fen, mut variant) = (None, None);
     if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
@@ -54,7 +62,7 @@ fn tags<'a>(bytes: &'a [u8], v: &mut impl PlainVisitor) -> Option<(usize, Option
             i += 1;
         }
         if i >= bytes.len() || bytes[i] != b'[' {
-            return Some((i, fen, variant));
+            return Some(TagSection { movetext: i, fen, variant });
         }
         // One tag line.
         let line_end = memchr::memchr(b'\n', &bytes[i..]).map_or(bytes.len(), |o| i + o);
@@ -93,8 +101,9 @@ fn tags<'a>(bytes: &'a [u8], v: &mut impl PlainVisitor) -> Option<(usize, Option
 /// The direct path over a game, reporting it to `v` as it goes: `Some` for a plain game,
 /// `None` to leave it to the full parser.
 pub fn visit_plain(bytes: &[u8], v: &mut impl PlainVisitor) -> Option<PlainEnd> {
-    let (mut i, fen, variant) = tags(bytes, v)?;
-    let (mut pos, castling_mode) = start_position_from(fen.as_deref(), variant.as_deref()).ok()?;
+    let section = tags(bytes, v)?;
+    let mut i = section.movetext;
+    let (mut pos, castling_mode) = start_position_from(section.fen.as_deref(), section.variant.as_deref()).ok()?;
     v.start(&pos, castling_mode);
     let mut termination = None;
     let mut plies = 0;
