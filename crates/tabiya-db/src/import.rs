@@ -191,6 +191,24 @@ struct ParsedChunk {
 }
 
 impl ParsedChunk {
+    /// Empties the buffers, keeping their memory.
+    fn clear(&mut self) {
+        self.games.clear();
+        self.tag_text.clear();
+        self.tag_spans.clear();
+        self.body.clear();
+        self.occs.clear();
+        self.plies.clear();
+    }
+
+    fn push_tag(&mut self, name: &str, value: &str) {
+        let a = self.tag_text.len();
+        self.tag_text.push_str(name);
+        let b = self.tag_text.len();
+        self.tag_text.push_str(value);
+        self.tag_spans.push([a, b, self.tag_text.len()]);
+    }
+
     fn tags(&self, range: Range<usize>) -> impl Iterator<Item = (&str, &str)> {
         self.tag_spans[range].iter().map(|&[a, b, c]| (&self.tag_text[a..b], &self.tag_text[b..c]))
     }
@@ -222,11 +240,7 @@ struct PlainPrep<'a> {
 
 impl PlainVisitor for PlainPrep<'_> {
     fn tag(&mut self, name: &str, value: &str) {
-        let a = self.out.tag_text.len();
-        self.out.tag_text.push_str(name);
-        let b = self.out.tag_text.len();
-        self.out.tag_text.push_str(value);
-        self.out.tag_spans.push([a, b, self.out.tag_text.len()]);
+        self.out.push_tag(name, value);
     }
 
     fn start(&mut self, pos: &Chess, castling_mode: CastlingMode) {
@@ -259,12 +273,7 @@ impl ChunkParser {
     /// Parses a chunk's games into `out` (emptied first: the main thread sends the buffers
     /// back once it has taken the games, so they are allocated once).
     fn parse(&mut self, chunk: &Chunk, max_ply: Option<u32>, mut out: ParsedChunk) -> ParsedChunk {
-        out.games.clear();
-        out.tag_text.clear();
-        out.tag_spans.clear();
-        out.body.clear();
-        out.occs.clear();
-        out.plies.clear();
+        out.clear();
         for span in &chunk.games {
             let result = self.prepare(&mut out, chunk.game_bytes(span), span.line, max_ply);
             out.games.push(ParsedGame { line: span.line, result });
@@ -279,11 +288,7 @@ impl ChunkParser {
         let game = self.parser.parse_full(bytes, line)?;
         let t0 = out.tag_spans.len();
         for (name, value) in &game.tags {
-            let a = out.tag_text.len();
-            out.tag_text.push_str(name);
-            let b = out.tag_text.len();
-            out.tag_text.push_str(value);
-            out.tag_spans.push([a, b, out.tag_text.len()]);
+            out.push_tag(name, value);
         }
         let b0 = out.body.len();
         chess::prepare(&game, max_ply, &mut out.body, &mut self.occs, &mut self.plies);
@@ -299,9 +304,7 @@ impl ChunkParser {
             hash: game_digest(&game),
         })
     }
-}
 
-impl ChunkParser {
     /// A plain game through the direct path: what [`ChunkParser::prepare`] makes of it
     /// through a [`Game`], in one replay. `None` (the chunk's buffers as they were) for any
     /// other game.
