@@ -27,9 +27,16 @@ fn main() {
         None => {
             let d = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/bench-db-twic");
             if !d.join("tabiya.redb").exists() {
-                let db = Database::open_or_create(&d, tabiya_db::Kind::Chess, None).expect("create");
-                let twic = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/pgn/twic/twic0920.pgn");
-                db.import(&[twic], &ImportOptions::default(), &ImportProgress::default()).expect("import");
+                let db =
+                    Database::open_or_create(&d, tabiya_db::Kind::Chess, None).expect("create");
+                let twic = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                    .join("../../../shared/data/pgn/twic/twic0920.pgn");
+                db.import(
+                    &[twic],
+                    &ImportOptions::default(),
+                    &ImportProgress::default(),
+                )
+                .expect("import");
             }
             d
         }
@@ -51,7 +58,10 @@ fn main() {
     let snap = db.snapshot().expect("snapshot");
     let ids = snap.all_game_ids().expect("ids");
     let mut state = 42u64;
-    let queries = std::env::var("TABIYA_BENCH_QUERIES").ok().and_then(|v| v.parse().ok()).unwrap_or(2000usize);
+    let queries = std::env::var("TABIYA_BENCH_QUERIES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2000usize);
     // Replaying stored games (what verifying a rare position and merging runs cost).
     {
         let n = ids.len().min(20_000);
@@ -79,16 +89,27 @@ fn main() {
     // other positions than those just asked.
     let t = Instant::now();
     let bytes = snap.warm_cache().expect("warm");
-    eprintln!("read the whole database into the page cache: {:.0} MB in {:.2} s", bytes as f64 / 1e6, t.elapsed().as_secs_f64());
+    eprintln!(
+        "read the whole database into the page cache: {:.0} MB in {:.2} s",
+        bytes as f64 / 1e6,
+        t.elapsed().as_secs_f64()
+    );
     let second = pick_positions(&snap, &ids, &mut state, queries);
     measure(&db, &snap, &dir, &ids, &second, 0, "database cached");
 }
 
-fn pick_positions(snap: &tabiya_db::query::Snapshot<'_>, ids: &[u32], state: &mut u64, queries: usize) -> Vec<shakmaty::Chess> {
+fn pick_positions(
+    snap: &tabiya_db::query::Snapshot<'_>,
+    ids: &[u32],
+    state: &mut u64,
+    queries: usize,
+) -> Vec<shakmaty::Chess> {
     let mut positions = Vec::with_capacity(queries);
     while positions.len() < queries {
         let id = ids[(rng(state) % ids.len() as u64) as usize];
-        let Some(data) = snap.game_record(id).expect("record") else { continue };
+        let Some(data) = snap.game_record(id).expect("record") else {
+            continue;
+        };
         let (start, _, moves, _) = chess::decode_line(&data).expect("decode");
         let kind = positions.len() % 4;
         let len = moves.len();
@@ -106,13 +127,25 @@ fn pick_positions(snap: &tabiya_db::query::Snapshot<'_>, ids: &[u32], state: &mu
     }
     if let Ok(fen) = std::env::var("TABIYA_BENCH_FEN") {
         // One position, many times (for profiling).
-        let pos: shakmaty::Chess = fen.parse::<shakmaty::fen::Fen>().expect("FEN").into_position(shakmaty::CastlingMode::Standard).expect("position");
+        let pos: shakmaty::Chess = fen
+            .parse::<shakmaty::fen::Fen>()
+            .expect("FEN")
+            .into_position(shakmaty::CastlingMode::Standard)
+            .expect("position");
         positions = vec![pos; queries];
     }
     positions
 }
 
-fn measure(db: &Database, snap: &tabiya_db::query::Snapshot<'_>, dir: &std::path::Path, ids: &[u32], positions: &[shakmaty::Chess], warm_up: usize, what: &str) {
+fn measure(
+    db: &Database,
+    snap: &tabiya_db::query::Snapshot<'_>,
+    dir: &std::path::Path,
+    ids: &[u32],
+    positions: &[shakmaty::Chess],
+    warm_up: usize,
+    what: &str,
+) {
     for pos in positions.iter().take(warm_up) {
         let _ = snap.chess_position(pos, 8).expect("query");
     }
@@ -133,7 +166,8 @@ fn measure(db: &Database, snap: &tabiya_db::query::Snapshot<'_>, dir: &std::path
         let mut idx: Vec<usize> = (0..times.len()).collect();
         idx.sort_by(|&a, &b| times[b].partial_cmp(&times[a]).expect("numbers"));
         for &i in idx.iter().take(10) {
-            let fen = shakmaty::fen::Fen::from_position(&positions[i], shakmaty::EnPassantMode::Legal);
+            let fen =
+                shakmaty::fen::Fen::from_position(&positions[i], shakmaty::EnPassantMode::Legal);
             eprintln!("{:>8.0} µs  {fen}", times[i]);
         }
     }

@@ -3,7 +3,10 @@
 
 use shakmaty::fen::Fen;
 use shakmaty::zobrist::Zobrist128;
-use shakmaty::{Bitboard, CastlingMode, Chess, Color, EnPassantMode, KnownOutcome, Move, Piece, Position, Role, Square, attacks};
+use shakmaty::{
+    Bitboard, CastlingMode, Chess, Color, EnPassantMode, KnownOutcome, Move, Piece, Position, Role,
+    Square, attacks,
+};
 use tabiya_pgn::model::{Game, Node, Variation, parse_date, parse_elo, year_of};
 
 use crate::codec::{DecodeError, Reader, put_str, put_varint, varint_bytes};
@@ -26,9 +29,12 @@ fn role_bits(r: Role) -> u16 {
 /// castling flag (15; then `to` is the rook's square, which also covers Chess960).
 pub fn move_code(m: &Move) -> u16 {
     match *m {
-        Move::Normal { from, to, promotion, .. } => {
-            from as u16 | (to as u16) << 6 | promotion.map_or(0, role_bits) << 12
-        }
+        Move::Normal {
+            from,
+            to,
+            promotion,
+            ..
+        } => from as u16 | (to as u16) << 6 | promotion.map_or(0, role_bits) << 12,
         Move::EnPassant { from, to } => from as u16 | (to as u16) << 6,
         Move::Castle { king, rook } => king as u16 | (rook as u16) << 6 | 1 << 15,
         Move::Put { to, role } => (to as u16) << 6 | role_bits(role) << 12 | 0x3f,
@@ -49,7 +55,9 @@ pub fn code_to_move(pos: &Chess, code: u16) -> Option<Move> {
 /// checked when imported.
 fn target_squares(pos: &Chess, from: Square, ep: Option<Square>) -> (Bitboard, bool) {
     let board = pos.board();
-    let Some(piece) = board.piece_at(from) else { return (Bitboard::EMPTY, false) };
+    let Some(piece) = board.piece_at(from) else {
+        return (Bitboard::EMPTY, false);
+    };
     let us = board.by_color(piece.color);
     let occupied = board.occupied();
     match piece.role {
@@ -60,7 +68,11 @@ fn target_squares(pos: &Chess, from: Square, ep: Option<Square>) -> (Bitboard, b
                 && !occupied.contains(one)
             {
                 t |= Bitboard::from_square(one);
-                let start_rank = if piece.color == Color::White { shakmaty::Rank::Second } else { shakmaty::Rank::Seventh };
+                let start_rank = if piece.color == Color::White {
+                    shakmaty::Rank::Second
+                } else {
+                    shakmaty::Rank::Seventh
+                };
                 if from.rank() == start_rank
                     && let Some(two) = one.offset(forward)
                     && !occupied.contains(two)
@@ -72,11 +84,32 @@ fn target_squares(pos: &Chess, from: Square, ep: Option<Square>) -> (Bitboard, b
             if let Some(ep) = ep {
                 capturable |= Bitboard::from_square(ep);
             }
-            let seventh = if piece.color == Color::White { shakmaty::Rank::Seventh } else { shakmaty::Rank::Second };
-            (t | (attacks::pawn_attacks(piece.color, from) & capturable), from.rank() == seventh)
+            let seventh = if piece.color == Color::White {
+                shakmaty::Rank::Seventh
+            } else {
+                shakmaty::Rank::Second
+            };
+            (
+                t | (attacks::pawn_attacks(piece.color, from) & capturable),
+                from.rank() == seventh,
+            )
         }
-        Role::King => ((attacks::king_attacks(from) & !us) | (pos.castles().castling_rights() & us & board.rooks()), false),
-        role => (attacks::attacks(from, Piece { color: piece.color, role }, occupied) & !us, false),
+        Role::King => (
+            (attacks::king_attacks(from) & !us)
+                | (pos.castles().castling_rights() & us & board.rooks()),
+            false,
+        ),
+        role => (
+            attacks::attacks(
+                from,
+                Piece {
+                    color: piece.color,
+                    role,
+                },
+                occupied,
+            ) & !us,
+            false,
+        ),
     }
 }
 
@@ -95,7 +128,12 @@ pub fn encode_move(pos: &Chess, m: &Move, out: &mut Vec<u8>) {
 /// for a caller that knows it already.
 pub fn encode_move_ep(pos: &Chess, m: &Move, ep: Option<Square>, out: &mut Vec<u8>) {
     let (from, to, promo) = match *m {
-        Move::Normal { from, to, promotion, .. } => (from, to, promotion),
+        Move::Normal {
+            from,
+            to,
+            promotion,
+            ..
+        } => (from, to, promotion),
         Move::EnPassant { from, to } => (from, to, None),
         Move::Castle { king, rook } => (king, rook, None),
         Move::Put { to, .. } => (to, to, None),
@@ -104,7 +142,11 @@ pub fn encode_move_ep(pos: &Chess, m: &Move, ep: Option<Square>, out: &mut Vec<u
     let piece_idx = (us & Bitboard((1u64 << from as u32) - 1)).count() as u8;
     let (squares, promoting) = target_squares(pos, from, ep);
     let below = (squares & Bitboard((1u64 << to as u32) - 1)).count();
-    let t = match (squares.contains(to), promoting, promo.and_then(|r| PROMOTIONS.iter().position(|&p| p == r))) {
+    let t = match (
+        squares.contains(to),
+        promoting,
+        promo.and_then(|r| PROMOTIONS.iter().position(|&p| p == r)),
+    ) {
         (true, false, None) => below,
         (true, true, Some(p)) => below * 4 + p,
         // Not a move of this piece: the first target (never for a checked game).
@@ -124,16 +166,26 @@ pub fn decode_move(pos: &Chess, r: &mut Reader<'_>) -> Result<Move, DecodeError>
 }
 
 /// [`decode_move`] given the position's en-passant square (see [`encode_move_ep`]).
-fn decode_move_ep(pos: &Chess, ep: Option<Square>, r: &mut Reader<'_>) -> Result<Move, DecodeError> {
+fn decode_move_ep(
+    pos: &Chess,
+    ep: Option<Square>,
+    r: &mut Reader<'_>,
+) -> Result<Move, DecodeError> {
     let b = r.u8("move")?;
     let piece_idx = (b >> 4) as usize;
     let mut t = (b & 15) as usize;
     if t == 15 {
         t += r.u8("move")? as usize;
     }
-    let Some(from) = pos.us().into_iter().nth(piece_idx) else { return Err(bad("move piece", r)) };
+    let Some(from) = pos.us().into_iter().nth(piece_idx) else {
+        return Err(bad("move piece", r));
+    };
     let (squares, promoting) = target_squares(pos, from, ep);
-    let (nth, promotion) = if promoting { (t / 4, Some(PROMOTIONS[t % 4])) } else { (t, None) };
+    let (nth, promotion) = if promoting {
+        (t / 4, Some(PROMOTIONS[t % 4]))
+    } else {
+        (t, None)
+    };
     let mut left = squares.0;
     for _ in 0..nth.min(64) {
         left &= left.wrapping_sub(1);
@@ -145,19 +197,43 @@ fn decode_move_ep(pos: &Chess, ep: Option<Square>, r: &mut Reader<'_>) -> Result
     let board = pos.board();
     let role = board.role_at(from).expect("piece on from");
     if role == Role::King && board.by_color(pos.turn()).contains(to) {
-        return Ok(Move::Castle { king: from, rook: to });
+        return Ok(Move::Castle {
+            king: from,
+            rook: to,
+        });
     }
     if role == Role::Pawn && from.file() != to.file() && !board.occupied().contains(to) {
         return Ok(Move::EnPassant { from, to });
     }
-    Ok(Move::Normal { role, from, capture: board.role_at(to), to, promotion })
+    Ok(Move::Normal {
+        role,
+        from,
+        capture: board.role_at(to),
+        to,
+        promotion,
+    })
 }
 
 /// The key of the position after `m`, from the key of the position before it, without
 /// hashing the whole board again. `before_ep`/`after_ep` are the positions' en-passant
 /// squares when an en-passant capture is legal (the only case the key includes them).
-pub fn next_key(before: &Chess, after: &Chess, m: Move, key: u128, before_ep: Option<Square>, after_ep: Option<Square>) -> u128 {
-    next_key_from(before.turn(), before.castles(), after, m, key, before_ep, after_ep)
+pub fn next_key(
+    before: &Chess,
+    after: &Chess,
+    m: Move,
+    key: u128,
+    before_ep: Option<Square>,
+    after_ep: Option<Square>,
+) -> u128 {
+    next_key_from(
+        before.turn(),
+        before.castles(),
+        after,
+        m,
+        key,
+        before_ep,
+        after_ep,
+    )
 }
 
 /// [`next_key`] from what it needs of the position before the move: side to move and
@@ -175,7 +251,13 @@ pub fn next_key_from(
     let mut k = Zobrist128(key);
     k ^= Zobrist128::zobrist_for_white_turn();
     match m {
-        Move::Normal { role, from, capture, to, promotion } => {
+        Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion,
+        } => {
             k ^= Zobrist128::zobrist_for_piece(from, role.of(turn));
             k ^= Zobrist128::zobrist_for_piece(to, promotion.unwrap_or(role).of(turn));
             if let Some(c) = capture {
@@ -185,10 +267,17 @@ pub fn next_key_from(
         Move::EnPassant { from, to } => {
             k ^= Zobrist128::zobrist_for_piece(from, Role::Pawn.of(turn));
             k ^= Zobrist128::zobrist_for_piece(to, Role::Pawn.of(turn));
-            k ^= Zobrist128::zobrist_for_piece(Square::from_coords(to.file(), from.rank()), Role::Pawn.of(!turn));
+            k ^= Zobrist128::zobrist_for_piece(
+                Square::from_coords(to.file(), from.rank()),
+                Role::Pawn.of(!turn),
+            );
         }
         Move::Castle { king, rook } => {
-            let side = if rook > king { shakmaty::CastlingSide::KingSide } else { shakmaty::CastlingSide::QueenSide };
+            let side = if rook > king {
+                shakmaty::CastlingSide::KingSide
+            } else {
+                shakmaty::CastlingSide::QueenSide
+            };
             k ^= Zobrist128::zobrist_for_piece(king, Role::King.of(turn));
             k ^= Zobrist128::zobrist_for_piece(side.king_to(turn), Role::King.of(turn));
             k ^= Zobrist128::zobrist_for_piece(rook, Role::Rook.of(turn));
@@ -240,7 +329,15 @@ pub fn occurrences_with_plies(
     out: &mut Vec<Occurrence>,
     plies: Option<&mut Vec<u16>>,
 ) {
-    walk(start, moves.iter().copied(), moves.len(), max_ply, out, plies, None);
+    walk(
+        start,
+        moves.iter().copied(),
+        moves.len(),
+        max_ply,
+        out,
+        plies,
+        None,
+    );
 }
 
 /// One pass over a game's main line: the counted positions (up to the ply cap) and, when
@@ -256,17 +353,22 @@ fn walk(
 ) {
     let limit = max_ply.map_or(len, |m| (m as usize).min(len));
     // The move played at the cap is counted too (it is that position's move).
-    let end = if codes.is_some() { len } else { (limit + 1).min(len) };
+    let end = if codes.is_some() {
+        len
+    } else {
+        (limit + 1).min(len)
+    };
     let mut next = moves.take(end);
     let mut scratch = Vec::new();
     let plies = plies.unwrap_or(&mut scratch);
-    let result: Result<Chess, DecodeError> = count_positions(start.clone(), limit, None, out, plies, |pos, ep| {
-        Ok(next.next().inspect(|m| {
-            if let Some(c) = codes.as_deref_mut() {
-                encode_move_ep(pos, m, ep, c);
-            }
-        }))
-    });
+    let result: Result<Chess, DecodeError> =
+        count_positions(start.clone(), limit, None, out, plies, |pos, ep| {
+            Ok(next.next().inspect(|m| {
+                if let Some(c) = codes.as_deref_mut() {
+                    encode_move_ep(pos, m, ep, c);
+                }
+            }))
+        });
     debug_assert!(result.is_ok(), "moves from a list never fail");
 }
 
@@ -293,7 +395,8 @@ fn count_positions(
         }
         let m = next_move(&pos, walk.ep())?;
         let code = m.as_ref().map_or(NO_MOVE, move_code);
-        if walk.count(pos.turn(), code, out, plies) && stop_at.is_some_and(|(k, _)| k == walk.key()) {
+        if walk.count(pos.turn(), code, out, plies) && stop_at.is_some_and(|(k, _)| k == walk.key())
+        {
             return Ok(pos);
         }
         let Some(m) = m else { return Ok(pos) };
@@ -328,7 +431,13 @@ impl Walk {
     /// A walk from `pos`, counting up to `limit` plies, appending to `out` (which may hold
     /// other games' positions before this one's).
     pub fn new(pos: &Chess, limit: usize, out: &[Occurrence]) -> Walk {
-        Walk { key: position_key(pos), ep: pos.ep_square(EnPassantMode::Legal), window_start: out.len(), ply: 0, limit }
+        Walk {
+            key: position_key(pos),
+            ep: pos.ep_square(EnPassantMode::Legal),
+            window_start: out.len(),
+            ply: 0,
+            limit,
+        }
     }
 
     /// The current position's key.
@@ -344,11 +453,21 @@ impl Walk {
     /// Counts the current position (`turn` to move, `code` the move played from it or
     /// [`NO_MOVE`]) unless it is past the ply cap or already counted in this game. Returns
     /// whether it was counted.
-    pub fn count(&mut self, turn: Color, code: u16, out: &mut Vec<Occurrence>, plies: &mut Vec<u16>) -> bool {
+    pub fn count(
+        &mut self,
+        turn: Color,
+        code: u16,
+        out: &mut Vec<Occurrence>,
+        plies: &mut Vec<u16>,
+    ) -> bool {
         if self.ply > self.limit || out[self.window_start..].iter().any(|o| o.key == self.key) {
             return false;
         }
-        out.push(Occurrence { key: self.key, code, mover: if turn == Color::White { 0 } else { 1 } });
+        out.push(Occurrence {
+            key: self.key,
+            code,
+            mover: if turn == Color::White { 0 } else { 1 },
+        });
         plies.push(self.ply.min(u16::MAX as usize) as u16);
         true
     }
@@ -358,13 +477,24 @@ impl Walk {
         if pos.is_irreversible(m) {
             self.window_start = out.len();
         }
-        Left { turn: pos.turn(), castles: pos.castles().clone() }
+        Left {
+            turn: pos.turn(),
+            castles: pos.castles().clone(),
+        }
     }
 
     /// `after` is the position `m` led to.
     pub fn arrive(&mut self, before: &Left, after: &Chess, m: Move) {
         let after_ep = after.ep_square(EnPassantMode::Legal);
-        self.key = next_key_from(before.turn, &before.castles, after, m, self.key, self.ep, after_ep);
+        self.key = next_key_from(
+            before.turn,
+            &before.castles,
+            after,
+            m,
+            self.key,
+            self.ep,
+            after_ep,
+        );
         self.ep = after_ep;
         self.ply += 1;
     }
@@ -372,7 +502,12 @@ impl Walk {
 
 /// The counted positions (and plies) of a stored game, decoding its moves as it goes: one
 /// pass, no list of moves. The same as [`decode_line`] then [`occurrences_with_plies`].
-pub fn replay_record(data: &[u8], max_ply: Option<u32>, out: &mut Vec<Occurrence>, plies: &mut Vec<u16>) -> Result<(), DecodeError> {
+pub fn replay_record(
+    data: &[u8],
+    max_ply: Option<u32>,
+    out: &mut Vec<Occurrence>,
+    plies: &mut Vec<u16>,
+) -> Result<(), DecodeError> {
     replay_record_until(data, max_ply, None, out, plies)
 }
 
@@ -415,11 +550,16 @@ fn replay_record_to(
 fn record_start(r: &mut Reader) -> Result<(Chess, usize), DecodeError> {
     skip_tags(r)?;
     let flags = r.u8("game flags")?;
-    let mode = if flags & F_960 != 0 { CastlingMode::Chess960 } else { CastlingMode::Standard };
+    let mode = if flags & F_960 != 0 {
+        CastlingMode::Chess960
+    } else {
+        CastlingMode::Standard
+    };
     let pos = if flags & F_FEN != 0 {
         let fen = r.str("start FEN")?;
         let fen = Fen::from_ascii(fen.as_bytes()).map_err(|_| bad("start FEN", r))?;
-        fen.into_position::<Chess>(mode).map_err(|_| bad("start position", r))?
+        fen.into_position::<Chess>(mode)
+            .map_err(|_| bad("start position", r))?
     } else {
         Chess::default()
     };
@@ -435,14 +575,31 @@ fn record_start(r: &mut Reader) -> Result<(Chess, usize), DecodeError> {
 pub fn successor_keys_in_record(data: &[u8], key: u128) -> Result<Option<Vec<u128>>, DecodeError> {
     let (mut occs, mut plies) = (Vec::new(), Vec::new());
     let at = replay_record_to(data, None, Some((key, None)), &mut occs, &mut plies)?;
-    Ok(occs.last().filter(|o| o.key == key).map(|_| successor_keys(&at)))
+    Ok(occs
+        .last()
+        .filter(|o| o.key == key)
+        .map(|_| successor_keys(&at)))
 }
 
 /// The stored form's dictionary-free part ([`encode_body`]) and the counted positions with
 /// their plies, in one pass over the game.
-pub fn prepare(game: &Game, max_ply: Option<u32>, body: &mut Vec<u8>, occs: &mut Vec<Occurrence>, plies: &mut Vec<u16>) {
+pub fn prepare(
+    game: &Game,
+    max_ply: Option<u32>,
+    body: &mut Vec<u8>,
+    occs: &mut Vec<Occurrence>,
+    plies: &mut Vec<u16>,
+) {
     encode_body_head(game, body);
-    walk(&game.start, game.main_line().copied(), game.moves.len(), max_ply, occs, Some(plies), Some(body));
+    walk(
+        &game.start,
+        game.main_line().copied(),
+        game.moves.len(),
+        max_ply,
+        occs,
+        Some(plies),
+        Some(body),
+    );
     encode_body_tail(game, body);
 }
 
@@ -505,14 +662,20 @@ pub fn facts(game: &Game) -> GameFacts {
 }
 
 /// [`facts`] from a lookup of the game's tags (first occurrence) and its outcome.
-pub fn facts_from<'a>(tag: impl Fn(&str) -> Option<&'a str>, outcome: Option<KnownOutcome>) -> GameFacts {
+pub fn facts_from<'a>(
+    tag: impl Fn(&str) -> Option<&'a str>,
+    outcome: Option<KnownOutcome>,
+) -> GameFacts {
     let date = tag("Date");
     let (y, m, d) = date.map(parse_date).unwrap_or((0, 0, 0));
     let year = year_of(date, tag("EventDate"));
     let y = if y == 0 { year.unwrap_or(0) } else { y };
     GameFacts {
         outcome: Some(index_outcome(outcome)),
-        ratings: [tag("WhiteElo").and_then(parse_elo), tag("BlackElo").and_then(parse_elo)],
+        ratings: [
+            tag("WhiteElo").and_then(parse_elo),
+            tag("BlackElo").and_then(parse_elo),
+        ],
         year,
         date: y as u32 * 10000 + m as u32 * 100 + d as u32,
         values: None,
@@ -527,8 +690,12 @@ fn outcome(game: &Game) -> GameOutcome {
 /// [`outcome`] from the game's result.
 pub fn index_outcome(outcome: Option<KnownOutcome>) -> GameOutcome {
     match outcome {
-        Some(KnownOutcome::Decisive { winner: Color::White }) => GameOutcome::FirstWins,
-        Some(KnownOutcome::Decisive { winner: Color::Black }) => GameOutcome::SecondWins,
+        Some(KnownOutcome::Decisive {
+            winner: Color::White,
+        }) => GameOutcome::FirstWins,
+        Some(KnownOutcome::Decisive {
+            winner: Color::Black,
+        }) => GameOutcome::SecondWins,
         Some(KnownOutcome::Draw) => GameOutcome::Draw,
         None => GameOutcome::Unknown,
     }
@@ -546,7 +713,13 @@ pub enum Dict {
 }
 
 impl Dict {
-    pub const ALL: [Dict; 5] = [Dict::Player, Dict::Event, Dict::Site, Dict::Round, Dict::TagName];
+    pub const ALL: [Dict; 5] = [
+        Dict::Player,
+        Dict::Event,
+        Dict::Site,
+        Dict::Round,
+        Dict::TagName,
+    ];
 }
 
 /// Assigns and resolves dictionary ids.
@@ -572,16 +745,31 @@ fn is_canonical_date(value: &str, y: u16, m: u8, d: u8) -> bool {
     fn part(b: &[u8], n: u32) -> bool {
         match n {
             0 => b.iter().all(|&c| c == b'?'),
-            _ => b.iter().all(u8::is_ascii_digit) && b.iter().fold(0u32, |a, &c| a * 10 + (c - b'0') as u32) == n,
+            _ => {
+                b.iter().all(u8::is_ascii_digit)
+                    && b.iter().fold(0u32, |a, &c| a * 10 + (c - b'0') as u32) == n
+            }
         }
     }
     part(&v[..4], y as u32) && part(&v[5..7], m as u32) && part(&v[8..], d as u32)
 }
 
 fn canonical_date(y: u16, m: u8, d: u8) -> String {
-    let y = if y == 0 { "????".to_string() } else { format!("{y:04}") };
-    let m = if m == 0 { "??".to_string() } else { format!("{m:02}") };
-    let d = if d == 0 { "??".to_string() } else { format!("{d:02}") };
+    let y = if y == 0 {
+        "????".to_string()
+    } else {
+        format!("{y:04}")
+    };
+    let m = if m == 0 {
+        "??".to_string()
+    } else {
+        format!("{m:02}")
+    };
+    let d = if d == 0 {
+        "??".to_string()
+    } else {
+        format!("{d:02}")
+    };
     format!("{y}.{m}.{d}")
 }
 
@@ -595,11 +783,21 @@ pub fn encode_game(game: &Game, names: &mut dyn Names, out: &mut Vec<u8>) {
 
 /// The stored form from a body made earlier (by a parse thread) and the tags.
 pub fn assemble(game: &Game, names: &mut dyn Names, body: &[u8], out: &mut Vec<u8>) {
-    assemble_tags(game.tags.iter().map(|(k, v)| (k.as_str(), v.as_str())), names, body, out);
+    assemble_tags(
+        game.tags.iter().map(|(k, v)| (k.as_str(), v.as_str())),
+        names,
+        body,
+        out,
+    );
 }
 
 /// [`assemble`] from a game's tags alone (the import keeps only them once the body is made).
-pub fn assemble_tags<'a>(game_tags: impl IntoIterator<Item = (&'a str, &'a str)>, names: &mut dyn Names, body: &[u8], out: &mut Vec<u8>) {
+pub fn assemble_tags<'a>(
+    game_tags: impl IntoIterator<Item = (&'a str, &'a str)>,
+    names: &mut dyn Names,
+    body: &[u8],
+    out: &mut Vec<u8>,
+) {
     // The tags straight into `out`, their length put in front of them afterwards.
     let start = out.len();
     encode_tag_list(game_tags, names, out);
@@ -628,12 +826,26 @@ pub fn encode_body(game: &Game, out: &mut Vec<u8>) {
 
 /// Flags, start position, ply count.
 fn encode_body_head(game: &Game, out: &mut Vec<u8>) {
-    put_body_head(out, &game.start, game.castling_mode, game.has_annotations(), outcome(game), game.moves.len());
+    put_body_head(
+        out,
+        &game.start,
+        game.castling_mode,
+        game.has_annotations(),
+        outcome(game),
+        game.moves.len(),
+    );
 }
 
 /// [`encode_body_head`] from its parts: the game's start, castling notation, whether it has
 /// annotations, its outcome and its number of plies.
-pub fn put_body_head(out: &mut Vec<u8>, start: &Chess, mode: CastlingMode, annotated: bool, outcome: GameOutcome, plies: usize) {
+pub fn put_body_head(
+    out: &mut Vec<u8>,
+    start: &Chess,
+    mode: CastlingMode,
+    annotated: bool,
+    outcome: GameOutcome,
+    plies: usize,
+) {
     let standard = *start == Chess::default();
     let mut flags = 0u8;
     if !standard {
@@ -666,7 +878,9 @@ fn encode_body_tail(game: &Game, out: &mut Vec<u8>) {
             .moves
             .iter()
             .enumerate()
-            .filter(|(_, n)| !n.nags.is_empty() || !n.comments.is_empty() || !n.variations.is_empty())
+            .filter(|(_, n)| {
+                !n.nags.is_empty() || !n.comments.is_empty() || !n.variations.is_empty()
+            })
             .map(|(i, _)| i)
             .collect();
         put_varint(out, annotated_plies.len() as u64);
@@ -688,11 +902,19 @@ fn encode_body_tail(game: &Game, out: &mut Vec<u8>) {
 /// The tags: the Seven Tag Roster (without Result, kept as the outcome) and Elo compactly
 /// through the dictionaries; anything not in canonical form, and every other tag, verbatim.
 pub fn encode_tags(game: &Game, names: &mut dyn Names, out: &mut Vec<u8>) {
-    encode_tag_list(game.tags.iter().map(|(k, v)| (k.as_str(), v.as_str())), names, out);
+    encode_tag_list(
+        game.tags.iter().map(|(k, v)| (k.as_str(), v.as_str())),
+        names,
+        out,
+    );
 }
 
 /// [`encode_tags`] from the tags, in file order.
-pub fn encode_tag_list<'a>(tags: impl IntoIterator<Item = (&'a str, &'a str)>, names: &mut dyn Names, out: &mut Vec<u8>) {
+pub fn encode_tag_list<'a>(
+    tags: impl IntoIterator<Item = (&'a str, &'a str)>,
+    names: &mut dyn Names,
+    out: &mut Vec<u8>,
+) {
     let mut extras: Vec<(&str, &str)> = Vec::new();
     let mut seen = [false; 8];
     let mut slots: [u64; 8] = [0; 8]; // White Black Event Site Round Date WhiteElo BlackElo
@@ -738,7 +960,13 @@ pub fn encode_tag_list<'a>(tags: impl IntoIterator<Item = (&'a str, &'a str)>, n
             }
             _ => match value.parse::<u16>() {
                 // Canonical only: digits, no sign, no leading zero.
-                Ok(v) if value.bytes().all(|b| b.is_ascii_digit()) && (value == "0" || !value.starts_with('0')) && v < u16::MAX => v as u64 + 1,
+                Ok(v)
+                    if value.bytes().all(|b| b.is_ascii_digit())
+                        && (value == "0" || !value.starts_with('0'))
+                        && v < u16::MAX =>
+                {
+                    v as u64 + 1
+                }
                 _ => {
                     extras.push((name, value));
                     0
@@ -784,11 +1012,16 @@ fn encode_node_annotations(node: &Node, before: &Chess, out: &mut Vec<u8>) {
 }
 
 fn bad(what: &'static str, r: &Reader<'_>) -> DecodeError {
-    DecodeError { what, offset: r.pos() }
+    DecodeError {
+        what,
+        offset: r.pos(),
+    }
 }
 
 /// Start position, castling mode and main line of a stored game (what a replay needs).
-pub fn decode_line(data: &[u8]) -> Result<(Chess, CastlingMode, Vec<Move>, GameOutcome), DecodeError> {
+pub fn decode_line(
+    data: &[u8],
+) -> Result<(Chess, CastlingMode, Vec<Move>, GameOutcome), DecodeError> {
     let mut r = Reader::new(data);
     let (start, mode, moves, outcome, _) = decode_line_from(&mut r)?;
     Ok((start, mode, moves, outcome))
@@ -803,11 +1036,16 @@ fn decode_line_from(r: &mut Reader<'_>) -> Result<Line, DecodeError> {
 
 fn decode_body_line(r: &mut Reader<'_>) -> Result<Line, DecodeError> {
     let flags = r.u8("game flags")?;
-    let mode = if flags & F_960 != 0 { CastlingMode::Chess960 } else { CastlingMode::Standard };
+    let mode = if flags & F_960 != 0 {
+        CastlingMode::Chess960
+    } else {
+        CastlingMode::Standard
+    };
     let start = if flags & F_FEN != 0 {
         let fen = r.str("start FEN")?;
         let fen = Fen::from_ascii(fen.as_bytes()).map_err(|_| bad("start FEN", r))?;
-        fen.into_position::<Chess>(mode).map_err(|_| bad("start position", r))?
+        fen.into_position::<Chess>(mode)
+            .map_err(|_| bad("start position", r))?
     } else {
         Chess::default()
     };
@@ -822,16 +1060,29 @@ fn decode_body_line(r: &mut Reader<'_>) -> Result<Line, DecodeError> {
         pos.play_unchecked(m);
         moves.push(m);
     }
-    Ok((start, mode, moves, GameOutcome::from_bits(flags >> 3), flags))
+    Ok((
+        start,
+        mode,
+        moves,
+        GameOutcome::from_bits(flags >> 3),
+        flags,
+    ))
 }
 
 /// The tags of a stored game (the Seven Tag Roster and every other tag), without decoding
 /// its moves.
-pub fn decode_tags(data: &[u8], names: &dyn NameLookup) -> Result<Vec<(String, String)>, DecodeError> {
+pub fn decode_tags(
+    data: &[u8],
+    names: &dyn NameLookup,
+) -> Result<Vec<(String, String)>, DecodeError> {
     let mut r = Reader::new(data);
     let tags = skip_tags(&mut r)?;
     let flags = r.u8("game flags")?;
-    let fen = if flags & F_FEN != 0 { Some(r.str("start FEN")?.to_string()) } else { None };
+    let fen = if flags & F_FEN != 0 {
+        Some(r.str("start FEN")?.to_string())
+    } else {
+        None
+    };
     decode_tag_part(tags, names, GameOutcome::from_bits(flags >> 3), fen)
 }
 
@@ -870,7 +1121,8 @@ pub fn decode_game(data: &[u8], names: &dyn NameLookup) -> Result<Game, DecodeEr
             decode_node_annotations(&mut r, &mut game.moves[i], &pos)?;
         }
     }
-    let fen = (flags & F_FEN != 0).then(|| Fen::from_position(&start, EnPassantMode::Legal).to_string());
+    let fen =
+        (flags & F_FEN != 0).then(|| Fen::from_position(&start, EnPassantMode::Legal).to_string());
     game.tags = decode_tag_part(tag_bytes, names, outcome, fen)?;
     Ok(game)
 }
@@ -888,7 +1140,9 @@ fn decode_tag_part(
     }
     let mut tags: Vec<(String, String)> = Vec::new();
     let name = |dict: Dict, v: u64, r: &Reader<'_>| -> Result<String, DecodeError> {
-        names.name(dict, (v - 1) as u32).ok_or_else(|| bad("name id", r))
+        names
+            .name(dict, (v - 1) as u32)
+            .ok_or_else(|| bad("name id", r))
     };
     // Seven Tag Roster order.
     if slots[2] != 0 {
@@ -899,7 +1153,10 @@ fn decode_tag_part(
     }
     if slots[5] != 0 {
         let v = slots[5] - 1;
-        tags.push(("Date".into(), canonical_date((v >> 9) as u16, ((v >> 5) & 15) as u8, (v & 31) as u8)));
+        tags.push((
+            "Date".into(),
+            canonical_date((v >> 9) as u16, ((v >> 5) & 15) as u8, (v & 31) as u8),
+        ));
     }
     if slots[4] != 0 {
         tags.push(("Round".into(), name(Dict::Round, slots[4], &r)?));
@@ -927,7 +1184,9 @@ fn decode_tag_part(
     let mut setup_extra = false;
     for _ in 0..n_extra {
         let id = r.varint_u32("tag name")?;
-        let tname = names.name(Dict::TagName, id).ok_or_else(|| bad("tag name id", &r))?;
+        let tname = names
+            .name(Dict::TagName, id)
+            .ok_or_else(|| bad("tag name id", &r))?;
         let value = r.str("tag value")?.to_string();
         setup_extra |= tname == "SetUp";
         tags.push((tname, value));
@@ -941,7 +1200,11 @@ fn decode_tag_part(
     Ok(tags)
 }
 
-fn decode_node_annotations(r: &mut Reader<'_>, node: &mut Node, before: &Chess) -> Result<(), DecodeError> {
+fn decode_node_annotations(
+    r: &mut Reader<'_>,
+    node: &mut Node,
+    before: &Chess,
+) -> Result<(), DecodeError> {
     let nn = r.varint("NAG count")? as usize;
     node.nags = r.bytes(nn, "NAGs")?.to_vec();
     let nc = r.varint("comment count")?;
@@ -1019,7 +1282,10 @@ mod tests {
 
     #[test]
     fn one_pass_preparation_equals_the_separate_steps() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/pgn/twic/twic0920.pgn");
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../../shared/data/pgn/twic/twic0920.pgn"
+        );
         let text = std::fs::read(path).expect("shared data");
         for item in tabiya_pgn::read_all(text.as_slice()).take(300) {
             let g = item.unwrap().1.unwrap();
@@ -1066,7 +1332,11 @@ mod tests {
     /// square, a promotion square four times: queen, rook, bishop, knight), counting until
     /// the move's own. Kept to check that counting bits gives the same bytes: stored games
     /// depend on it.
-    fn targets_reference(pos: &Chess, from: Square, mut f: impl FnMut(Square, Option<Role>) -> bool) {
+    fn targets_reference(
+        pos: &Chess,
+        from: Square,
+        mut f: impl FnMut(Square, Option<Role>) -> bool,
+    ) {
         let (squares, promoting) = target_squares(pos, from, pos.ep_square(EnPassantMode::Legal));
         for to in squares {
             if promoting {
@@ -1083,7 +1353,12 @@ mod tests {
 
     fn encode_move_reference(pos: &Chess, m: &Move, out: &mut Vec<u8>) {
         let (from, to, promo) = match *m {
-            Move::Normal { from, to, promotion, .. } => (from, to, promotion),
+            Move::Normal {
+                from,
+                to,
+                promotion,
+                ..
+            } => (from, to, promotion),
             Move::EnPassant { from, to } => (from, to, None),
             Move::Castle { king, rook } => (king, rook, None),
             Move::Put { to, .. } => (to, to, None),
@@ -1112,7 +1387,10 @@ mod tests {
     /// special positions) gets the same code as the reference walk gives.
     #[test]
     fn move_codes_equal_the_reference_walk() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/pgn/twic/twic0920.pgn");
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../../shared/data/pgn/twic/twic0920.pgn"
+        );
         let data = std::fs::read(path).unwrap();
         let mut checked = 0usize;
         let mut check = |pos: &Chess| {
@@ -1120,7 +1398,12 @@ mod tests {
                 let (mut a, mut b) = (Vec::new(), Vec::new());
                 encode_move(pos, &m, &mut a);
                 encode_move_reference(pos, &m, &mut b);
-                assert_eq!(a, b, "{} {m}", shakmaty::fen::Fen::from_position(pos, EnPassantMode::Legal));
+                assert_eq!(
+                    a,
+                    b,
+                    "{} {m}",
+                    shakmaty::fen::Fen::from_position(pos, EnPassantMode::Legal)
+                );
                 checked += 1;
             }
         };
@@ -1171,7 +1454,10 @@ mod tests {
 
     #[test]
     fn incremental_keys_equal_full_keys_on_real_games() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/pgn/twic/twic0920.pgn");
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../../shared/data/pgn/twic/twic0920.pgn"
+        );
         let text = std::fs::read(path).expect("shared data");
         let mut checked = 0;
         for item in tabiya_pgn::read_all(text.as_slice()).take(400) {
@@ -1184,7 +1470,11 @@ mod tests {
                 for m in pos.legal_moves() {
                     let mut p = pos.clone();
                     p.play_unchecked(m);
-                    assert_eq!(next_key(&pos, &p, m, key, ep, p.ep_square(EnPassantMode::Legal)), position_key(&p), "{m}");
+                    assert_eq!(
+                        next_key(&pos, &p, m, key, ep, p.ep_square(EnPassantMode::Legal)),
+                        position_key(&p),
+                        "{m}"
+                    );
                     checked += 1;
                 }
                 pos.play_unchecked(n.mv);
@@ -1198,13 +1488,20 @@ mod tests {
             "1r2k2r/8/8/8/8/8/8/R3KR2 w KQk - 0 1",
         ] {
             let setup = Fen::from_ascii(f.as_bytes()).unwrap();
-            let pos: Chess = setup.clone().into_position(CastlingMode::detect(setup.as_setup())).unwrap();
+            let pos: Chess = setup
+                .clone()
+                .into_position(CastlingMode::detect(setup.as_setup()))
+                .unwrap();
             let key = position_key(&pos);
             let ep = pos.ep_square(EnPassantMode::Legal);
             for m in pos.legal_moves() {
                 let mut p = pos.clone();
                 p.play_unchecked(m);
-                assert_eq!(next_key(&pos, &p, m, key, ep, p.ep_square(EnPassantMode::Legal)), position_key(&p), "{f} {m}");
+                assert_eq!(
+                    next_key(&pos, &p, m, key, ep, p.ep_square(EnPassantMode::Legal)),
+                    position_key(&p),
+                    "{f} {m}"
+                );
             }
         }
     }
@@ -1212,8 +1509,16 @@ mod tests {
     #[test]
     fn en_passant_only_when_legal() {
         // After 1. e4 the e3 square is not capturable: same key as the position without ep.
-        let a: Chess = Fen::from_ascii(b"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1").unwrap().into_position(CastlingMode::Standard).unwrap();
-        let b: Chess = Fen::from_ascii(b"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").unwrap().into_position(CastlingMode::Standard).unwrap();
+        let a: Chess =
+            Fen::from_ascii(b"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1")
+                .unwrap()
+                .into_position(CastlingMode::Standard)
+                .unwrap();
+        let b: Chess =
+            Fen::from_ascii(b"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
+                .unwrap()
+                .into_position(CastlingMode::Standard)
+                .unwrap();
         assert_eq!(position_key(&a), position_key(&b));
     }
 }

@@ -60,7 +60,10 @@ impl<'a> Reader<'a> {
     }
 
     fn err(&self, what: &'static str) -> DecodeError {
-        DecodeError { what, offset: self.pos }
+        DecodeError {
+            what,
+            offset: self.pos,
+        }
     }
 
     pub fn u8(&mut self, what: &'static str) -> Result<u8, DecodeError> {
@@ -70,7 +73,11 @@ impl<'a> Reader<'a> {
     }
 
     pub fn bytes(&mut self, n: usize, what: &'static str) -> Result<&'a [u8], DecodeError> {
-        let end = self.pos.checked_add(n).filter(|&e| e <= self.data.len()).ok_or_else(|| self.err(what))?;
+        let end = self
+            .pos
+            .checked_add(n)
+            .filter(|&e| e <= self.data.len())
+            .ok_or_else(|| self.err(what))?;
         let s = &self.data[self.pos..end];
         self.pos = end;
         Ok(s)

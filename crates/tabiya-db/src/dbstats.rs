@@ -4,8 +4,8 @@
 use serde::Serialize;
 
 use crate::chess::Dict;
-use crate::hll::Hll;
 use crate::facts::FACTS;
+use crate::hll::Hll;
 use crate::names::{NAMES, StoreNames};
 use crate::run::{self, BLOCKS, POSTINGS, RUNS};
 use crate::{Database, Error, GAMES, META, Result, load_runs};
@@ -92,7 +92,11 @@ pub fn collect(db: &Database) -> Result<DbStats> {
             entries,
             bytes,
             stored_bytes,
-            bytes_per_game: if games > 0 { bytes as f64 / games as f64 } else { 0.0 },
+            bytes_per_game: if games > 0 {
+                bytes as f64 / games as f64
+            } else {
+                0.0
+            },
         });
     }
     let file_bytes = db.store.file_size();
@@ -108,7 +112,11 @@ pub fn collect(db: &Database) -> Result<DbStats> {
         events: names.count(Dict::Event)?,
         sites: names.count(Dict::Site)?,
         file_bytes,
-        bytes_per_game: if games > 0 { file_bytes as f64 / games as f64 } else { 0.0 },
+        bytes_per_game: if games > 0 {
+            file_bytes as f64 / games as f64
+        } else {
+            0.0
+        },
         parts,
     })
 }

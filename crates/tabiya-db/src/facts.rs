@@ -6,8 +6,8 @@ use std::cell::RefCell;
 
 use tabiya_store::{ReadTx, TableRef, WriteTx};
 
-use crate::stats::GameFacts;
 use crate::Result;
+use crate::stats::GameFacts;
 
 pub const FACTS: &str = "facts";
 /// Games per row.
@@ -54,7 +54,9 @@ pub fn load_digests(read: &ReadTx) -> Result<crate::keymap::KeyMap<u32>> {
     let t = read.table(FACTS)?;
     let mut map = crate::keymap::KeyMap::default();
     t.scan(&[], None, |k, row| {
-        let Ok(k) = <[u8; 4]>::try_from(k) else { return true };
+        let Ok(k) = <[u8; 4]>::try_from(k) else {
+            return true;
+        };
         let base = u32::from_be_bytes(k) * PER_ROW;
         for (i, slot) in row.chunks_exact(SLOT).enumerate() {
             let d = u128::from_le_bytes(slot[FACTS_LEN..].try_into().expect("16 bytes"));
@@ -84,7 +86,10 @@ const ROWS_CACHED: usize = 16_384;
 
 impl FactsReader {
     pub fn new(read: &ReadTx) -> Result<FactsReader> {
-        Ok(FactsReader { table: read.table(FACTS)?, cache: RefCell::new(RowCache::default()) })
+        Ok(FactsReader {
+            table: read.table(FACTS)?,
+            cache: RefCell::new(RowCache::default()),
+        })
     }
 
     pub fn get(&self, game: u32) -> Result<GameFacts> {
@@ -99,7 +104,12 @@ impl FactsReader {
             if c.rows.len() <= row {
                 c.rows.resize_with(row + 1, || None);
             }
-            c.rows[row] = Some(self.table.get(&row_key(game))?.unwrap_or_default().into_boxed_slice());
+            c.rows[row] = Some(
+                self.table
+                    .get(&row_key(game))?
+                    .unwrap_or_default()
+                    .into_boxed_slice(),
+            );
             c.held += 1;
         }
         let data = c.rows[row].as_deref().unwrap_or_default();

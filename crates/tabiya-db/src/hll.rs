@@ -58,7 +58,11 @@ impl Hll {
             }
         }
         let raw = alpha * m * m / sum;
-        let est = if raw <= 2.5 * m && zeros > 0 { m * (m / zeros as f64).ln() } else { raw };
+        let est = if raw <= 2.5 * m && zeros > 0 {
+            m * (m / zeros as f64).ln()
+        } else {
+            raw
+        };
         est.round() as u64
     }
 
@@ -73,7 +77,10 @@ impl Hll {
 
     pub fn decode(data: &[u8]) -> Result<Hll, DecodeError> {
         if data.len() != ENCODED_LEN {
-            return Err(DecodeError { what: "distinct-count sketch", offset: 0 });
+            return Err(DecodeError {
+                what: "distinct-count sketch",
+                offset: 0,
+            });
         }
         let mut regs = Vec::with_capacity(M);
         for c in data.chunks(3) {
@@ -92,7 +99,8 @@ mod tests {
 
     fn key(i: u64) -> u128 {
         // A simple mixer standing in for Zobrist keys.
-        let mut x = (i as u128).wrapping_mul(0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C835) ^ 0x1234_5678;
+        let mut x =
+            (i as u128).wrapping_mul(0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C835) ^ 0x1234_5678;
         x ^= x >> 61;
         x.wrapping_mul(0xD6E8_FEB8_6659_FD93_0000_0000_0000_0001)
     }
@@ -106,7 +114,10 @@ mod tests {
                 h.add(key(i)); // duplicates do not count
             }
             let e = h.estimate() as f64;
-            assert!((e - n as f64).abs() / (n as f64) < 0.02, "n={n} estimate={e}");
+            assert!(
+                (e - n as f64).abs() / (n as f64) < 0.02,
+                "n={n} estimate={e}"
+            );
             assert_eq!(Hll::decode(&h.encode()).unwrap(), h);
         }
         let mut a = Hll::default();

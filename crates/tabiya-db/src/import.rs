@@ -16,8 +16,8 @@
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use serde::Serialize;
@@ -81,9 +81,12 @@ pub fn default_index_memory() -> u64 {
         Some(kb * 1024)
     });
     // cgroup v2, then v1 ("max" or a huge number when there is no limit).
-    let group = ["/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"]
-        .iter()
-        .find_map(|p| std::fs::read_to_string(p).ok()?.trim().parse::<u64>().ok());
+    let group = [
+        "/sys/fs/cgroup/memory.max",
+        "/sys/fs/cgroup/memory/memory.limit_in_bytes",
+    ]
+    .iter()
+    .find_map(|p| std::fs::read_to_string(p).ok()?.trim().parse::<u64>().ok());
     let total = match (machine, group) {
         (Some(m), Some(g)) => Some(m.min(g)),
         (m, g) => m.or(g),
@@ -210,7 +213,9 @@ impl ParsedChunk {
     }
 
     fn tags(&self, range: Range<usize>) -> impl Iterator<Item = (&str, &str)> {
-        self.tag_spans[range].iter().map(|&[a, b, c]| (&self.tag_text[a..b], &self.tag_text[b..c]))
+        self.tag_spans[range]
+            .iter()
+            .map(|&[a, b, c]| (&self.tag_text[a..b], &self.tag_text[b..c]))
     }
 }
 
@@ -267,7 +272,13 @@ impl PlainVisitor for PlainPrep<'_> {
 
 impl ChunkParser {
     fn new() -> ChunkParser {
-        ChunkParser { parser: GameParser::new(), occs: Vec::new(), plies: Vec::new(), moves: Vec::new(), codes: Vec::new() }
+        ChunkParser {
+            parser: GameParser::new(),
+            occs: Vec::new(),
+            plies: Vec::new(),
+            moves: Vec::new(),
+            codes: Vec::new(),
+        }
     }
 
     /// Parses a chunk's games into `out` (emptied first: the main thread sends the buffers
@@ -276,12 +287,21 @@ impl ChunkParser {
         out.clear();
         for span in &chunk.games {
             let result = self.prepare(&mut out, chunk.game_bytes(span), span.line, max_ply);
-            out.games.push(ParsedGame { line: span.line, result });
+            out.games.push(ParsedGame {
+                line: span.line,
+                result,
+            });
         }
         out
     }
 
-    fn prepare(&mut self, out: &mut ParsedChunk, bytes: &[u8], line: u64, max_ply: Option<u32>) -> Result<Prepared, GameError> {
+    fn prepare(
+        &mut self,
+        out: &mut ParsedChunk,
+        bytes: &[u8],
+        line: u64,
+        max_ply: Option<u32>,
+    ) -> Result<Prepared, GameError> {
         if let Some(p) = self.prepare_plain(out, bytes, max_ply) {
             return Ok(p);
         }
@@ -291,7 +311,13 @@ impl ChunkParser {
             out.push_tag(name, value);
         }
         let b0 = out.body.len();
-        chess::prepare(&game, max_ply, &mut out.body, &mut self.occs, &mut self.plies);
+        chess::prepare(
+            &game,
+            max_ply,
+            &mut out.body,
+            &mut self.occs,
+            &mut self.plies,
+        );
         let o0 = out.occs.len();
         out.occs.extend_from_slice(&self.occs);
         out.plies.extend_from_slice(&self.plies);
@@ -308,12 +334,30 @@ impl ChunkParser {
     /// A plain game through the direct path: what [`ChunkParser::prepare`] makes of it
     /// through a [`Game`], in one replay. `None` (the chunk's buffers as they were) for any
     /// other game.
-    fn prepare_plain(&mut self, out: &mut ParsedChunk, bytes: &[u8], max_ply: Option<u32>) -> Option<Prepared> {
-        let (t0, text0, b0, o0) = (out.tag_spans.len(), out.tag_text.len(), out.body.len(), out.occs.len());
+    fn prepare_plain(
+        &mut self,
+        out: &mut ParsedChunk,
+        bytes: &[u8],
+        max_ply: Option<u32>,
+    ) -> Option<Prepared> {
+        let (t0, text0, b0, o0) = (
+            out.tag_spans.len(),
+            out.tag_text.len(),
+            out.body.len(),
+            out.occs.len(),
+        );
         self.moves.clear();
         self.codes.clear();
         let limit = max_ply.map_or(usize::MAX, |m| m as usize);
-        let mut v = PlainPrep { out, limit, start: None, walk: None, left: None, moves: &mut self.moves, codes: &mut self.codes };
+        let mut v = PlainPrep {
+            out,
+            limit,
+            start: None,
+            walk: None,
+            left: None,
+            moves: &mut self.moves,
+            codes: &mut self.codes,
+        };
         let end = fast::visit_plain(bytes, &mut v);
         let (walk, start) = (v.walk.take(), v.start.take());
         let (Some(end), Some(mut walk), Some((start, mode))) = (end, walk, start) else {
@@ -323,11 +367,28 @@ impl ChunkParser {
             out.plies.truncate(o0);
             return None;
         };
-        walk.count(end.last.turn(), chess::NO_MOVE, &mut out.occs, &mut out.plies);
+        walk.count(
+            end.last.turn(),
+            chess::NO_MOVE,
+            &mut out.occs,
+            &mut out.plies,
+        );
         let (text, spans) = (&out.tag_text, &out.tag_spans[t0..]);
-        let tag = |name: &str| spans.iter().find(|&&[a, b, _]| &text[a..b] == name).map(|&[_, b, c]| &text[b..c]);
+        let tag = |name: &str| {
+            spans
+                .iter()
+                .find(|&&[a, b, _]| &text[a..b] == name)
+                .map(|&[_, b, c]| &text[b..c])
+        };
         let outcome = outcome_of(tag("Result"), end.termination);
-        chess::put_body_head(&mut out.body, &start, mode, false, chess::index_outcome(outcome), end.plies);
+        chess::put_body_head(
+            &mut out.body,
+            &start,
+            mode,
+            false,
+            chess::index_outcome(outcome),
+            end.plies,
+        );
         out.body.extend_from_slice(&self.moves);
         Some(Prepared {
             tags: t0..out.tag_spans.len(),
@@ -341,21 +402,47 @@ impl ChunkParser {
 }
 
 enum Work {
-    Chunk { seq: u64, file: usize, chunk: Chunk },
-    FileError { seq: u64, file: usize, error: String },
-    FileDone { seq: u64, file: usize, bytes: u64 },
+    Chunk {
+        seq: u64,
+        file: usize,
+        chunk: Chunk,
+    },
+    FileError {
+        seq: u64,
+        file: usize,
+        error: String,
+    },
+    FileDone {
+        seq: u64,
+        file: usize,
+        bytes: u64,
+    },
 }
 
 enum Parsed {
-    Games { seq: u64, file: usize, games: ParsedChunk },
-    FileError { seq: u64, file: usize, error: String },
-    FileDone { seq: u64, file: usize, bytes: u64 },
+    Games {
+        seq: u64,
+        file: usize,
+        games: ParsedChunk,
+    },
+    FileError {
+        seq: u64,
+        file: usize,
+        error: String,
+    },
+    FileDone {
+        seq: u64,
+        file: usize,
+        bytes: u64,
+    },
 }
 
 impl Parsed {
     fn seq(&self) -> u64 {
         match self {
-            Parsed::Games { seq, .. } | Parsed::FileError { seq, .. } | Parsed::FileDone { seq, .. } => *seq,
+            Parsed::Games { seq, .. }
+            | Parsed::FileError { seq, .. }
+            | Parsed::FileDone { seq, .. } => *seq,
         }
     }
 }
@@ -388,12 +475,22 @@ impl Fnv128 {
 
 /// The duplicate digest of a game.
 pub fn game_digest(game: &Game) -> u128 {
-    digest_from(|name| game.tag(name), game.result_str(), &game.start, game.main_line().map(chess::move_code))
+    digest_from(
+        |name| game.tag(name),
+        game.result_str(),
+        &game.start,
+        game.main_line().map(chess::move_code),
+    )
 }
 
 /// [`game_digest`] from a lookup of the game's tags, its result string, start position and
 /// the codes of its main line's moves.
-fn digest_from<'a>(tag: impl Fn(&str) -> Option<&'a str>, result: &str, start: &Chess, codes: impl Iterator<Item = u16>) -> u128 {
+fn digest_from<'a>(
+    tag: impl Fn(&str) -> Option<&'a str>,
+    result: &str,
+    start: &Chess,
+    codes: impl Iterator<Item = u16>,
+) -> u128 {
     let mut h = Fnv128::new();
     for name in ["Event", "Site", "Date", "Round", "White", "Black"] {
         h.field(tag(name).unwrap_or("?").as_bytes());
@@ -402,7 +499,8 @@ fn digest_from<'a>(tag: impl Fn(&str) -> Option<&'a str>, result: &str, start: &
     if *start == Chess::default() {
         h.field(b"startpos");
     } else {
-        let fen = shakmaty::fen::Fen::from_position(start, shakmaty::EnPassantMode::Legal).to_string();
+        let fen =
+            shakmaty::fen::Fen::from_position(start, shakmaty::EnPassantMode::Legal).to_string();
         h.field(fen.as_bytes());
     }
     for code in codes {
@@ -459,7 +557,11 @@ pub(crate) fn trace(what: &str, since: Instant) {
 
 /// Commits a batch on its own; with the ply of every occurrence, rare positions are kept
 /// every other ply (see `run::build`).
-pub(crate) fn commit_batch_with_plies(db: &Database, batch: Batch, plies: Option<Vec<u16>>) -> Result<()> {
+pub(crate) fn commit_batch_with_plies(
+    db: &Database,
+    batch: Batch,
+    plies: Option<Vec<u16>>,
+) -> Result<()> {
     let mut seg = Segment::new(batch.first_game);
     seg.add(db, &batch, plies.as_deref())?;
     seg.commit(db).map(|_| ())
@@ -523,8 +625,12 @@ impl Segment {
     /// Makes room for this many occurrences if the system grants the address space (pages
     /// are only taken as they are written); otherwise the vectors grow as they fill.
     pub(crate) fn reserve(&mut self, occurrences: usize) {
-        let _ = self.occs.try_reserve_exact(occurrences.saturating_sub(self.occs.len()));
-        let _ = self.plies.try_reserve_exact(occurrences.saturating_sub(self.plies.len()));
+        let _ = self
+            .occs
+            .try_reserve_exact(occurrences.saturating_sub(self.occs.len()));
+        let _ = self
+            .plies
+            .try_reserve_exact(occurrences.saturating_sub(self.plies.len()));
     }
 
     pub(crate) fn occurrences(&self) -> usize {
@@ -532,14 +638,22 @@ impl Segment {
     }
 
     /// Takes in a batch (which must follow the games already in).
-    pub(crate) fn add(&mut self, db: &Database, batch: &Batch, plies: Option<&[u16]>) -> Result<()> {
+    pub(crate) fn add(
+        &mut self,
+        db: &Database,
+        batch: &Batch,
+        plies: Option<&[u16]>,
+    ) -> Result<()> {
         if batch.records.is_empty() {
             return Ok(());
         }
         if self.games == 0 {
             self.first_game = batch.first_game;
         }
-        debug_assert_eq!(self.first_game as usize + self.games, batch.first_game as usize);
+        debug_assert_eq!(
+            self.first_game as usize + self.games,
+            batch.first_game as usize
+        );
         // Stored games are compressed with the database's dictionary, trained on the first
         // batch big enough.
         if self.dict.is_none() {
@@ -608,7 +722,8 @@ impl Segment {
         let lookup = |g: u32| facts[(g - first) as usize];
         let n_occs = self.occs.len();
         let plies = self.with_plies.then_some(&self.plies[..]);
-        let built = run::build_sketched(&self.occs, &lookup, plies, std::mem::take(&mut self.sketch));
+        let built =
+            run::build_sketched(&self.occs, &lookup, plies, std::mem::take(&mut self.sketch));
         trace(
             &format!(
                 "segment of {n} games: sorted {n_occs} positions into {} records, {} singles, {} implicit",
@@ -633,11 +748,20 @@ impl Segment {
             }
             write_facts(&w, first, &self.facts, &self.digests)?;
             write_names(&w, &self.names)?;
-            encoding.join().map_err(|_| Error::Corrupt("run encoding thread panicked".into()))
+            encoding
+                .join()
+                .map_err(|_| Error::Corrupt("run encoding thread panicked".into()))
         })?;
         drop((records, singles));
         trace("run encoded, facts and names put", t0);
-        crate::merge::write_encoded_run(&w, run_id, n as u64, encoded, &built.sketch, built.implicit)?;
+        crate::merge::write_encoded_run(
+            &w,
+            run_id,
+            n as u64,
+            encoded,
+            &built.sketch,
+            built.implicit,
+        )?;
         trace("run put", t0);
         w.with_table(META, |t| {
             t.put(b"next_game", (first + n).to_string().as_bytes())?;
@@ -674,7 +798,11 @@ fn reason_kind(reason: &str) -> String {
 /// Something to import: a file (`-` for standard input) or an already open reader.
 pub enum Source {
     Path(PathBuf),
-    Reader { name: String, size: Option<u64>, reader: Box<dyn std::io::Read + Send> },
+    Reader {
+        name: String,
+        size: Option<u64>,
+        reader: Box<dyn std::io::Read + Send>,
+    },
 }
 
 impl Source {
@@ -689,15 +817,28 @@ impl Source {
 impl Database {
     /// Imports PGN files (`-` reads standard input). Malformed games are reported and
     /// skipped; everything else goes in.
-    pub fn import(&self, paths: &[PathBuf], opts: &ImportOptions, progress: &ImportProgress) -> Result<ImportSummary> {
+    pub fn import(
+        &self,
+        paths: &[PathBuf],
+        opts: &ImportOptions,
+        progress: &ImportProgress,
+    ) -> Result<ImportSummary> {
         let sources = paths.iter().map(|p| Source::Path(p.clone())).collect();
         self.import_sources(sources, opts, progress)
     }
 
     /// Imports from files or readers.
-    pub fn import_sources(&self, sources: Vec<Source>, opts: &ImportOptions, progress: &ImportProgress) -> Result<ImportSummary> {
+    pub fn import_sources(
+        &self,
+        sources: Vec<Source>,
+        opts: &ImportOptions,
+        progress: &ImportProgress,
+    ) -> Result<ImportSummary> {
         if self.kind() != crate::Kind::Chess {
-            return Err(Error::Usage(format!("{} is an Othello database: import WTHOR files into it", self.dir().display())));
+            return Err(Error::Usage(format!(
+                "{} is an Othello database: import WTHOR files into it",
+                self.dir().display()
+            )));
         }
         let started = Instant::now();
         let max_ply = self.max_ply();
@@ -705,9 +846,19 @@ impl Database {
         let mut next_game = meta_u64(&read, "next_game")?.max(1) as u32;
         let mut names = NameCache::load(&read)?;
         drop(read);
-        let mut dedup = if opts.keep_duplicates { crate::keymap::KeyMap::default() } else { load_dedup(self)? };
+        let mut dedup = if opts.keep_duplicates {
+            crate::keymap::KeyMap::default()
+        } else {
+            load_dedup(self)?
+        };
         let mut summary = ImportSummary {
-            files: sources.iter().map(|s| FileSummary { file: s.name(), ..Default::default() }).collect(),
+            files: sources
+                .iter()
+                .map(|s| FileSummary {
+                    file: s.name(),
+                    ..Default::default()
+                })
+                .collect(),
             ..Default::default()
         };
 
@@ -732,23 +883,32 @@ impl Database {
                 let rx = work_rx.clone();
                 let tx = parsed_tx.clone();
                 let spent_rx = spent_rx.clone();
-                named("tabiya-parse").spawn_scoped(s, move || {
-                    let mut parser = ChunkParser::new();
-                    for w in rx {
-                        let out = match w {
-                            Work::Chunk { seq, file, chunk } => {
-                                let buffers = spent_rx.try_recv().unwrap_or_default();
-                                Parsed::Games { seq, file, games: parser.parse(&chunk, max_ply, buffers) }
+                named("tabiya-parse")
+                    .spawn_scoped(s, move || {
+                        let mut parser = ChunkParser::new();
+                        for w in rx {
+                            let out = match w {
+                                Work::Chunk { seq, file, chunk } => {
+                                    let buffers = spent_rx.try_recv().unwrap_or_default();
+                                    Parsed::Games {
+                                        seq,
+                                        file,
+                                        games: parser.parse(&chunk, max_ply, buffers),
+                                    }
+                                }
+                                Work::FileError { seq, file, error } => {
+                                    Parsed::FileError { seq, file, error }
+                                }
+                                Work::FileDone { seq, file, bytes } => {
+                                    Parsed::FileDone { seq, file, bytes }
+                                }
+                            };
+                            if tx.send(out).is_err() {
+                                break;
                             }
-                            Work::FileError { seq, file, error } => Parsed::FileError { seq, file, error },
-                            Work::FileDone { seq, file, bytes } => Parsed::FileDone { seq, file, bytes },
-                        };
-                        if tx.send(out).is_err() {
-                            break;
                         }
-                    }
-                })
-                .map_err(|e| Error::Input(format!("cannot start a thread: {e}")))?;
+                    })
+                    .map_err(|e| Error::Input(format!("cannot start a thread: {e}")))?;
             }
             drop(work_rx);
             drop(parsed_tx);
@@ -781,7 +941,8 @@ impl Database {
                         let _ = recycle_tx.try_send((batch, plies));
                         // The games asked for, or no room for one more batch like the
                         // biggest so far.
-                        let full = (seg_games > 0 && seg.games() >= seg_games) || seg.occurrences() + last > budget;
+                        let full = (seg_games > 0 && seg.games() >= seg_games)
+                            || seg.occurrences() + last > budget;
                         if full {
                             commit(&mut seg)?;
                         }
@@ -811,10 +972,17 @@ impl Database {
                     next_seq += 1;
                     match msg {
                         Parsed::FileError { file, error, .. } => {
-                            summary.problems.push(Problem { file: names_of[file].clone(), line: 0, game: 0, reason: error });
+                            summary.problems.push(Problem {
+                                file: names_of[file].clone(),
+                                line: 0,
+                                game: 0,
+                                reason: error,
+                            });
                         }
                         Parsed::FileDone { file, bytes, .. } => summary.files[file].bytes = bytes,
-                        Parsed::Games { file, games: chunk, .. } => {
+                        Parsed::Games {
+                            file, games: chunk, ..
+                        } => {
                             for pg in chunk.games.iter() {
                                 game_index[file] += 1;
                                 summary.games += 1;
@@ -825,7 +993,10 @@ impl Database {
                                     Err(e) => {
                                         summary.skipped += 1;
                                         summary.files[file].skipped += 1;
-                                        *summary.skipped_by_reason.entry(reason_kind(&e.reason)).or_default() += 1;
+                                        *summary
+                                            .skipped_by_reason
+                                            .entry(reason_kind(&e.reason))
+                                            .or_default() += 1;
                                         summary.problems.push(Problem {
                                             file: names_of[file].clone(),
                                             line: e.line,
@@ -845,27 +1016,45 @@ impl Database {
                                     summary.warnings += 1;
                                 }
                                 let id = next_game;
-                                next_game = next_game.checked_add(1).ok_or_else(|| Error::Usage("database full (2^32 games)".into()))?;
+                                next_game = next_game.checked_add(1).ok_or_else(|| {
+                                    Error::Usage("database full (2^32 games)".into())
+                                })?;
                                 if !opts.keep_duplicates {
                                     dedup.insert(prepared.hash, id);
                                 }
                                 let body = &chunk.body[prepared.body.clone()];
                                 let mut record = Vec::with_capacity(body.len() + 128);
-                                chess::assemble_tags(chunk.tags(prepared.tags.clone()), &mut names, body, &mut record);
+                                chess::assemble_tags(
+                                    chunk.tags(prepared.tags.clone()),
+                                    &mut names,
+                                    body,
+                                    &mut record,
+                                );
                                 batch.records.push(record);
                                 batch.facts.push(prepared.facts);
                                 batch.dedup.push((prepared.hash, id));
                                 let occs = prepared.occs.clone();
-                                batch.occs.extend(chunk.occs[occs.clone()].iter().map(|o| Occ { key: o.key, game: id, code: o.code, mover: o.mover }));
+                                batch
+                                    .occs
+                                    .extend(chunk.occs[occs.clone()].iter().map(|o| Occ {
+                                        key: o.key,
+                                        game: id,
+                                        code: o.code,
+                                        mover: o.mover,
+                                    }));
                                 batch_plies.extend_from_slice(&chunk.plies[occs]);
                                 summary.imported += 1;
                                 summary.files[file].imported += 1;
                                 progress.imported.fetch_add(1, Ordering::Relaxed);
                                 if batch.records.len() >= handoff {
                                     batch.names = names.take_pending();
-                                    let (mut fresh, fresh_plies) = recycle_rx
-                                        .try_recv()
-                                        .unwrap_or_else(|_| (Batch::with_capacity(next_game, handoff), Vec::with_capacity(handoff * 90)));
+                                    let (mut fresh, fresh_plies) =
+                                        recycle_rx.try_recv().unwrap_or_else(|_| {
+                                            (
+                                                Batch::with_capacity(next_game, handoff),
+                                                Vec::with_capacity(handoff * 90),
+                                            )
+                                        });
                                     fresh.reset(next_game);
                                     let full = std::mem::replace(&mut batch, fresh);
                                     let plies = std::mem::replace(&mut batch_plies, fresh_plies);
@@ -888,7 +1077,9 @@ impl Database {
                 let _ = batch_tx.send((batch, batch_plies));
             }
             drop(batch_tx);
-            summary.runs_written = writer.join().map_err(|_| Error::Corrupt("writer thread panicked".into()))??;
+            summary.runs_written = writer
+                .join()
+                .map_err(|_| Error::Corrupt("writer thread panicked".into()))??;
             Ok(())
         })?;
         let t = Instant::now();
@@ -898,17 +1089,29 @@ impl Database {
         summary.merges = merged?;
         trace("merged index runs", t);
         summary.seconds = started.elapsed().as_secs_f64();
-        summary.games_per_second = if summary.seconds > 0.0 { summary.games as f64 / summary.seconds } else { 0.0 };
+        summary.games_per_second = if summary.seconds > 0.0 {
+            summary.games as f64 / summary.seconds
+        } else {
+            0.0
+        };
         summary.database_games = self.game_count()?;
         Ok(summary)
     }
 }
 
 fn display(p: &Path) -> String {
-    if p.as_os_str() == "-" { "<stdin>".to_string() } else { p.display().to_string() }
+    if p.as_os_str() == "-" {
+        "<stdin>".to_string()
+    } else {
+        p.display().to_string()
+    }
 }
 
-fn read_inputs(sources: Vec<Source>, tx: &crossbeam_channel::Sender<Work>, progress: &ImportProgress) {
+fn read_inputs(
+    sources: Vec<Source>,
+    tx: &crossbeam_channel::Sender<Work>,
+    progress: &ImportProgress,
+) {
     let mut seq = 0u64;
     let send = |w: Work| tx.send(w).is_ok();
     for (file, source) in sources.into_iter().enumerate() {
@@ -919,24 +1122,35 @@ fn read_inputs(sources: Vec<Source>, tx: &crossbeam_channel::Sender<Work>, progr
         progress.file_bytes.store(0, Ordering::Relaxed);
         let opened = match source {
             Source::Path(path) => tabiya_pgn::input::open(&path),
-            Source::Reader { name, size, reader } => tabiya_pgn::input::from_reader(name, size, reader),
+            Source::Reader { name, size, reader } => {
+                tabiya_pgn::input::from_reader(name, size, reader)
+            }
         };
         let input = match opened {
             Ok(i) => i,
             Err(e) => {
-                if !send(Work::FileError { seq, file, error: format!("cannot read: {e}") }) {
+                if !send(Work::FileError {
+                    seq,
+                    file,
+                    error: format!("cannot read: {e}"),
+                }) {
                     return;
                 }
                 seq += 1;
                 continue;
             }
-        };        progress.file_size.store(input.size.unwrap_or(0), Ordering::Relaxed);
+        };
+        progress
+            .file_size
+            .store(input.size.unwrap_or(0), Ordering::Relaxed);
         let counter = input.progress.clone();
         let mut splitter = Splitter::new(input.reader);
         loop {
             match splitter.next_chunk() {
                 Ok(Some(chunk)) => {
-                    progress.file_bytes.store(counter.bytes(), Ordering::Relaxed);
+                    progress
+                        .file_bytes
+                        .store(counter.bytes(), Ordering::Relaxed);
                     if !send(Work::Chunk { seq, file, chunk }) {
                         return;
                     }
@@ -947,7 +1161,11 @@ fn read_inputs(sources: Vec<Source>, tx: &crossbeam_channel::Sender<Work>, progr
                 }
                 Ok(None) => break,
                 Err(e) => {
-                    if !send(Work::FileError { seq, file, error: format!("read error after {} bytes: {e}", counter.bytes()) }) {
+                    if !send(Work::FileError {
+                        seq,
+                        file,
+                        error: format!("read error after {} bytes: {e}", counter.bytes()),
+                    }) {
                         return;
                     }
                     seq += 1;
@@ -955,8 +1173,14 @@ fn read_inputs(sources: Vec<Source>, tx: &crossbeam_channel::Sender<Work>, progr
                 }
             }
         }
-        progress.file_bytes.store(counter.bytes(), Ordering::Relaxed);
-        if !send(Work::FileDone { seq, file, bytes: counter.bytes() }) {
+        progress
+            .file_bytes
+            .store(counter.bytes(), Ordering::Relaxed);
+        if !send(Work::FileDone {
+            seq,
+            file,
+            bytes: counter.bytes(),
+        }) {
             return;
         }
         seq += 1;
@@ -968,14 +1192,28 @@ mod tests {
     use super::*;
 
     /// Tags, stored body, counted positions, their plies, facts and digest of a game.
-    type Made = (Vec<(String, String)>, Vec<u8>, Vec<Occurrence>, Vec<u16>, GameFacts, u128);
+    type Made = (
+        Vec<(String, String)>,
+        Vec<u8>,
+        Vec<Occurrence>,
+        Vec<u16>,
+        GameFacts,
+        u128,
+    );
 
     /// What the general path (a [`Game`], then [`chess::prepare`]) makes of a game.
     fn general(bytes: &[u8], line: u64, max_ply: Option<u32>) -> Option<Made> {
         let game = GameParser::new().parse_full(bytes, line).ok()?;
         let (mut body, mut occs, mut plies) = (Vec::new(), Vec::new(), Vec::new());
         chess::prepare(&game, max_ply, &mut body, &mut occs, &mut plies);
-        Some((game.tags.clone(), body, occs, plies, chess::facts(&game), game_digest(&game)))
+        Some((
+            game.tags.clone(),
+            body,
+            occs,
+            plies,
+            chess::facts(&game),
+            game_digest(&game),
+        ))
     }
 
     /// Every game of the shared PGN that the direct path takes comes out exactly as the
@@ -987,7 +1225,11 @@ mod tests {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/pgn/");
         let mut files: Vec<PathBuf> = ["twic", "pgnmentor", "edge-cases"]
             .iter()
-            .flat_map(|d| std::fs::read_dir(format!("{dir}{d}")).expect("shared data").map(|e| e.unwrap().path()))
+            .flat_map(|d| {
+                std::fs::read_dir(format!("{dir}{d}"))
+                    .expect("shared data")
+                    .map(|e| e.unwrap().path())
+            })
             .collect();
         files.sort();
         let (mut direct, mut total) = (0, 0);
@@ -1001,16 +1243,33 @@ mod tests {
                     for span in &chunk.games {
                         let bytes = chunk.game_bytes(span);
                         let at = format!("{}:{} (max ply {max_ply:?})", f.display(), span.line);
-                        let before = (out.tag_text.len(), out.tag_spans.len(), out.body.len(), out.occs.len(), out.plies.len());
+                        let before = (
+                            out.tag_text.len(),
+                            out.tag_spans.len(),
+                            out.body.len(),
+                            out.occs.len(),
+                            out.plies.len(),
+                        );
                         total += 1;
                         let Some(p) = parser.prepare_plain(&mut out, bytes, max_ply) else {
-                            let after = (out.tag_text.len(), out.tag_spans.len(), out.body.len(), out.occs.len(), out.plies.len());
+                            let after = (
+                                out.tag_text.len(),
+                                out.tag_spans.len(),
+                                out.body.len(),
+                                out.occs.len(),
+                                out.plies.len(),
+                            );
                             assert_eq!(before, after, "{at}: buffers left as they were");
                             continue;
                         };
                         direct += 1;
-                        let (tags, body, occs, plies, facts, hash) = general(bytes, span.line, max_ply).unwrap_or_else(|| panic!("{at}: refused by the parser"));
-                        let got: Vec<(String, String)> = out.tags(p.tags.clone()).map(|(k, v)| (k.to_string(), v.to_string())).collect();
+                        let (tags, body, occs, plies, facts, hash) =
+                            general(bytes, span.line, max_ply)
+                                .unwrap_or_else(|| panic!("{at}: refused by the parser"));
+                        let got: Vec<(String, String)> = out
+                            .tags(p.tags.clone())
+                            .map(|(k, v)| (k.to_string(), v.to_string()))
+                            .collect();
                         assert_eq!(got, tags, "{at}");
                         assert_eq!(&out.body[p.body.clone()], &body[..], "{at}");
                         assert_eq!(&out.occs[p.occs.clone()], &occs[..], "{at}");
@@ -1022,6 +1281,9 @@ mod tests {
                 }
             }
         }
-        assert!(direct * 10 > total * 9, "direct path took {direct} of {total} games");
+        assert!(
+            direct * 10 > total * 9,
+            "direct path took {direct} of {total} games"
+        );
     }
 }

@@ -40,7 +40,14 @@ mod tests {
     fn keys_are_found_and_distinct_keys_are_kept_apart() {
         let mut m: KeyMap<u32> = KeyMap::default();
         // Keys differing only in their high half, only in their low half, and equal halves.
-        let keys = [1u128, 1 << 64, (1 << 64) | 1, u128::MAX, 0, 0x1234_5678_9abc_def0_0fed_cba9_8765_4321];
+        let keys = [
+            1u128,
+            1 << 64,
+            (1 << 64) | 1,
+            u128::MAX,
+            0,
+            0x1234_5678_9abc_def0_0fed_cba9_8765_4321,
+        ];
         for (i, &k) in keys.iter().enumerate() {
             m.insert(k, i as u32);
         }

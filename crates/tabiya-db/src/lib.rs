@@ -84,7 +84,8 @@ pub struct Database {
 
 fn meta_get(read: &tabiya_store::ReadTx, name: &str) -> Result<Option<String>> {
     let t = read.table(META)?;
-    Ok(t.get(name.as_bytes())?.map(|v| String::from_utf8_lossy(&v).into_owned()))
+    Ok(t.get(name.as_bytes())?
+        .map(|v| String::from_utf8_lossy(&v).into_owned()))
 }
 
 /// Largest page cache of a database opened for queries.
@@ -95,13 +96,19 @@ impl Database {
     /// (up to [`QUERY_CACHE_MAX`]), so a long-running reader ends up answering from memory.
     pub fn open(dir: &Path) -> Result<Database> {
         let file = std::fs::metadata(dir.join(tabiya_store::STORE_FILE)).map_or(0, |m| m.len());
-        let cache = usize::try_from(file + (64 << 20)).unwrap_or(usize::MAX).clamp(Store::DEFAULT_CACHE, QUERY_CACHE_MAX);
+        let cache = usize::try_from(file + (64 << 20))
+            .unwrap_or(usize::MAX)
+            .clamp(Store::DEFAULT_CACHE, QUERY_CACHE_MAX);
         Database::open_with_cache(dir, cache)
     }
 
     fn open_with_cache(dir: &Path, cache: usize) -> Result<Database> {
         if !Store::exists(dir) {
-            return Err(Error::Usage(format!("no Tabiya database in {} (create one with `tabiya import --db {}`)", dir.display(), dir.display())));
+            return Err(Error::Usage(format!(
+                "no Tabiya database in {} (create one with `tabiya import --db {}`)",
+                dir.display(),
+                dir.display()
+            )));
         }
         let store = Store::open_with_cache(dir, cache)?;
         let read = store.read()?;
@@ -111,7 +118,9 @@ impl Database {
             Some(k) => return Err(Error::Corrupt(format!("unknown database kind {k:?}"))),
             None => return Err(Error::Corrupt("database has no kind".into())),
         };
-        let version: u32 = meta_get(&read, "version")?.and_then(|v| v.parse().ok()).unwrap_or(0);
+        let version: u32 = meta_get(&read, "version")?
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0);
         if version != FORMAT_VERSION {
             return Err(Error::Usage(format!(
                 "{} was written in format {version}; this Tabiya reads format {FORMAT_VERSION}",
@@ -120,7 +129,12 @@ impl Database {
         }
         let max_ply = meta_get(&read, "max_ply")?.and_then(|v| v.parse().ok());
         drop(read);
-        Ok(Database { dir: dir.to_path_buf(), store, kind, max_ply })
+        Ok(Database {
+            dir: dir.to_path_buf(),
+            store,
+            kind,
+            max_ply,
+        })
     }
 
     /// Opens a database, creating it for `kind` (with the given ply cap) if it does not exist.
@@ -128,13 +142,19 @@ impl Database {
         if Store::exists(dir) {
             let db = Database::open_with_cache(dir, Store::DEFAULT_CACHE)?;
             if db.kind != kind {
-                return Err(Error::Usage(format!("{} is a {} database, not {}", dir.display(), db.kind.as_str(), kind.as_str())));
+                return Err(Error::Usage(format!(
+                    "{} is a {} database, not {}",
+                    dir.display(),
+                    db.kind.as_str(),
+                    kind.as_str()
+                )));
             }
             if max_ply.is_some() && max_ply != db.max_ply {
                 return Err(Error::Usage(format!(
                     "{} indexes {}; --max-ply {} would make its statistics inconsistent",
                     dir.display(),
-                    db.max_ply.map_or("every ply".to_string(), |p| format!("up to ply {p}")),
+                    db.max_ply
+                        .map_or("every ply".to_string(), |p| format!("up to ply {p}")),
                     max_ply.unwrap_or(0)
                 )));
             }
@@ -151,7 +171,12 @@ impl Database {
             Ok(())
         })?;
         w.commit()?;
-        Ok(Database { dir: dir.to_path_buf(), store, kind, max_ply })
+        Ok(Database {
+            dir: dir.to_path_buf(),
+            store,
+            kind,
+            max_ply,
+        })
     }
 
     pub fn dir(&self) -> &Path {
@@ -194,8 +219,23 @@ impl Database {
         // under three quarters (a file grown ahead of a big import), no need to size them.
         let clearly = self.store.disk_usage().is_some_and(|d| d * 4 < before * 3);
         if !clearly {
-            let names = [META, GAMES, facts::FACTS, names::NAMES, run::RUNS, run::BLOCKS, run::POSTINGS, run::SKETCHES, othello::WTHOR];
-            let used: u64 = self.store.table_sizes(&names)?.iter().map(|(_, s)| s.allocated_bytes).sum();
+            let names = [
+                META,
+                GAMES,
+                facts::FACTS,
+                names::NAMES,
+                run::RUNS,
+                run::BLOCKS,
+                run::POSTINGS,
+                run::SKETCHES,
+                othello::WTHOR,
+            ];
+            let used: u64 = self
+                .store
+                .table_sizes(&names)?
+                .iter()
+                .map(|(_, s)| s.allocated_bytes)
+                .sum();
             if used * 4 >= before * 3 {
                 return Ok(0);
             }
@@ -236,5 +276,7 @@ pub(crate) fn load_runs(read: &tabiya_store::ReadTx) -> Result<Vec<run::RunDir>>
 }
 
 pub(crate) fn meta_u64(read: &tabiya_store::ReadTx, name: &str) -> Result<u64> {
-    Ok(meta_get(read, name)?.and_then(|v| v.parse().ok()).unwrap_or(0))
+    Ok(meta_get(read, name)?
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0))
 }

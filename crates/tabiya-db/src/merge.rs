@@ -9,13 +9,15 @@
 
 use std::collections::{HashMap, VecDeque};
 
-
 use tabiya_store::{ReadTx, TableMut, TableRef, WriteTx};
 
 use crate::facts::FactsReader;
 use crate::hll::Hll;
 use crate::keymap::{KeyMap, KeySet};
-use crate::run::{self, BLOCKS, Emitted, Occ, POSTINGS, RUNS, RunDir, RunEncoder, SEntry, SKETCHES, Singles, TRecord};
+use crate::run::{
+    self, BLOCKS, Emitted, Occ, POSTINGS, RUNS, RunDir, RunEncoder, SEntry, SKETCHES, Singles,
+    TRecord,
+};
 use crate::stats::GameFacts;
 use crate::{Database, Error, META, Result, load_runs, meta_u64};
 
@@ -34,7 +36,11 @@ impl<'t> RunWriter<'t> {
             blocks: w.table(BLOCKS)?,
             postings: w.table(POSTINGS)?,
             enc: RunEncoder::default(),
-            dir: RunDir { id: run_id, games, ..Default::default() },
+            dir: RunDir {
+                id: run_id,
+                games,
+                ..Default::default()
+            },
             pending: Vec::new(),
         })
     }
@@ -125,11 +131,22 @@ pub(crate) fn encode_run(records: &[TRecord], singles: &Singles) -> EncodedRun {
         (mine, other.join().expect("run encoding thread"))
     });
     emitted.extend(rest);
-    EncodedRun { emitted, t_records: records.len() as u64, s_entries: singles.len() as u64 }
+    EncodedRun {
+        emitted,
+        t_records: records.len() as u64,
+        s_entries: singles.len() as u64,
+    }
 }
 
 /// Writes a run encoded by [`encode_run`] (a batch's or an import segment's: complete).
-pub(crate) fn write_encoded_run(w: &WriteTx, run_id: u32, games: u64, run: EncodedRun, sketch: &Hll, implicit: u64) -> Result<RunDir> {
+pub(crate) fn write_encoded_run(
+    w: &WriteTx,
+    run_id: u32,
+    games: u64,
+    run: EncodedRun,
+    sketch: &Hll,
+    implicit: u64,
+) -> Result<RunDir> {
     let mut rw = RunWriter::new(w, run_id, games)?;
     rw.pending = run.emitted;
     rw.drain()?;
@@ -162,11 +179,17 @@ impl TIter<'_> {
         while self.buf.is_empty() && self.next_block < self.dir.t_first.len() {
             let key = run::block_key(self.dir.id, b'T', self.next_block as u32);
             self.next_block += 1;
-            let data = self.blocks.get(&key)?.ok_or_else(|| Error::Corrupt(format!("missing index block {key:?}")))?;
+            let data = self
+                .blocks
+                .get(&key)?
+                .ok_or_else(|| Error::Corrupt(format!("missing index block {key:?}")))?;
             for mut rec in run::decode_t_block(&data)? {
                 if rec.postings.is_none() {
                     let pk = run::postings_key(self.dir.id, rec.key);
-                    let p = self.postings.get(&pk)?.ok_or_else(|| Error::Corrupt("missing postings".into()))?;
+                    let p = self
+                        .postings
+                        .get(&pk)?
+                        .ok_or_else(|| Error::Corrupt("missing postings".into()))?;
                     rec.postings = Some(run::decode_external_postings(&p, rec.n_postings)?);
                 }
                 self.buf.push_back(rec);
@@ -192,7 +215,10 @@ impl SIter<'_> {
         while self.buf.is_empty() && self.next_block < self.dir.s_first.len() {
             let key = run::block_key(self.dir.id, b'S', self.next_block as u32);
             self.next_block += 1;
-            let data = self.blocks.get(&key)?.ok_or_else(|| Error::Corrupt(format!("missing index block {key:?}")))?;
+            let data = self
+                .blocks
+                .get(&key)?
+                .ok_or_else(|| Error::Corrupt(format!("missing index block {key:?}")))?;
             self.buf.extend(run::decode_s_block(&data)?);
         }
         Ok(self.buf.front().map(|e| e.prefix))
@@ -208,13 +234,22 @@ pub(crate) struct Replayer<'a> {
 impl Replayer<'_> {
     /// The stored form of a game the index refers to.
     pub fn record(&self, game: u32) -> Result<Vec<u8>> {
-        self.games.get(game)?.ok_or_else(|| Error::Corrupt(format!("index refers to missing game {game}")))
+        self.games
+            .get(game)?
+            .ok_or_else(|| Error::Corrupt(format!("index refers to missing game {game}")))
     }
 
     /// [`Replayer::occurrences_with_plies`] into buffers the caller reuses.
-    pub fn occurrences_with_plies_into(&self, game: u32, occs: &mut Vec<crate::chess::Occurrence>, plies: &mut Vec<u16>) -> Result<()> {
+    pub fn occurrences_with_plies_into(
+        &self,
+        game: u32,
+        occs: &mut Vec<crate::chess::Occurrence>,
+        plies: &mut Vec<u16>,
+    ) -> Result<()> {
         match self.db.kind() {
-            crate::Kind::Chess => crate::chess::replay_record(&self.record(game)?, self.db.max_ply(), occs, plies)?,
+            crate::Kind::Chess => {
+                crate::chess::replay_record(&self.record(game)?, self.db.max_ply(), occs, plies)?
+            }
             crate::Kind::Othello => {
                 *occs = self.occurrences(game)?;
                 plies.clear();
@@ -225,7 +260,10 @@ impl Replayer<'_> {
     }
 
     /// The counted positions of a game with the ply of each.
-    pub fn occurrences_with_plies(&self, game: u32) -> Result<(Vec<crate::chess::Occurrence>, Vec<u16>)> {
+    pub fn occurrences_with_plies(
+        &self,
+        game: u32,
+    ) -> Result<(Vec<crate::chess::Occurrence>, Vec<u16>)> {
         let (mut occs, mut plies) = (Vec::with_capacity(128), Vec::with_capacity(128));
         self.occurrences_with_plies_into(game, &mut occs, &mut plies)?;
         Ok((occs, plies))
@@ -235,13 +273,24 @@ impl Replayer<'_> {
     /// not reach it within the ply cap. Chess replays only up to it.
     /// With `reach` (the position's [`crate::chess::Reach`]) it also stops once the game can
     /// no longer get there.
-    pub fn occurrence_of(&self, game: u32, key: u128, reach: Option<&crate::chess::Reach>) -> Result<Option<crate::chess::Occurrence>> {
+    pub fn occurrence_of(
+        &self,
+        game: u32,
+        key: u128,
+        reach: Option<&crate::chess::Reach>,
+    ) -> Result<Option<crate::chess::Occurrence>> {
         match self.db.kind() {
             crate::Kind::Chess => {
                 let data = self.record(game)?;
                 let mut occs = Vec::with_capacity(64);
                 let mut plies = Vec::with_capacity(64);
-                crate::chess::replay_record_until(&data, self.db.max_ply(), Some((key, reach)), &mut occs, &mut plies)?;
+                crate::chess::replay_record_until(
+                    &data,
+                    self.db.max_ply(),
+                    Some((key, reach)),
+                    &mut occs,
+                    &mut plies,
+                )?;
                 Ok(occs.last().filter(|o| o.key == key).copied())
             }
             crate::Kind::Othello => Ok(self.occurrences(game)?.into_iter().find(|o| o.key == key)),
@@ -287,7 +336,12 @@ const BUCKETS: u64 = 1 << 12;
 
 impl<'a> SMerge<'a> {
     fn new(iters: Vec<SIter<'a>>) -> Self {
-        SMerge { iters, bucket: Vec::new(), at: 0, next: 0 }
+        SMerge {
+            iters,
+            bucket: Vec::new(),
+            at: 0,
+            next: 0,
+        }
     }
 
     fn next(&mut self) -> Result<Option<SEntry>> {
@@ -316,7 +370,11 @@ impl<'a> SMerge<'a> {
                         break;
                     }
                     // Take the rest of this block's entries of the range at once.
-                    let n = it.buf.iter().take_while(|e| u64::from(e.prefix >> shift) == b).count();
+                    let n = it
+                        .buf
+                        .iter()
+                        .take_while(|e| u64::from(e.prefix >> shift) == b)
+                        .count();
                     self.bucket.extend(it.buf.drain(..n));
                 }
             }
@@ -348,7 +406,8 @@ static S_CACHE_LIMIT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU6
 impl SCache {
     fn push(&mut self, e: SEntry) {
         let i = self.packed.len();
-        self.packed.push((u64::from(e.prefix) << 32) | u64::from(e.game));
+        self.packed
+            .push((u64::from(e.prefix) << 32) | u64::from(e.game));
         if i.is_multiple_of(64) {
             self.pred.push(0);
         }
@@ -359,7 +418,11 @@ impl SCache {
 
     fn get(&self, i: usize) -> Option<SEntry> {
         let p = *self.packed.get(i)?;
-        Some(SEntry { prefix: (p >> 32) as u32, game: p as u32, pred: self.pred[i / 64] >> (i % 64) & 1 == 1 })
+        Some(SEntry {
+            prefix: (p >> 32) as u32,
+            game: p as u32,
+            pred: self.pred[i / 64] >> (i % 64) & 1 == 1,
+        })
     }
 }
 
@@ -424,7 +487,11 @@ fn sorted_cursor(sorted: &[u32]) -> impl FnMut(u32) -> bool + '_ {
 /// position just before them.
 /// Also returns the keys such a left entry might stand for (the positions with the prefix
 /// and the ones just before them).
-fn resolve_entries(r: &Replayer<'_>, wanted: &[(u32, u32)], dense: &HashMap<u32, Vec<SEntry>>) -> Result<Resolution> {
+fn resolve_entries(
+    r: &Replayer<'_>,
+    wanted: &[(u32, u32)],
+    dense: &HashMap<u32, Vec<SEntry>>,
+) -> Result<Resolution> {
     let mut resolved = Vec::new();
     let mut keep = Vec::new();
     let mut unsure = Vec::new();
@@ -446,13 +513,23 @@ fn resolve_entries(r: &Replayer<'_>, wanted: &[(u32, u32)], dense: &HashMap<u32,
             if let ([e], [i]) = (mine, at.as_slice()) {
                 let o = occs[*i];
                 // The position just before, when this entry stands for it too.
-                let before = (e.pred && *i > 0 && plies[*i - 1].wrapping_add(1) == plies[*i]).then(|| occs[*i - 1]);
+                let before = (e.pred && *i > 0 && plies[*i - 1].wrapping_add(1) == plies[*i])
+                    .then(|| occs[*i - 1]);
                 if e.pred && before.is_none() {
                     keep.push(*e);
                     continue;
                 }
-                let occ = |o: crate::chess::Occurrence| Occ { key: o.key, game: g, code: o.code, mover: o.mover };
-                resolved.push(Resolved { occ: occ(o), pred: e.pred, before: before.map(occ) });
+                let occ = |o: crate::chess::Occurrence| Occ {
+                    key: o.key,
+                    game: g,
+                    code: o.code,
+                    mover: o.mover,
+                };
+                resolved.push(Resolved {
+                    occ: occ(o),
+                    pred: e.pred,
+                    before: before.map(occ),
+                });
             } else {
                 keep.extend_from_slice(mine);
                 for &i in &at {
@@ -512,12 +589,21 @@ fn on_cores<T: Sync, R: Send>(
             .into_iter()
             .map(|part| {
                 s.spawn(move || -> Result<R> {
-                    let r = Replayer { games: crate::records::Records::new(read)?, db };
+                    let r = Replayer {
+                        games: crate::records::Records::new(read)?,
+                        db,
+                    };
                     f(&r, part)
                 })
             })
             .collect();
-        handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(Error::Corrupt("merge thread panicked".into())))).collect()
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(Error::Corrupt("merge thread panicked".into())))
+            })
+            .collect()
     })
 }
 
@@ -537,7 +623,18 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
     let fact = |g: u32| -> GameFacts { facts.get(g).unwrap_or_default() };
     let new_id = meta_u64(&read, "next_run")? as u32;
     let games: u64 = runs.iter().map(|r| r.games).sum();
-    let s_merge = || SMerge::new(runs.iter().map(|d| SIter { dir: d, blocks: &blocks, next_block: 0, buf: VecDeque::new() }).collect());
+    let s_merge = || {
+        SMerge::new(
+            runs.iter()
+                .map(|d| SIter {
+                    dir: d,
+                    blocks: &blocks,
+                    next_block: 0,
+                    buf: VecDeque::new(),
+                })
+                .collect(),
+        )
+    };
     let t0 = std::time::Instant::now();
 
     // The positions with a T record in any part: their S entries in the other parts join
@@ -547,9 +644,15 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
     for d in runs {
         for b in 0..d.t_first.len() {
             let key = run::block_key(d.id, b'T', b as u32);
-            let data = blocks.get(&key)?.ok_or_else(|| Error::Corrupt(format!("missing index block {key:?}")))?;
+            let data = blocks
+                .get(&key)?
+                .ok_or_else(|| Error::Corrupt(format!("missing index block {key:?}")))?;
             for rec in run::decode_t_block(&data)? {
-                let game = rec.top.first().or_else(|| rec.postings.as_ref().and_then(|p| p.first())).map(|p| p.game);
+                let game = rec
+                    .top
+                    .first()
+                    .or_else(|| rec.postings.as_ref().and_then(|p| p.first()))
+                    .map(|p| p.game);
                 let known = tree_keys.entry(rec.key).or_default();
                 *known = known.or(game);
             }
@@ -560,7 +663,9 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
     tree_prefixes.dedup();
 
     let total_entries: u64 = runs.iter().map(|r| r.s_entries).sum();
-    let mut s_cache: Option<SCache> = (total_entries <= S_CACHE_LIMIT.load(std::sync::atomic::Ordering::Relaxed)).then(|| SCache {
+    let mut s_cache: Option<SCache> = (total_entries
+        <= S_CACHE_LIMIT.load(std::sync::atomic::Ordering::Relaxed))
+    .then(|| SCache {
         packed: Vec::with_capacity(total_entries as usize),
         pred: Vec::with_capacity((total_entries as usize).div_ceil(64)),
     });
@@ -580,27 +685,48 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
         })?;
     }
     // (game, dense prefix) pairs, by game: each game is replayed once for all its prefixes.
-    let mut wanted: Vec<(u32, u32)> = dense_entries.iter().flat_map(|(p, es)| es.iter().map(move |e| (e.game, *p))).collect();
+    let mut wanted: Vec<(u32, u32)> = dense_entries
+        .iter()
+        .flat_map(|(p, es)| es.iter().map(move |e| (e.game, *p)))
+        .collect();
     wanted.sort_unstable();
     wanted.dedup();
     let n_games = wanted.chunk_by(|a, b| a.0 == b.0).count();
     crate::import::trace(
-        &format!("merge pass 1: {} T records in the parts, {} dense prefixes, {n_games} games to replay", tree_keys.len(), dense_entries.len()),
+        &format!(
+            "merge pass 1: {} T records in the parts, {} dense prefixes, {n_games} games to replay",
+            tree_keys.len(),
+            dense_entries.len()
+        ),
         t0,
     );
 
     // Resolve each dense entry to its full key by replaying its game once.
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8);
-    let (resolved, mut keep, mut unsure) = resolve_on_cores(db, &read, &wanted, &dense_entries, threads)?;
-    crate::import::trace(&format!("merge replays: {} entries resolved, {} left", resolved.len(), keep.len()), t0);
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, 8);
+    let (resolved, mut keep, mut unsure) =
+        resolve_on_cores(db, &read, &wanted, &dense_entries, threads)?;
+    crate::import::trace(
+        &format!(
+            "merge replays: {} entries resolved, {} left",
+            resolved.len(),
+            keep.len()
+        ),
+        t0,
+    );
     let mut by_key: KeyMap<Vec<Resolved>> = KeyMap::default();
     for r in resolved {
         by_key.entry(r.occ.key).or_default().push(r);
     }
     // The positions of the merged T records: those whose entries now reach the threshold,
     // and those with a T record in a part.
-    let in_tree: KeySet =
-        by_key.iter().filter(|(_, g)| g.len() >= run::PROMOTE_AT).map(|(k, _)| *k).chain(tree_keys.keys().copied()).collect();
+    let in_tree: KeySet = by_key
+        .iter()
+        .filter(|(_, g)| g.len() >= run::PROMOTE_AT)
+        .map(|(k, _)| *k)
+        .chain(tree_keys.keys().copied())
+        .collect();
 
     // Round 2 (chess): the implicit occurrences of those positions, so that their records
     // hold every game. A position is implicit in a game when the entry of the next position
@@ -608,12 +734,20 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
     // not resolved above are resolved too. (Othello runs keep the old way: a merged one is
     // not marked complete.)
     let complete = db.kind() == crate::Kind::Chess && runs.iter().all(|r| r.complete);
-    let mut incomplete: Vec<u128> = runs.iter().flat_map(|r| r.incomplete.iter().copied()).collect();
+    let mut incomplete: Vec<u128> = runs
+        .iter()
+        .flat_map(|r| r.incomplete.iter().copied())
+        .collect();
     let mut round2: HashMap<u32, Vec<SEntry>> = HashMap::new();
     if complete {
         let mut needed: Vec<(u32, u128)> = Vec::with_capacity(in_tree.len());
         for &k in &in_tree {
-            match tree_keys.get(&k).copied().flatten().or_else(|| by_key.get(&k).and_then(|g| g.first()).map(|r| r.occ.game)) {
+            match tree_keys
+                .get(&k)
+                .copied()
+                .flatten()
+                .or_else(|| by_key.get(&k).and_then(|g| g.first()).map(|r| r.occ.game))
+            {
                 Some(g) => needed.push((g, k)),
                 None => incomplete.push(k),
             }
@@ -621,17 +755,22 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
         needed.sort_unstable();
         let chunk = needed.len().div_ceil(threads).max(1);
         let parts: Vec<&[(u32, u128)]> = needed.chunks(chunk).collect();
-        let found = on_cores(db, &read, parts, |r, part| -> Result<(Vec<u32>, Vec<u128>)> {
-            let mut prefixes = Vec::new();
-            let mut failed = Vec::new();
-            for &(g, k) in part {
-                match crate::chess::successor_keys_in_record(&r.record(g)?, k)? {
-                    Some(succ) => prefixes.extend(succ.into_iter().map(run::prefix)),
-                    None => failed.push(k),
+        let found = on_cores(
+            db,
+            &read,
+            parts,
+            |r, part| -> Result<(Vec<u32>, Vec<u128>)> {
+                let mut prefixes = Vec::new();
+                let mut failed = Vec::new();
+                for &(g, k) in part {
+                    match crate::chess::successor_keys_in_record(&r.record(g)?, k)? {
+                        Some(succ) => prefixes.extend(succ.into_iter().map(run::prefix)),
+                        None => failed.push(k),
+                    }
                 }
-            }
-            Ok((prefixes, failed))
-        })?;
+                Ok((prefixes, failed))
+            },
+        )?;
         let mut succ: Vec<u32> = Vec::new();
         for (p, f) in found {
             succ.extend(p);
@@ -640,7 +779,10 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
         succ.sort_unstable();
         succ.dedup();
         succ.retain(|p| !dense_entries.contains_key(p));
-        crate::import::trace(&format!("merge round 2: {} successor prefixes", succ.len()), t0);
+        crate::import::trace(
+            &format!("merge round 2: {} successor prefixes", succ.len()),
+            t0,
+        );
         let mut succ_at = sorted_cursor(&succ);
         prefix_groups(&mut entries(&s_cache, s_merge), |group| {
             let p = group[0].prefix;
@@ -663,10 +805,18 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
         }
         wanted2.sort_unstable();
         wanted2.dedup();
-        crate::import::trace(&format!("merge round 2: {} entries to resolve", wanted2.len()), t0);
+        crate::import::trace(
+            &format!("merge round 2: {} entries to resolve", wanted2.len()),
+            t0,
+        );
         let (resolved2, keep2, unsure2) = resolve_on_cores(db, &read, &wanted2, &round2, threads)?;
         crate::import::trace(
-            &format!("merge round 2: successors of {} positions, {} prefixes with pred entries, {} entries resolved", needed.len(), round2.len(), resolved2.len()),
+            &format!(
+                "merge round 2: successors of {} positions, {} prefixes with pred entries, {} entries resolved",
+                needed.len(),
+                round2.len(),
+                resolved2.len()
+            ),
             t0,
         );
         // None of these reaches the threshold (their prefixes have fewer entries).
@@ -699,14 +849,22 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
                     pred = false;
                     released += 1;
                 } else if promote {
-                    extra.push(SEntry { prefix: run::prefix(b.key), game: b.game, pred: false });
+                    extra.push(SEntry {
+                        prefix: run::prefix(b.key),
+                        game: b.game,
+                        pred: false,
+                    });
                     released += 1;
                 }
             }
             if promote {
                 tree_occs.entry(k).or_default().push(r.occ);
             } else {
-                keep.push(SEntry { prefix: run::prefix(k), game: r.occ.game, pred });
+                keep.push(SEntry {
+                    prefix: run::prefix(k),
+                    game: r.occ.game,
+                    pred,
+                });
             }
         }
     }
@@ -733,7 +891,10 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
     drop(groups);
     let promoted: Vec<TRecord> = made.into_iter().flatten().collect();
     crate::import::trace(
-        &format!("merge replays done: {} T records made or joined, {released} implicit positions made explicit", promoted.len()),
+        &format!(
+            "merge replays done: {} T records made or joined, {released} implicit positions made explicit",
+            promoted.len()
+        ),
         t0,
     );
     let implicit: u64 = runs.iter().map(|r| r.implicit).sum::<u64>() - released;
@@ -750,7 +911,13 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
     {
         let mut titers: Vec<TIter> = runs
             .iter()
-            .map(|d| TIter { dir: d, blocks: &blocks, postings: &postings, next_block: 0, buf: VecDeque::new() })
+            .map(|d| TIter {
+                dir: d,
+                blocks: &blocks,
+                postings: &postings,
+                next_block: 0,
+                buf: VecDeque::new(),
+            })
             .collect();
         let mut promoted = promoted.into_iter().peekable();
         loop {
@@ -834,7 +1001,9 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
         }
         Ok(())
     })?;
-    w.with_table(META, |t| t.put(b"next_run", (new_id + 1).to_string().as_bytes()))?;
+    w.with_table(META, |t| {
+        t.put(b"next_run", (new_id + 1).to_string().as_bytes())
+    })?;
     w.commit()?;
     Ok(())
 }
@@ -894,22 +1063,34 @@ mod tests {
     /// keeping them in memory.
     #[test]
     fn merging_from_memory_or_from_the_blocks_gives_the_same_run() {
-        let twic = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/pgn/twic/twic0920.pgn");
+        let twic = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../../shared/data/pgn/twic/twic0920.pgn");
         let build = |limit: u64| {
             let dir = tempfile::tempdir().unwrap();
             let db = Database::open_or_create(dir.path(), Kind::Chess, None).unwrap();
             S_CACHE_LIMIT.store(limit, Ordering::Relaxed);
-            let opts = ImportOptions { batch_games: 61, ..ImportOptions::default() };
-            db.import(std::slice::from_ref(&twic), &opts, &ImportProgress::default()).unwrap();
+            let opts = ImportOptions {
+                batch_games: 61,
+                ..ImportOptions::default()
+            };
+            db.import(
+                std::slice::from_ref(&twic),
+                &opts,
+                &ImportProgress::default(),
+            )
+            .unwrap();
             S_CACHE_LIMIT.store(S_CACHE_MAX, Ordering::Relaxed);
             let read = db.store.read().unwrap();
             let mut tables = Vec::new();
             for name in [RUNS, BLOCKS, POSTINGS] {
                 let mut rows: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
-                read.table(name).unwrap().scan(&[], None, |k, v| {
-                    rows.push((k.to_vec(), v.to_vec()));
-                    true
-                }).unwrap();
+                read.table(name)
+                    .unwrap()
+                    .scan(&[], None, |k, v| {
+                        rows.push((k.to_vec(), v.to_vec()));
+                        true
+                    })
+                    .unwrap();
                 tables.push(rows);
             }
             tables

@@ -5,8 +5,8 @@ use std::collections::HashMap;
 
 use tabiya_store::{ReadTx, TableRef, WriteTx};
 
-use crate::chess::{Dict, NameLookup, Names};
 use crate::Result;
+use crate::chess::{Dict, NameLookup, Names};
 
 pub const NAMES: &str = "names";
 
@@ -72,7 +72,10 @@ impl NameCache {
         let t = read.table(NAMES)?;
         let mut bad = None;
         t.scan(&[], None, |k, v| {
-            let (Some(dict), Ok(block)) = (k.first().copied().and_then(dict_of), <[u8; 4]>::try_from(&k[1..])) else {
+            let (Some(dict), Ok(block)) = (
+                k.first().copied().and_then(dict_of),
+                <[u8; 4]>::try_from(&k[1..]),
+            ) else {
                 bad = Some("bad name row key");
                 return false;
             };
@@ -136,7 +139,9 @@ pub fn write_names(w: &WriteTx, names: &[(Dict, u32, String)]) -> Result<()> {
             let key = row_key(*dict, *id);
             let row = match rows.entry(key) {
                 std::collections::hash_map::Entry::Occupied(o) => o.into_mut(),
-                std::collections::hash_map::Entry::Vacant(v) => v.insert(t.get(&key)?.map(|v| decode_row(&v)).unwrap_or_default()),
+                std::collections::hash_map::Entry::Vacant(v) => {
+                    v.insert(t.get(&key)?.map(|v| decode_row(&v)).unwrap_or_default())
+                }
             };
             let slot = (id % PER_ROW) as usize;
             if row.len() <= slot {
@@ -160,7 +165,10 @@ pub struct StoreNames {
 
 impl StoreNames {
     pub fn new(read: &ReadTx) -> Result<StoreNames> {
-        Ok(StoreNames { table: read.table(NAMES)?, rows: Default::default() })
+        Ok(StoreNames {
+            table: read.table(NAMES)?,
+            rows: Default::default(),
+        })
     }
 
     fn each(&self, dict: Dict, mut f: impl FnMut(u32, &str)) -> Result<()> {
@@ -207,7 +215,13 @@ impl NameLookup for StoreNames {
             if rows.len() > 4096 {
                 rows.clear();
             }
-            let row = self.table.get(&key).ok().flatten().map(|v| decode_row(&v)).unwrap_or_default();
+            let row = self
+                .table
+                .get(&key)
+                .ok()
+                .flatten()
+                .map(|v| decode_row(&v))
+                .unwrap_or_default();
             rows.insert(key, row);
         }
         rows[&key].get((id % PER_ROW) as usize).cloned().flatten()

@@ -36,7 +36,10 @@ fn table() -> &'static HashMap<u128, Opening> {
         for text in TABLES {
             for line in text.lines().skip(1) {
                 let mut cols = line.split('\t');
-                let (Some(eco), Some(name), Some(pgn)) = (cols.next(), cols.next(), cols.next()) else { continue };
+                let (Some(eco), Some(name), Some(pgn)) = (cols.next(), cols.next(), cols.next())
+                else {
+                    continue;
+                };
                 let mut pos = Chess::default();
                 let mut plies = 0;
                 let mut ok = true;
@@ -44,7 +47,11 @@ fn table() -> &'static HashMap<u128, Opening> {
                     if tok.ends_with('.') {
                         continue;
                     }
-                    match tok.parse::<shakmaty::san::San>().ok().and_then(|s| s.to_move(&pos).ok()) {
+                    match tok
+                        .parse::<shakmaty::san::San>()
+                        .ok()
+                        .and_then(|s| s.to_move(&pos).ok())
+                    {
                         Some(m) => {
                             pos.play_unchecked(m);
                             plies += 1;
@@ -58,7 +65,12 @@ fn table() -> &'static HashMap<u128, Opening> {
                 if !ok {
                     continue;
                 }
-                let op = Opening { eco: eco.to_string(), name: name.to_string(), pgn: pgn.to_string(), plies };
+                let op = Opening {
+                    eco: eco.to_string(),
+                    name: name.to_string(),
+                    pgn: pgn.to_string(),
+                    plies,
+                };
                 // Where two lines reach one position, the shorter (more general) line names it.
                 map.entry(position_key(&pos))
                     .and_modify(|e| {
@@ -120,7 +132,10 @@ mod tests {
         // b.tsv: "B20 Sicilian Defense 1. e4 c5"
         let line = play("e4 c5");
         let o = last_named(&line).unwrap();
-        assert_eq!((o.eco.as_str(), o.name.as_str()), ("B20", "Sicilian Defense"));
+        assert_eq!(
+            (o.eco.as_str(), o.name.as_str()),
+            ("B20", "Sicilian Defense")
+        );
         // 1. Nf3 d5 2. d4 reaches the Queen's Pawn position "1. d4 d5 2. Nf3" (D02).
         let t = play("Nf3 d5 d4");
         let direct = play("d4 d5 Nf3");

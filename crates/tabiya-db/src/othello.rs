@@ -757,7 +757,11 @@ impl Database {
         // With the ply of every occurrence, rare positions are kept every other ply (found
         // through their successor's entry, see `run::build`).
         let (batch_tx, batch_rx) = crossbeam_channel::bounded::<(Batch, Vec<u16>)>(1);
-        let batch_games = if opts.batch_games == 0 { crate::import::OTHELLO_BATCH_GAMES } else { opts.batch_games };
+        let batch_games = if opts.batch_games == 0 {
+            crate::import::OTHELLO_BATCH_GAMES
+        } else {
+            opts.batch_games
+        };
         std::thread::scope(|s| -> Result<()> {
             let writer = s.spawn(move || -> Result<()> {
                 for (batch, plies) in batch_rx {

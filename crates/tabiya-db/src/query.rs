@@ -64,7 +64,10 @@ impl Database {
             blocks: read.table(BLOCKS)?,
             postings: read.table(POSTINGS)?,
             facts: FactsReader::new(&read)?,
-            replayer: Replayer { games: crate::records::Records::new(&read)?, db: self },
+            replayer: Replayer {
+                games: crate::records::Records::new(&read)?,
+                db: self,
+            },
             names: StoreNames::new(&read)?,
             read,
             read_postings_up_to: READ_POSTINGS_UP_TO,
@@ -96,7 +99,10 @@ struct Found {
 impl Found {
     /// Counts game `g`, which played `o.code` at the position.
     fn add_game(&mut self, facts: GameFacts, g: u32, o: chess::Occurrence, want_all: bool) {
-        self.stats.entry(o.code).or_default().add_game(&facts, o.mover);
+        self.stats
+            .entry(o.code)
+            .or_default()
+            .add_game(&facts, o.mover);
         self.top.push((g, o.code));
         if want_all {
             self.all.push((g, o.code));
@@ -143,19 +149,38 @@ impl<'a> Snapshot<'a> {
     }
 
     fn s_entries(&self, r: &RunDir, prefix: u32) -> Result<Vec<run::SEntry>> {
-        let Some(b) = r.s_block_for(prefix) else { return Ok(Vec::new()) };
-        let found = self.blocks.get_with(&run::block_key(r.id, b'S', b), |block| run::find_in_s_block(block, prefix))?;
+        let Some(b) = r.s_block_for(prefix) else {
+            return Ok(Vec::new());
+        };
+        let found = self
+            .blocks
+            .get_with(&run::block_key(r.id, b'S', b), |block| {
+                run::find_in_s_block(block, prefix)
+            })?;
         match found {
             Some(entries) => Ok(entries?),
-            None => Err(Error::Corrupt(format!("missing index block {}/S/{b}", r.id))),
+            None => Err(Error::Corrupt(format!(
+                "missing index block {}/S/{b}",
+                r.id
+            ))),
         }
     }
 
     /// Everything the index holds of one position, run by run: T records, and the games of
     /// S entries — the position's own (prefix `key`), and those of its successors whose
     /// entries say the position before them was kept implicitly.
-    fn find(&self, key: u128, next: Next<'_>, reach: Option<&chess::Reach>, want_all: bool) -> Result<Found> {
-        let mut found = Found { stats: HashMap::new(), top: Vec::new(), all: Vec::new() };
+    fn find(
+        &self,
+        key: u128,
+        next: Next<'_>,
+        reach: Option<&chess::Reach>,
+        want_all: bool,
+    ) -> Result<Found> {
+        let mut found = Found {
+            stats: HashMap::new(),
+            top: Vec::new(),
+            all: Vec::new(),
+        };
         let mut computed: Option<Vec<u128>> = None;
         let prefix = run::prefix(key);
         for r in &self.runs {
@@ -176,15 +201,21 @@ impl<'a> Snapshot<'a> {
                     if want_all || rec.top.is_empty() {
                         let postings = self.load_postings(r, &rec)?;
                         if rec.top.is_empty() {
-                            found.top.extend(postings.iter().map(|p| (p.game, code(p.slot))));
+                            found
+                                .top
+                                .extend(postings.iter().map(|p| (p.game, code(p.slot))));
                         }
                         if want_all {
-                            found.all.extend(postings.iter().map(|p| (p.game, code(p.slot))));
+                            found
+                                .all
+                                .extend(postings.iter().map(|p| (p.game, code(p.slot))));
                         }
                         t_games = Some(postings);
                     }
                     if !rec.top.is_empty() {
-                        found.top.extend(rec.top.iter().map(|p| (p.game, code(p.slot))));
+                        found
+                            .top
+                            .extend(rec.top.iter().map(|p| (p.game, code(p.slot))));
                     }
                     if self.use_complete && r.complete_for(key) {
                         // The record holds every game of this run reaching the position.
@@ -231,11 +262,16 @@ impl<'a> Snapshot<'a> {
             // replay stops at the position.
             if rec.n_postings <= self.read_postings_up_to {
                 for g in candidates {
-                    let Some(o) = self.replayer.occurrence_of(g, key, reach)? else { continue };
+                    let Some(o) = self.replayer.occurrence_of(g, key, reach)? else {
+                        continue;
+                    };
                     if t_games.is_none() {
                         t_games = Some(self.load_postings(r, rec)?);
                     }
-                    if t_games.as_ref().is_some_and(|p| p.binary_search_by_key(&g, |x| x.game).is_err()) {
+                    if t_games
+                        .as_ref()
+                        .is_some_and(|p| p.binary_search_by_key(&g, |x| x.game).is_err())
+                    {
                         found.add_game(self.facts.get(g)?, g, o, want_all);
                     }
                 }
@@ -248,7 +284,9 @@ impl<'a> Snapshot<'a> {
             // game's positions leaves it to the list.
             for g in candidates {
                 let (occs, plies) = self.replayer.occurrences_with_plies(g)?;
-                let Some(i) = occs.iter().position(|o| o.key == key) else { continue };
+                let Some(i) = occs.iter().position(|o| o.key == key) else {
+                    continue;
+                };
                 let with_prefix = |p: u32| occs.iter().filter(|o| run::prefix(o.key) == p).count();
                 let mut counts = false;
                 let mut ambiguous = false;
@@ -278,7 +316,9 @@ impl<'a> Snapshot<'a> {
                     if t_games.is_none() {
                         t_games = Some(self.load_postings(r, rec)?);
                     }
-                    counts = t_games.as_ref().is_some_and(|p| p.binary_search_by_key(&g, |x| x.game).is_err());
+                    counts = t_games
+                        .as_ref()
+                        .is_some_and(|p| p.binary_search_by_key(&g, |x| x.game).is_err());
                 }
                 if counts {
                     found.add_game(self.facts.get(g)?, g, occs[i], want_all);
@@ -309,7 +349,12 @@ impl<'a> Snapshot<'a> {
 
     /// Statistics of a position given also the keys of the positions one legal move away
     /// (chess keeps rare positions every other ply; see `run::build`).
-    pub fn position_with(&self, key: u128, successors: &[u128], top_n: usize) -> Result<PositionStats> {
+    pub fn position_with(
+        &self,
+        key: u128,
+        successors: &[u128],
+        top_n: usize,
+    ) -> Result<PositionStats> {
         let found = self.find(key, Next::Keys(successors), None, false)?;
         self.position_stats(found, top_n)
     }
@@ -354,12 +399,22 @@ impl<'a> Snapshot<'a> {
         }
         ranked.sort_by(|a, b| run::top_order((a.0.0, &a.1), (b.0.0, &b.1)));
         ranked.truncate(top_n.min(TOP_GAMES.max(top_n)));
-        Ok(PositionStats { totals, moves, top_games: ranked.into_iter().map(|(t, _)| t).collect() })
+        Ok(PositionStats {
+            totals,
+            moves,
+            top_games: ranked.into_iter().map(|(t, _)| t).collect(),
+        })
     }
 
     /// Every game reaching a position (any move order), sorted and paged: the total and the
     /// page of (game id, move played there).
-    pub fn position_games(&self, key: u128, sort: GameSort, offset: usize, limit: usize) -> Result<(u64, Vec<(u32, u16)>)> {
+    pub fn position_games(
+        &self,
+        key: u128,
+        sort: GameSort,
+        offset: usize,
+        limit: usize,
+    ) -> Result<(u64, Vec<(u32, u16)>)> {
         self.position_games_with(key, &[], sort, offset, limit)
     }
 
@@ -376,7 +431,13 @@ impl<'a> Snapshot<'a> {
         self.page_of_games(found, sort, offset, limit)
     }
 
-    fn page_of_games(&self, found: Found, sort: GameSort, offset: usize, limit: usize) -> Result<(u64, Vec<(u32, u16)>)> {
+    fn page_of_games(
+        &self,
+        found: Found,
+        sort: GameSort,
+        offset: usize,
+        limit: usize,
+    ) -> Result<(u64, Vec<(u32, u16)>)> {
         let mut all = found.all;
         all.sort_unstable();
         all.dedup_by_key(|t| t.0);
@@ -437,12 +498,21 @@ impl Snapshot<'_> {
         for r in &self.runs {
             let has_t = match r.t_block_for(key) {
                 Some(b) => {
-                    let block = self.blocks.get(&run::block_key(r.id, b'T', b)).unwrap().unwrap();
+                    let block = self
+                        .blocks
+                        .get(&run::block_key(r.id, b'T', b))
+                        .unwrap()
+                        .unwrap();
                     run::find_in_t_block(&block, key).unwrap().is_some()
                 }
                 None => false,
             };
-            let mut games: Vec<u32> = self.s_entries(r, run::prefix(key)).unwrap().into_iter().map(|e| e.game).collect();
+            let mut games: Vec<u32> = self
+                .s_entries(r, run::prefix(key))
+                .unwrap()
+                .into_iter()
+                .map(|e| e.game)
+                .collect();
             games.dedup();
             games.retain(|&g| self.replayer.occurrence_of(g, key, None).unwrap().is_some());
             out.push((has_t, games));
@@ -464,20 +534,29 @@ mod tests {
     fn twic_with(opts: ImportOptions) -> (tempfile::TempDir, Database) {
         let dir = tempfile::tempdir().unwrap();
         let db = Database::open_or_create(dir.path(), Kind::Chess, None).unwrap();
-        let twic = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/pgn/twic/twic0920.pgn");
-        db.import(&[twic], &opts, &ImportProgress::default()).unwrap();
+        let twic = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../../shared/data/pgn/twic/twic0920.pgn");
+        db.import(&[twic], &opts, &ImportProgress::default())
+            .unwrap();
         (dir, db)
     }
 
     /// A database of TWIC 920 imported in batches of `batch` games (many small runs, then
     /// merged into one).
     fn twic_in_batches(batch: usize) -> (tempfile::TempDir, Database) {
-        twic_with(ImportOptions { batch_games: batch, ..ImportOptions::default() })
+        twic_with(ImportOptions {
+            batch_games: batch,
+            ..ImportOptions::default()
+        })
     }
 
     /// The positions before each of the first `plies` moves of every `every`-th game, with
     /// the game's id and the ply.
-    fn sampled_positions(snap: &super::Snapshot<'_>, every: usize, plies: usize) -> Vec<(u32, usize, shakmaty::Chess)> {
+    fn sampled_positions(
+        snap: &super::Snapshot<'_>,
+        every: usize,
+        plies: usize,
+    ) -> Vec<(u32, usize, shakmaty::Chess)> {
         let mut out = Vec::new();
         for id in snap.all_game_ids().unwrap().into_iter().step_by(every) {
             let data = snap.game_record(id).unwrap().unwrap();
@@ -501,7 +580,10 @@ mod tests {
         by_entries.read_postings_up_to = 0;
         assert_eq!(by_list.runs.len(), 1, "the small runs are merged");
         let mut compared = 0;
-        for (id, ply, pos) in sampled_positions(&by_list, 23, usize::MAX).into_iter().filter(|p| p.1 % 3 == 0) {
+        for (id, ply, pos) in sampled_positions(&by_list, 23, usize::MAX)
+            .into_iter()
+            .filter(|p| p.1 % 3 == 0)
+        {
             let (key, succ) = (position_key(&pos), successor_keys(&pos));
             let a = by_list.position_with(key, &succ, 8).unwrap();
             let b = by_entries.position_with(key, &succ, 8).unwrap();
@@ -510,9 +592,19 @@ mod tests {
             // Replays cut short where the game can no longer reach the position.
             for snap in [&by_list, &by_entries] {
                 let c = snap.chess_position(&pos, 8).unwrap();
-                assert_eq!((&c.totals, &c.moves, &c.top_games), (&a.totals, &a.moves, &a.top_games), "game {id} ply {ply}");
-                let all = snap.chess_position_games(&pos, super::GameSort::Id, 0, usize::MAX).unwrap();
-                assert_eq!(all, snap.position_games_with(key, &succ, super::GameSort::Id, 0, usize::MAX).unwrap());
+                assert_eq!(
+                    (&c.totals, &c.moves, &c.top_games),
+                    (&a.totals, &a.moves, &a.top_games),
+                    "game {id} ply {ply}"
+                );
+                let all = snap
+                    .chess_position_games(&pos, super::GameSort::Id, 0, usize::MAX)
+                    .unwrap();
+                assert_eq!(
+                    all,
+                    snap.position_games_with(key, &succ, super::GameSort::Id, 0, usize::MAX)
+                        .unwrap()
+                );
                 assert_eq!(all.0, a.totals.games(), "game {id} ply {ply}");
             }
             assert!(a.totals.games() > 0, "game {id} ply {ply}");
@@ -533,7 +625,11 @@ mod tests {
         assert_eq!(alone.runs.len(), 1, "the small runs are merged");
         let run = &alone.runs[0];
         assert!(run.complete, "a merge of complete runs is complete");
-        assert!(run.incomplete.len() < 5, "{} incomplete records", run.incomplete.len());
+        assert!(
+            run.incomplete.len() < 5,
+            "{} incomplete records",
+            run.incomplete.len()
+        );
         let mut answered_alone = 0;
         for (id, _, pos) in sampled_positions(&alone, 5, 60) {
             let key = position_key(&pos);
@@ -543,11 +639,18 @@ mod tests {
             let a = alone.chess_position(&pos, 8).unwrap();
             let b = looking.chess_position(&pos, 8).unwrap();
             assert_eq!(a, b, "game {id}");
-            let ga = alone.chess_position_games(&pos, super::GameSort::Id, 0, usize::MAX).unwrap();
-            let gb = looking.chess_position_games(&pos, super::GameSort::Id, 0, usize::MAX).unwrap();
+            let ga = alone
+                .chess_position_games(&pos, super::GameSort::Id, 0, usize::MAX)
+                .unwrap();
+            let gb = looking
+                .chess_position_games(&pos, super::GameSort::Id, 0, usize::MAX)
+                .unwrap();
             assert_eq!(ga, gb, "game {id}");
         }
-        assert!(answered_alone > 2000, "{answered_alone} positions answered by their T record alone");
+        assert!(
+            answered_alone > 2000,
+            "{answered_alone} positions answered by their T record alone"
+        );
     }
 
     /// An import needing more index memory than it has is written as several runs (one per
@@ -556,19 +659,34 @@ mod tests {
     fn imports_bigger_than_their_index_memory_answer_like_one_run() {
         let (_a, whole) = twic_with(ImportOptions::default());
         const OCCURRENCES: u64 = 20_000;
-        let tight = ImportOptions { index_memory: OCCURRENCES * crate::import::BYTES_PER_OCCURRENCE, ..ImportOptions::default() };
+        let tight = ImportOptions {
+            index_memory: OCCURRENCES * crate::import::BYTES_PER_OCCURRENCE,
+            ..ImportOptions::default()
+        };
         let (_b, split) = twic_with(tight);
-        let read = |db: &Database, what: &str| crate::meta_u64(&db.store.read().unwrap(), what).unwrap();
+        let read =
+            |db: &Database, what: &str| crate::meta_u64(&db.store.read().unwrap(), what).unwrap();
         assert_eq!(read(&whole, "next_run"), 1, "the whole import in one run");
         let counted: u64 = crate::dbstats::collect(&whole).unwrap().positions;
         let runs = read(&split, "next_run");
-        assert!(runs >= counted.div_ceil(OCCURRENCES), "{runs} runs for {counted} positions, {OCCURRENCES} a run");
+        assert!(
+            runs >= counted.div_ceil(OCCURRENCES),
+            "{runs} runs for {counted} positions, {OCCURRENCES} a run"
+        );
         let (one, many) = (whole.snapshot().unwrap(), split.snapshot().unwrap());
         assert_eq!(many.runs.len(), 1, "merged at the end");
         for (id, _, pos) in sampled_positions(&one, 11, 50) {
-            assert_eq!(one.chess_position(&pos, 8).unwrap(), many.chess_position(&pos, 8).unwrap(), "game {id}");
-            let ga = one.chess_position_games(&pos, super::GameSort::Id, 0, usize::MAX).unwrap();
-            let gb = many.chess_position_games(&pos, super::GameSort::Id, 0, usize::MAX).unwrap();
+            assert_eq!(
+                one.chess_position(&pos, 8).unwrap(),
+                many.chess_position(&pos, 8).unwrap(),
+                "game {id}"
+            );
+            let ga = one
+                .chess_position_games(&pos, super::GameSort::Id, 0, usize::MAX)
+                .unwrap();
+            let gb = many
+                .chess_position_games(&pos, super::GameSort::Id, 0, usize::MAX)
+                .unwrap();
             assert_eq!(ga, gb, "game {id}");
         }
     }
@@ -586,13 +704,19 @@ mod tests {
             for (has_t, games) in snap.tree_and_entry_games(position_key(&pos)) {
                 if has_t {
                     trees += 1;
-                    assert!(games.is_empty(), "game {id}: S entries of a T position: games {games:?}");
+                    assert!(
+                        games.is_empty(),
+                        "game {id}: S entries of a T position: games {games:?}"
+                    );
                 } else {
                     in_entries += games.len();
                 }
             }
         }
         // Both kinds were seen: the check above was not vacuous.
-        assert!(trees > 1000 && in_entries > 100, "{trees} T positions, {in_entries} entries of others");
+        assert!(
+            trees > 1000 && in_entries > 100,
+            "{trees} T positions, {in_entries} entries of others"
+        );
     }
 }

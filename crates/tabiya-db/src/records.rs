@@ -53,7 +53,11 @@ pub fn train(samples: &[Vec<u8>]) -> Option<Vec<u8>> {
         accel: 0,
         shrinkDict: 0,
         shrinkDictMaxRegression: 0,
-        zParams: zs::ZDICT_params_t { compressionLevel: LEVEL, notificationLevel: 0, dictID: 0 },
+        zParams: zs::ZDICT_params_t {
+            compressionLevel: LEVEL,
+            notificationLevel: 0,
+            dictID: 0,
+        },
     };
     let mut dict = vec![0u8; size];
     // SAFETY: `dict` is writable for `size` bytes; `flat` holds exactly the sum of `sizes`
@@ -86,10 +90,16 @@ pub struct Packer<'d> {
 impl<'d> Packer<'d> {
     pub fn new(dict: Option<&'d EncoderDictionary<'static>>) -> Result<Packer<'d>> {
         let compressor = match dict {
-            Some(d) => Some(zstd::bulk::Compressor::with_prepared_dictionary(d).map_err(|e| Error::Corrupt(format!("zstd: {e}")))?),
+            Some(d) => Some(
+                zstd::bulk::Compressor::with_prepared_dictionary(d)
+                    .map_err(|e| Error::Corrupt(format!("zstd: {e}")))?,
+            ),
             None => None,
         };
-        Ok(Packer { compressor, scratch: Vec::new() })
+        Ok(Packer {
+            compressor,
+            scratch: Vec::new(),
+        })
     }
 
     pub fn pack(&mut self, raw: &[u8], out: &mut Vec<u8>) -> Result<()> {
@@ -101,7 +111,8 @@ impl<'d> Packer<'d> {
                 let mut packed = std::mem::take(&mut self.scratch);
                 packed.clear();
                 packed.reserve(zstd::zstd_safe::compress_bound(raw.len()));
-                c.compress_to_buffer(raw, &mut packed).map_err(|e| Error::Corrupt(format!("zstd: {e}")))?;
+                c.compress_to_buffer(raw, &mut packed)
+                    .map_err(|e| Error::Corrupt(format!("zstd: {e}")))?;
                 out.extend_from_slice(&packed);
                 self.scratch = packed;
             }
@@ -131,25 +142,39 @@ impl Records {
     pub fn new(read: &ReadTx) -> Result<Records> {
         // The dictionary lives as long as the process: a database has one, and the
         // decompression context borrows it.
-        let dict: Option<&'static DecoderDictionary<'static>> =
-            read.table(META)?.get(DICT_KEY)?.map(|d| &*Box::leak(Box::new(DecoderDictionary::copy(&d))));
+        let dict: Option<&'static DecoderDictionary<'static>> = read
+            .table(META)?
+            .get(DICT_KEY)?
+            .map(|d| &*Box::leak(Box::new(DecoderDictionary::copy(&d))));
         let decompressor = match dict {
-            Some(d) => Some(zstd::bulk::Decompressor::with_prepared_dictionary(d).map_err(|e| Error::Corrupt(format!("zstd: {e}")))?),
+            Some(d) => Some(
+                zstd::bulk::Decompressor::with_prepared_dictionary(d)
+                    .map_err(|e| Error::Corrupt(format!("zstd: {e}")))?,
+            ),
             None => None,
         };
-        Ok(Records { table: read.table(GAMES)?, dict, buf: RefCell::new(Vec::new()), decompressor: RefCell::new(decompressor) })
+        Ok(Records {
+            table: read.table(GAMES)?,
+            dict,
+            buf: RefCell::new(Vec::new()),
+            decompressor: RefCell::new(decompressor),
+        })
     }
 
     /// The raw stored form of a game.
     pub fn get(&self, id: u32) -> Result<Option<Vec<u8>>> {
         let mut buf = self.buf.borrow_mut();
         buf.clear();
-        let found = self.table.get_with(&id.to_be_bytes(), |v| buf.extend_from_slice(v))?;
+        let found = self
+            .table
+            .get_with(&id.to_be_bytes(), |v| buf.extend_from_slice(v))?;
         if found.is_none() {
             return Ok(None);
         }
         let mut d = self.decompressor.borrow_mut();
-        unpack(&buf, self.dict.is_some(), d.as_mut()).map(Some).map_err(|e| Error::Corrupt(format!("game {id}: {e}")))
+        unpack(&buf, self.dict.is_some(), d.as_mut())
+            .map(Some)
+            .map_err(|e| Error::Corrupt(format!("game {id}: {e}")))
     }
 
     /// Ids of all games, in id order.
@@ -173,7 +198,9 @@ fn unpack(
     match stored.split_first() {
         Some((&RAW, rest)) => Ok(rest.to_vec()),
         Some((&ZSTD_DICT, rest)) => {
-            let d = d.filter(|_| has_dict).ok_or("compressed, but the database has no dictionary")?;
+            let d = d
+                .filter(|_| has_dict)
+                .ok_or("compressed, but the database has no dictionary")?;
             let size = zstd::zstd_safe::get_frame_content_size(rest)
                 .ok()
                 .flatten()
@@ -195,13 +222,20 @@ mod tests {
     #[test]
     fn packs_and_unpacks_with_and_without_dictionary() {
         let samples: Vec<Vec<u8>> = (0..2000u32)
-            .map(|i| format!("[Event \"Club {}\"] moves e4 e5 Nf3 Nc6 Bb5 a6 game {i}", i % 17).into_bytes())
+            .map(|i| {
+                format!(
+                    "[Event \"Club {}\"] moves e4 e5 Nf3 Nc6 Bb5 a6 game {i}",
+                    i % 17
+                )
+                .into_bytes()
+            })
             .collect();
         let dict = train(&samples).expect("dictionary");
         let ed = encoder_dictionary(&dict);
         let mut with = Packer::new(Some(&ed)).unwrap();
         let mut without = Packer::new(None).unwrap();
-        let dd: &'static DecoderDictionary<'static> = Box::leak(Box::new(DecoderDictionary::copy(&dict)));
+        let dd: &'static DecoderDictionary<'static> =
+            Box::leak(Box::new(DecoderDictionary::copy(&dict)));
         let mut dec = zstd::bulk::Decompressor::with_prepared_dictionary(dd).unwrap();
         let mut out = Vec::new();
         for s in samples.iter().take(50) {

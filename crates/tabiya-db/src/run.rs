@@ -16,7 +16,6 @@
 //! store transactions. Queries combine the answers of all runs; merging runs promotes
 //! positions whose combined count reaches the threshold.
 
-
 use crate::codec::{DecodeError, Reader, put_varint};
 use crate::hll::Hll;
 use crate::stats::{GameFacts, Stats};
@@ -114,7 +113,11 @@ pub fn make_record(key: u128, occs: &[Occ], facts: &dyn Fn(u32) -> GameFacts) ->
     let mut moves: Vec<MoveEntry> = Vec::new();
     let mut postings: Vec<Posting> = Vec::with_capacity(occs.len());
     // Each game's facts are read once, for the statistics and for ranking the best games.
-    let mut ranked: Vec<(Posting, GameFacts)> = Vec::with_capacity(if occs.len() > TOP_GAMES { occs.len() } else { 0 });
+    let mut ranked: Vec<(Posting, GameFacts)> = Vec::with_capacity(if occs.len() > TOP_GAMES {
+        occs.len()
+    } else {
+        0
+    });
     // Gathered in a loop of their own: the reads (scattered over the facts of a whole
     // segment) then overlap instead of waiting one by one behind the statistics.
     let gathered: Vec<GameFacts> = occs.iter().map(|o| facts(o.game)).collect();
@@ -122,30 +125,51 @@ pub fn make_record(key: u128, occs: &[Occ], facts: &dyn Fn(u32) -> GameFacts) ->
         let slot = match moves.iter().position(|m| m.code == o.code) {
             Some(s) => s,
             None => {
-                moves.push(MoveEntry { code: o.code, stats: Stats::default() });
+                moves.push(MoveEntry {
+                    code: o.code,
+                    stats: Stats::default(),
+                });
                 moves.len() - 1
             }
         };
         moves[slot].stats.add_game(&f, o.mover);
-        let p = Posting { game: o.game, slot: slot as u8 };
+        let p = Posting {
+            game: o.game,
+            slot: slot as u8,
+        };
         postings.push(p);
         if occs.len() > TOP_GAMES {
             ranked.push((p, f));
         }
     }
     postings.sort_unstable();
-    let top = if postings.len() > TOP_GAMES { best_of(ranked) } else { Vec::new() };
-    TRecord { key, moves, top, n_postings: postings.len() as u64, postings: Some(postings) }
+    let top = if postings.len() > TOP_GAMES {
+        best_of(ranked)
+    } else {
+        Vec::new()
+    };
+    TRecord {
+        key,
+        moves,
+        top,
+        n_postings: postings.len() as u64,
+        postings: Some(postings),
+    }
 }
 
 /// The [`TOP_GAMES`] best-ranked of some games.
-fn rank_top(candidates: impl Iterator<Item = Posting>, facts: &dyn Fn(u32) -> GameFacts) -> Vec<Posting> {
+fn rank_top(
+    candidates: impl Iterator<Item = Posting>,
+    facts: &dyn Fn(u32) -> GameFacts,
+) -> Vec<Posting> {
     best_of(candidates.map(|p| (p, facts(p.game))).collect())
 }
 
 /// The [`TOP_GAMES`] best-ranked of some games with their facts.
 fn best_of(mut ranked: Vec<(Posting, GameFacts)>) -> Vec<Posting> {
-    let order = |a: &(Posting, GameFacts), b: &(Posting, GameFacts)| top_order((a.0.game, &a.1), (b.0.game, &b.1));
+    let order = |a: &(Posting, GameFacts), b: &(Posting, GameFacts)| {
+        top_order((a.0.game, &a.1), (b.0.game, &b.1))
+    };
     // Only the first few matter: set them apart before sorting (room for repeated games).
     let keep = 4 * TOP_GAMES;
     if ranked.len() > keep {
@@ -182,15 +206,31 @@ pub fn merge_records(key: u128, parts: Vec<TRecord>, facts: &dyn Fn(u32) -> Game
         }
         let own = rec.postings.expect("postings loaded before merging");
         let top = if rec.top.is_empty() { &own } else { &rec.top };
-        candidates.extend(top.iter().map(|p| Posting { game: p.game, slot: remap[p.slot as usize] }));
+        candidates.extend(top.iter().map(|p| Posting {
+            game: p.game,
+            slot: remap[p.slot as usize],
+        }));
         for p in &own {
-            postings.push(Posting { game: p.game, slot: remap[p.slot as usize] });
+            postings.push(Posting {
+                game: p.game,
+                slot: remap[p.slot as usize],
+            });
         }
     }
     postings.sort_unstable();
     postings.dedup_by_key(|p| p.game);
-    let top = if postings.len() > TOP_GAMES { rank_top(candidates.into_iter(), facts) } else { Vec::new() };
-    TRecord { key, moves, top, n_postings: postings.len() as u64, postings: Some(postings) }
+    let top = if postings.len() > TOP_GAMES {
+        rank_top(candidates.into_iter(), facts)
+    } else {
+        Vec::new()
+    };
+    TRecord {
+        key,
+        moves,
+        top,
+        n_postings: postings.len() as u64,
+        postings: Some(postings),
+    }
 }
 
 /// What [`build`] makes of a batch.
@@ -212,7 +252,11 @@ pub struct Built {
 /// the positions one legal move away and replaying the games whose entries have `pred`
 /// (the replay checks that the asked position came just before). This halves the largest
 /// part of the index. Positions with a T record are never implicit.
-pub fn build(occs: &[Occ], facts: &(dyn Fn(u32) -> GameFacts + Sync), plies: Option<&[u16]>) -> Built {
+pub fn build(
+    occs: &[Occ],
+    facts: &(dyn Fn(u32) -> GameFacts + Sync),
+    plies: Option<&[u16]>,
+) -> Built {
     let mut sketch = Hll::default();
     for o in occs {
         sketch.add(o.key);
@@ -222,9 +266,17 @@ pub fn build(occs: &[Occ], facts: &(dyn Fn(u32) -> GameFacts + Sync), plies: Opt
 
 /// [`build`] given the sketch of the occurrences' distinct keys (an import feeds it batch by
 /// batch, while other threads still parse).
-pub fn build_sketched(occs: &[Occ], facts: &(dyn Fn(u32) -> GameFacts + Sync), plies: Option<&[u16]>, sketch: Hll) -> Built {
+pub fn build_sketched(
+    occs: &[Occ],
+    facts: &(dyn Fn(u32) -> GameFacts + Sync),
+    plies: Option<&[u16]>,
+    sketch: Hll,
+) -> Built {
     let n = occs.len();
-    assert!(n < u32::MAX as usize, "an index run holds fewer than 2^32 occurrences");
+    assert!(
+        n < u32::MAX as usize,
+        "an index run holds fewer than 2^32 occurrences"
+    );
     // Occurrences sorted by key: groups of equal keys give T records and distinct counts.
     // They are scattered by the key's top 16 bits, each packed in 8 bytes as the next 32
     // bits of its key and its index; the ranges are then sorted and grouped by two threads,
@@ -241,7 +293,10 @@ pub fn build_sketched(occs: &[Occ], facts: &(dyn Fn(u32) -> GameFacts + Sync), p
         max_game = max_game.max(o.game);
     }
     let base = min_game.min(max_game);
-    assert!(max_game - base < 1 << 31, "an index run spans fewer than 2^31 games");
+    assert!(
+        max_game - base < 1 << 31,
+        "an index run spans fewer than 2^31 games"
+    );
     for i in 1..starts.len() {
         starts[i] += starts[i - 1];
     }
@@ -286,7 +341,9 @@ pub fn build_sketched(occs: &[Occ], facts: &(dyn Fn(u32) -> GameFacts + Sync), p
     // memory, whose pages are already the process's (fresh memory costs a fault a page).
     let mut singles = packed;
     let pack = |e: SEntry| Singles::pack(base, e);
-    let mid = (n / 2..n).find(|&i| i == 0 || occs[i].game != occs[i - 1].game).unwrap_or(n);
+    let mid = (n / 2..n)
+        .find(|&i| i == 0 || occs[i].game != occs[i - 1].game)
+        .unwrap_or(n);
     let rare = |lo: usize, hi: usize, out: &mut [u64]| -> (usize, u64) {
         let (mut count, mut n_implicit) = (0usize, 0u64);
         let mut put = |e: SEntry| {
@@ -311,15 +368,25 @@ pub fn build_sketched(occs: &[Occ], facts: &(dyn Fn(u32) -> GameFacts + Sync), p
                 }
                 for ix in lo..hi {
                     if !is_t.get(ix) && !implicit.get(ix - lo) {
-                        let pred = ix > lo && implicit.get(ix - 1 - lo) && occs[ix - 1].game == occs[ix].game;
-                        put(SEntry { prefix: prefix(occs[ix].key), game: occs[ix].game, pred });
+                        let pred = ix > lo
+                            && implicit.get(ix - 1 - lo)
+                            && occs[ix - 1].game == occs[ix].game;
+                        put(SEntry {
+                            prefix: prefix(occs[ix].key),
+                            game: occs[ix].game,
+                            pred,
+                        });
                     }
                 }
             }
             None => {
                 for ix in lo..hi {
                     if !is_t.get(ix) {
-                        put(SEntry { prefix: prefix(occs[ix].key), game: occs[ix].game, pred: false });
+                        put(SEntry {
+                            prefix: prefix(occs[ix].key),
+                            game: occs[ix].game,
+                            pred: false,
+                        });
                     }
                 }
             }
@@ -330,7 +397,10 @@ pub fn build_sketched(occs: &[Occ], facts: &(dyn Fn(u32) -> GameFacts + Sync), p
         let (first, second) = singles.split_at_mut(mid);
         std::thread::scope(|s| {
             let other = s.spawn(|| rare(mid, n, second));
-            (rare(0, mid, first), other.join().expect("index build thread"))
+            (
+                rare(0, mid, first),
+                other.join().expect("index build thread"),
+            )
         })
     };
     singles.copy_within(mid..mid + b, a);
@@ -351,7 +421,15 @@ pub fn build_sketched(occs: &[Occ], facts: &(dyn Fn(u32) -> GameFacts + Sync), p
         s.spawn(|| b.sort_unstable());
         a.sort_unstable();
     });
-    Built { records, singles: Singles { base, packed: singles }, sketch, implicit: n_implicit }
+    Built {
+        records,
+        singles: Singles {
+            base,
+            packed: singles,
+        },
+        sketch,
+        implicit: n_implicit,
+    }
 }
 
 /// The S entries of a build, in (prefix, game, pred) order, eight bytes each: the prefix,
@@ -377,7 +455,11 @@ impl Singles {
 
     pub fn get(&self, i: usize) -> SEntry {
         let v = self.packed[i];
-        SEntry { prefix: (v >> 32) as u32, game: self.base + ((v as u32) >> 1), pred: v & 1 == 1 }
+        SEntry {
+            prefix: (v >> 32) as u32,
+            game: self.base + ((v as u32) >> 1),
+            pred: v & 1 == 1,
+        }
     }
 
     pub fn prefix_at(&self, i: usize) -> u32 {
@@ -443,7 +525,12 @@ fn sort_range(range: &mut [u64], scratch: &mut Vec<u64>) {
 /// of the occurrences in them. Only groups big enough for a T record are looked at closely
 /// (their whole keys read and compared): a smaller group needs nothing, even if it mixes
 /// keys sharing 48 bits.
-fn build_ranges(occs: &[Occ], packed: &mut [u64], starts: &[usize], facts: &(dyn Fn(u32) -> GameFacts + Sync)) -> (Vec<TRecord>, Vec<u32>) {
+fn build_ranges(
+    occs: &[Occ],
+    packed: &mut [u64],
+    starts: &[usize],
+    facts: &(dyn Fn(u32) -> GameFacts + Sync),
+) -> (Vec<TRecord>, Vec<u32>) {
     let base = starts[0];
     let mut records = Vec::new();
     let mut in_t = Vec::new();
@@ -494,7 +581,10 @@ fn decode_postings(r: &mut Reader<'_>, n: u64) -> Result<Vec<Posting>, DecodeErr
     let mut last = 0u32;
     for _ in 0..n {
         let d = r.varint_u32("posting")?;
-        last = last.checked_add(d).ok_or(DecodeError { what: "posting", offset: r.pos() })?;
+        last = last.checked_add(d).ok_or(DecodeError {
+            what: "posting",
+            offset: r.pos(),
+        })?;
         let slot = r.u8("posting slot")?;
         v.push(Posting { game: last, slot });
     }
@@ -536,7 +626,10 @@ pub fn decode_record(body: &[u8]) -> Result<TRecord, DecodeError> {
     let key = u128::from_be_bytes(r.array::<16>("record key")?);
     let n = r.varint("move count")?;
     if n > 256 {
-        return Err(DecodeError { what: "move count", offset: r.pos() });
+        return Err(DecodeError {
+            what: "move count",
+            offset: r.pos(),
+        });
     }
     let mut moves = Vec::with_capacity(n as usize);
     for _ in 0..n {
@@ -546,7 +639,10 @@ pub fn decode_record(body: &[u8]) -> Result<TRecord, DecodeError> {
     }
     let nt = r.varint("top count")?;
     if nt > TOP_GAMES as u64 {
-        return Err(DecodeError { what: "top count", offset: r.pos() });
+        return Err(DecodeError {
+            what: "top count",
+            offset: r.pos(),
+        });
     }
     let mut top = Vec::with_capacity(nt as usize);
     for _ in 0..nt {
@@ -555,8 +651,18 @@ pub fn decode_record(body: &[u8]) -> Result<TRecord, DecodeError> {
         top.push(Posting { game, slot });
     }
     let n_postings = r.varint("postings count")?;
-    let postings = if n_postings as usize <= INLINE_POSTINGS { Some(decode_postings(&mut r, n_postings)?) } else { None };
-    Ok(TRecord { key, moves, top, n_postings, postings })
+    let postings = if n_postings as usize <= INLINE_POSTINGS {
+        Some(decode_postings(&mut r, n_postings)?)
+    } else {
+        None
+    };
+    Ok(TRecord {
+        key,
+        moves,
+        top,
+        n_postings,
+        postings,
+    })
 }
 
 pub fn decode_external_postings(data: &[u8], n: u64) -> Result<Vec<Posting>, DecodeError> {
@@ -599,8 +705,12 @@ fn bit_width(v: u32) -> u8 {
 
 /// Exact encoded size of S entries with the best Rice parameter, and that parameter.
 fn s_block_size(entries: &[SEntry]) -> (usize, u8) {
-    let Some(first) = entries.first() else { return (0, 0) };
-    let (min_g, max_g) = entries.iter().fold((u32::MAX, 0), |(lo, hi), e| (lo.min(e.game), hi.max(e.game)));
+    let Some(first) = entries.first() else {
+        return (0, 0);
+    };
+    let (min_g, max_g) = entries.iter().fold((u32::MAX, 0), |(lo, hi), e| {
+        (lo.min(e.game), hi.max(e.game))
+    });
     let w = bit_width(max_g - min_g) as usize;
     let span = (entries[entries.len() - 1].prefix - first.prefix) as u64;
     let k0 = rice_guess(span, entries.len() as u64);
@@ -632,7 +742,11 @@ const S_HEADER: usize = 16;
 /// The Rice parameter for a mean gap of `span / n`: about log2(mean × ln 2).
 fn rice_guess(span: u64, n: u64) -> u8 {
     let mean = (span as f64 / n.max(1) as f64) * std::f64::consts::LN_2;
-    if mean < 1.0 { 0 } else { (mean.log2().floor() as u8).min(31) }
+    if mean < 1.0 {
+        0
+    } else {
+        (mean.log2().floor() as u8).min(31)
+    }
 }
 
 struct BitWriter {
@@ -744,21 +858,32 @@ pub fn encode_s_block(entries: &[SEntry]) -> Vec<u8> {
     let (_, k) = s_block_size(entries);
     let mut out = Vec::new();
     put_varint(&mut out, entries.len() as u64);
-    let Some(first) = entries.first() else { return out };
-    let (min_g, max_g) = entries.iter().fold((u32::MAX, 0), |(lo, hi), e| (lo.min(e.game), hi.max(e.game)));
+    let Some(first) = entries.first() else {
+        return out;
+    };
+    let (min_g, max_g) = entries.iter().fold((u32::MAX, 0), |(lo, hi), e| {
+        (lo.min(e.game), hi.max(e.game))
+    });
     let w = bit_width(max_g - min_g);
     out.extend_from_slice(&first.prefix.to_le_bytes());
     out.push(k);
     out.push(w);
     put_varint(&mut out, min_g as u64);
-    let mut bw = BitWriter { out: Vec::with_capacity(entries.len() * 4), acc: 0, n: 0 };
+    let mut bw = BitWriter {
+        out: Vec::with_capacity(entries.len() * 4),
+        acc: 0,
+        n: 0,
+    };
     let mut checkpoints: Vec<(u32, u64)> = Vec::new();
     let mut last = first.prefix;
     for (i, e) in entries.iter().enumerate() {
         if i > 0 {
             let gap = e.prefix - last;
             bw.unary(gap >> k);
-            bw.put((gap & ((1u64 << k) as u32).wrapping_sub(1)) as u64, k as u32);
+            bw.put(
+                (gap & ((1u64 << k) as u32).wrapping_sub(1)) as u64,
+                k as u32,
+            );
             last = e.prefix;
         }
         if i > 0 && i % STRIDE == 0 {
@@ -814,7 +939,9 @@ impl RunEncoder {
             let span = (e.prefix - self.s_cur[0].prefix) as u64;
             let k = rice_guess(span, n) as u64;
             let w = bit_width(self.s_max_game - self.s_min_game) as u64;
-            let est = ((span >> k) + n * (k + 2 + w)).div_ceil(8) as usize + S_HEADER + checkpoint_bytes(n as usize);
+            let est = ((span >> k) + n * (k + 2 + w)).div_ceil(8) as usize
+                + S_HEADER
+                + checkpoint_bytes(n as usize);
             if est * 100 > BLOCK_BYTES * 97 && s_block_size(&self.s_cur).0 > BLOCK_BYTES {
                 self.cut_s(emit);
             }
@@ -833,12 +960,18 @@ impl RunEncoder {
         }
         if n == 0 {
             // One prefix larger than a block: emit it whole.
-            n = self.s_cur.iter().position(|e| e.prefix != self.s_cur[0].prefix).unwrap_or(self.s_cur.len());
+            n = self
+                .s_cur
+                .iter()
+                .position(|e| e.prefix != self.s_cur[0].prefix)
+                .unwrap_or(self.s_cur.len());
         }
         let rest = self.s_cur.split_off(n);
         let block = std::mem::replace(&mut self.s_cur, rest);
         (self.s_min_game, self.s_max_game) =
-            self.s_cur.iter().fold((u32::MAX, 0), |(lo, hi), e| (lo.min(e.game), hi.max(e.game)));
+            self.s_cur.iter().fold((u32::MAX, 0), |(lo, hi), e| {
+                (lo.min(e.game), hi.max(e.game))
+            });
         emit(Emitted::SBlock(block[0].prefix, encode_s_block(&block)));
     }
 
@@ -886,7 +1019,10 @@ pub fn find_in_t_block(block: &[u8], key: u128) -> Result<Option<TRecord>, Decod
         let len = r.varint("record length")? as usize;
         let body = r.bytes(len, "record")?;
         if body.len() < 16 {
-            return Err(DecodeError { what: "record", offset: r.pos() });
+            return Err(DecodeError {
+                what: "record",
+                offset: r.pos(),
+            });
         }
         let k = u128::from_be_bytes(body[..16].try_into().expect("16 bytes"));
         if k == key {
@@ -921,20 +1057,44 @@ fn s_head(block: &[u8]) -> Result<Option<SHead<'_>>, DecodeError> {
     let w = r.u8("game width")? as u32;
     let min_g = r.varint_u32("first game")?;
     if k > 31 || w > 32 {
-        return Err(DecodeError { what: "block header", offset: r.pos() });
+        return Err(DecodeError {
+            what: "block header",
+            offset: r.pos(),
+        });
     }
     let c = r.varint("checkpoint count")?;
     if c > n {
-        return Err(DecodeError { what: "checkpoint count", offset: r.pos() });
+        return Err(DecodeError {
+            what: "checkpoint count",
+            offset: r.pos(),
+        });
     }
     let mut checkpoints = Vec::with_capacity(c as usize);
     let (mut p, mut o) = (first, 0u64);
     for _ in 0..c {
-        p = p.checked_add(r.varint_u32("checkpoint prefix")?).ok_or(DecodeError { what: "checkpoint prefix", offset: r.pos() })?;
-        o = o.checked_add(r.varint("checkpoint offset")?).ok_or(DecodeError { what: "checkpoint offset", offset: r.pos() })?;
+        p = p
+            .checked_add(r.varint_u32("checkpoint prefix")?)
+            .ok_or(DecodeError {
+                what: "checkpoint prefix",
+                offset: r.pos(),
+            })?;
+        o = o
+            .checked_add(r.varint("checkpoint offset")?)
+            .ok_or(DecodeError {
+                what: "checkpoint offset",
+                offset: r.pos(),
+            })?;
         checkpoints.push((p, o));
     }
-    Ok(Some(SHead { n, first, k, w, min_g, checkpoints, bits: r.remaining() }))
+    Ok(Some(SHead {
+        n,
+        first,
+        k,
+        w,
+        min_g,
+        checkpoints,
+        bits: r.remaining(),
+    }))
 }
 
 /// Decodes S entries from entry `index` (whose prefix is `prefix` and whose game bits start
@@ -947,13 +1107,22 @@ fn decode_s_from(
     mut keep: impl FnMut(u32) -> bool,
     out: &mut Vec<SEntry>,
 ) -> Result<(), DecodeError> {
-    let bad = |what: &'static str| DecodeError { what, offset: (bit / 8) as usize };
+    let bad = |what: &'static str| DecodeError {
+        what,
+        offset: (bit / 8) as usize,
+    };
     let byte = (bit / 8) as usize;
     if byte > h.bits.len() {
         return Err(bad("checkpoint offset"));
     }
-    let mut br = BitReader { data: &h.bits[byte..], pos: 0, acc: 0, n: 0 };
-    br.get((bit % 8) as u32).ok_or_else(|| bad("checkpoint offset"))?;
+    let mut br = BitReader {
+        data: &h.bits[byte..],
+        pos: 0,
+        acc: 0,
+        n: 0,
+    };
+    br.get((bit % 8) as u32)
+        .ok_or_else(|| bad("checkpoint offset"))?;
     let mut prefix = prefix;
     for i in index..h.n {
         if i > index {
@@ -975,18 +1144,25 @@ fn decode_s_from(
 
 /// Decodes an S block (see [`encode_s_block`]).
 pub fn decode_s_block(block: &[u8]) -> Result<Vec<SEntry>, DecodeError> {
-    let Some(h) = s_head(block)? else { return Ok(Vec::new()) };
+    let Some(h) = s_head(block)? else {
+        return Ok(Vec::new());
+    };
     let mut v = Vec::with_capacity(h.n.min(1 << 16) as usize);
     decode_s_from(&h, 0, h.first, 0, |_| true, &mut v)?;
     if v.len() as u64 != h.n {
-        return Err(DecodeError { what: "block count", offset: 0 });
+        return Err(DecodeError {
+            what: "block count",
+            offset: 0,
+        });
     }
     Ok(v)
 }
 
 /// Entries of an S block with the given prefix, decoding only from the checkpoint before it.
 pub fn find_in_s_block(block: &[u8], want: u32) -> Result<Vec<SEntry>, DecodeError> {
-    let Some(h) = s_head(block)? else { return Ok(Vec::new()) };
+    let Some(h) = s_head(block)? else {
+        return Ok(Vec::new());
+    };
     let mut out = Vec::new();
     if want < h.first {
         return Ok(out);
@@ -1081,7 +1257,8 @@ impl RunDir {
             dir.complete = r.varint("complete")? == 1;
             let n = r.varint("incomplete keys")? as usize;
             for _ in 0..n {
-                dir.incomplete.push(u128::from_be_bytes(r.array::<16>("incomplete key")?));
+                dir.incomplete
+                    .push(u128::from_be_bytes(r.array::<16>("incomplete key")?));
             }
         }
         Ok(dir)
@@ -1131,7 +1308,13 @@ mod tests {
 
     fn facts(g: u32) -> GameFacts {
         GameFacts {
-            outcome: Some(if g.is_multiple_of(3) { GameOutcome::FirstWins } else if g % 3 == 1 { GameOutcome::Draw } else { GameOutcome::SecondWins }),
+            outcome: Some(if g.is_multiple_of(3) {
+                GameOutcome::FirstWins
+            } else if g % 3 == 1 {
+                GameOutcome::Draw
+            } else {
+                GameOutcome::SecondWins
+            }),
             ratings: [Some(2000 + 2 * g as u16), Some(2100)],
             year: Some(2000),
             date: 20000101,
@@ -1156,10 +1339,25 @@ mod tests {
     fn build_splits_by_threshold_and_blocks_round_trip() {
         let mut occs = Vec::new();
         for g in 0..20u32 {
-            occs.push(Occ { key: 42, game: g, code: (g % 2) as u16, mover: 0 });
-            occs.push(Occ { key: (g as u128 % 5) << 100 | (g as u128 % 2), game: g, code: 1, mover: 1 });
+            occs.push(Occ {
+                key: 42,
+                game: g,
+                code: (g % 2) as u16,
+                mover: 0,
+            });
+            occs.push(Occ {
+                key: (g as u128 % 5) << 100 | (g as u128 % 2),
+                game: g,
+                code: 1,
+                mover: 1,
+            });
         }
-        let Built { records: recs, singles, sketch: hll, .. } = build(&occs, &facts, None);
+        let Built {
+            records: recs,
+            singles,
+            sketch: hll,
+            ..
+        } = build(&occs, &facts, None);
         let singles = singles.to_vec();
         assert_eq!(recs.len(), 1);
         assert_eq!(recs[0].n_postings, 20);
@@ -1190,7 +1388,11 @@ mod tests {
         let mut singles: Vec<SEntry> = (0..200_000u64)
             .map(|i| {
                 let x = i.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-                SEntry { prefix: ((x >> 32) as u32) & !0xF, game: (x as u32) % 1_000_000, pred: x & 1 == 1 }
+                SEntry {
+                    prefix: ((x >> 32) as u32) & !0xF,
+                    game: (x as u32) % 1_000_000,
+                    pred: x & 1 == 1,
+                }
             })
             .collect();
         singles.sort_unstable();
@@ -1212,10 +1414,23 @@ mod tests {
             assert!(w[0] < w[1]);
         }
         // Rice coding costs about log2(mean gap) + 1.5 bits a gap; games take 20 bits here.
-        let bits = 8.0 * emitted.iter().map(|e| if let Emitted::SBlock(_, b) = e { b.len() } else { 0 }).sum::<usize>() as f64
+        let bits = 8.0
+            * emitted
+                .iter()
+                .map(|e| {
+                    if let Emitted::SBlock(_, b) = e {
+                        b.len()
+                    } else {
+                        0
+                    }
+                })
+                .sum::<usize>() as f64
             / singles.len() as f64;
         let bound = ((1u64 << 32) as f64 / 200_000.0).log2() + 2.0 + 21.0;
-        assert!(bits < bound, "{bits} bits per entry, expected under {bound}");
+        assert!(
+            bits < bound,
+            "{bits} bits per entry, expected under {bound}"
+        );
     }
 
     #[test]
@@ -1225,22 +1440,46 @@ mod tests {
         let mut occs = Vec::new();
         let mut plies = Vec::new();
         for (k, ply) in [(1u128, 0u16), (2, 1), (3, 2), (4, 3), (5, 4), (6, 5)] {
-            occs.push(Occ { key: k << 96 | k, game: 1, code: 0, mover: 0 });
+            occs.push(Occ {
+                key: k << 96 | k,
+                game: 1,
+                code: 0,
+                mover: 0,
+            });
             plies.push(ply);
         }
         for (k, ply) in [(100u128, 0u16), (3, 1), (101, 3)] {
-            occs.push(Occ { key: k << 96 | k, game: 2, code: 0, mover: 0 });
+            occs.push(Occ {
+                key: k << 96 | k,
+                game: 2,
+                code: 0,
+                mover: 0,
+            });
             plies.push(ply);
         }
         for g in 10..18 {
-            occs.push(Occ { key: 50u128 << 96 | 50, game: g, code: 0, mover: 0 });
+            occs.push(Occ {
+                key: 50u128 << 96 | 50,
+                game: g,
+                code: 0,
+                mover: 0,
+            });
             plies.push(0);
-            occs.push(Occ { key: (g as u128 + 1000) << 96, game: g, code: 0, mover: 0 });
+            occs.push(Occ {
+                key: (g as u128 + 1000) << 96,
+                game: g,
+                code: 0,
+                mover: 0,
+            });
             plies.push(1);
         }
         let b = build(&occs, &facts, Some(&plies));
         assert_eq!(b.records.len(), 1);
-        let has = |k: u128, g: u32| b.singles.iter().find(|e| e.prefix == k as u32 && e.game == g);
+        let has = |k: u128, g: u32| {
+            b.singles
+                .iter()
+                .find(|e| e.prefix == k as u32 && e.game == g)
+        };
         // Game 1 from the end: 6 explicit, 5 implicit, 4 explicit (pred), 3 implicit, 2
         // explicit (pred), 1 implicit.
         assert!(has(6, 1).unwrap().pred);
@@ -1268,7 +1507,12 @@ mod tests {
         let mut game = 0u32;
         let mut push = |key: u128, copies: u32, occs: &mut Vec<Occ>| {
             for _ in 0..copies {
-                occs.push(Occ { key, game, code: (game % 3) as u16, mover: 0 });
+                occs.push(Occ {
+                    key,
+                    game,
+                    code: (game % 3) as u16,
+                    mover: 0,
+                });
                 game += 1;
             }
         };
@@ -1289,24 +1533,54 @@ mod tests {
             o.game = i as u32;
         }
         let b = build(&shuffled, &facts, None);
-        let mut by_key: std::collections::BTreeMap<u128, Vec<u32>> = std::collections::BTreeMap::new();
+        let mut by_key: std::collections::BTreeMap<u128, Vec<u32>> =
+            std::collections::BTreeMap::new();
         for o in &shuffled {
             by_key.entry(o.key).or_default().push(o.game);
         }
-        let expect: Vec<(u128, u64)> = by_key.iter().filter(|(_, g)| g.len() >= PROMOTE_AT).map(|(k, g)| (*k, g.len() as u64)).collect();
+        let expect: Vec<(u128, u64)> = by_key
+            .iter()
+            .filter(|(_, g)| g.len() >= PROMOTE_AT)
+            .map(|(k, g)| (*k, g.len() as u64))
+            .collect();
         let got: Vec<(u128, u64)> = b.records.iter().map(|r| (r.key, r.n_postings)).collect();
         assert_eq!(got, expect);
         let mut singles_expect: Vec<SEntry> = by_key
             .iter()
             .filter(|(_, g)| g.len() < PROMOTE_AT)
-            .flat_map(|(k, g)| g.iter().map(|&game| SEntry { prefix: prefix(*k), game, pred: false }))
+            .flat_map(|(k, g)| {
+                g.iter().map(|&game| SEntry {
+                    prefix: prefix(*k),
+                    game,
+                    pred: false,
+                })
+            })
             .collect();
         singles_expect.sort_unstable();
         assert_eq!(b.singles.to_vec(), singles_expect);
-        let twins = b.records.iter().filter(|r| b.records.iter().any(|o| o.key != r.key && o.key >> 48 == r.key >> 48)).count();
+        let twins = b
+            .records
+            .iter()
+            .filter(|r| {
+                b.records
+                    .iter()
+                    .any(|o| o.key != r.key && o.key >> 48 == r.key >> 48)
+            })
+            .count();
         assert!(twins >= 40, "{twins} records with a near twin");
-        let far_twins = b.records.iter().filter(|r| b.records.iter().any(|o| o.key >> 48 != r.key >> 48 && o.key >> 80 == r.key >> 80)).count();
-        assert!(far_twins >= 40, "{far_twins} records with a twin sharing 48 bits");
+        let far_twins = b
+            .records
+            .iter()
+            .filter(|r| {
+                b.records
+                    .iter()
+                    .any(|o| o.key >> 48 != r.key >> 48 && o.key >> 80 == r.key >> 80)
+            })
+            .count();
+        assert!(
+            far_twins >= 40,
+            "{far_twins} records with a twin sharing 48 bits"
+        );
     }
 
     #[test]
@@ -1315,7 +1589,11 @@ mod tests {
             .map(|i| {
                 let x = i.wrapping_mul(0x9E37_79B9_7F4A_7C15);
                 // Few distinct prefixes, so groups straddle checkpoints.
-                SEntry { prefix: ((x >> 40) as u32) % 700, game: (x as u32) % 50_000, pred: x & 2 == 2 }
+                SEntry {
+                    prefix: ((x >> 40) as u32) % 700,
+                    game: (x as u32) % 50_000,
+                    pred: x & 2 == 2,
+                }
             })
             .collect();
         singles.sort_unstable();
@@ -1341,7 +1619,15 @@ mod tests {
         };
         let mut scratch = Vec::new();
         for (len, top_bits) in [(512, 64), (1_300, 64), (5_000, 58), (2_000, 52), (700, 0)] {
-            let mut v: Vec<u64> = (0..len).map(|_| if top_bits == 0 { next() >> 8 } else { next() >> (64 - top_bits) << (64 - top_bits) | next() & 0xFFFF }).collect();
+            let mut v: Vec<u64> = (0..len)
+                .map(|_| {
+                    if top_bits == 0 {
+                        next() >> 8
+                    } else {
+                        next() >> (64 - top_bits) << (64 - top_bits) | next() & 0xFFFF
+                    }
+                })
+                .collect();
             let mut expect = v.clone();
             expect.sort_unstable();
             sort_range(&mut v, &mut scratch);
@@ -1351,7 +1637,13 @@ mod tests {
 
     #[test]
     fn corrupt_s_block_is_an_error() {
-        let singles: Vec<SEntry> = (0..100).map(|i| SEntry { prefix: i * 1000, game: i, pred: false }).collect();
+        let singles: Vec<SEntry> = (0..100)
+            .map(|i| SEntry {
+                prefix: i * 1000,
+                game: i,
+                pred: false,
+            })
+            .collect();
         let b = encode_s_block(&singles);
         for cut in [1, 5, b.len() / 2] {
             assert!(decode_s_block(&b[..cut]).is_err());

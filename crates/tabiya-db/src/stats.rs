@@ -76,7 +76,11 @@ impl GameFacts {
         out.push(flags);
         out.extend_from_slice(&self.ratings[0].unwrap_or(0).to_le_bytes());
         out.extend_from_slice(&self.ratings[1].unwrap_or(0).to_le_bytes());
-        let date = if self.date / 10000 == 0 { self.year.unwrap_or(0) as u32 * 10000 + self.date % 10000 } else { self.date };
+        let date = if self.date / 10000 == 0 {
+            self.year.unwrap_or(0) as u32 * 10000 + self.date % 10000
+        } else {
+            self.date
+        };
         out.extend_from_slice(&date.to_le_bytes());
         let v = self.values.unwrap_or([0, 0]);
         out.extend_from_slice(&v);
@@ -156,7 +160,11 @@ impl Stats {
             self.value2_sum += v2 as u64;
         }
         if let Some(y) = f.year {
-            self.min_year = if self.min_year == 0 { y } else { self.min_year.min(y) };
+            self.min_year = if self.min_year == 0 {
+                y
+            } else {
+                self.min_year.min(y)
+            };
             self.max_year = self.max_year.max(y);
         }
     }
@@ -175,7 +183,11 @@ impl Stats {
         self.value_sum += o.value_sum;
         self.value2_sum += o.value2_sum;
         if o.min_year != 0 {
-            self.min_year = if self.min_year == 0 { o.min_year } else { self.min_year.min(o.min_year) };
+            self.min_year = if self.min_year == 0 {
+                o.min_year
+            } else {
+                self.min_year.min(o.min_year)
+            };
         }
         self.max_year = self.max_year.max(o.max_year);
     }
@@ -238,7 +250,10 @@ impl Stats {
     pub fn decode(r: &mut Reader<'_>) -> Result<Stats, DecodeError> {
         let mask = r.varint("stats mask")?;
         if mask >> Self::FIELDS != 0 {
-            return Err(DecodeError { what: "stats mask", offset: r.pos() });
+            return Err(DecodeError {
+                what: "stats mask",
+                offset: r.pos(),
+            });
         }
         let mut f = [0u64; Self::FIELDS];
         for (i, slot) in f.iter_mut().enumerate() {
@@ -267,9 +282,9 @@ impl Stats {
 
 /// FIDE table 8.1(a): rating difference dp for a score p (in hundredths, 50..=100).
 const DP: [i32; 51] = [
-    0, 7, 14, 21, 29, 36, 43, 50, 57, 65, 72, 80, 87, 95, 102, 110, 117, 125, 133, 141, 149, 158, 166, 175, 184,
-    193, 202, 211, 220, 230, 240, 251, 262, 273, 284, 296, 309, 322, 336, 351, 366, 383, 401, 422, 444, 470, 501,
-    538, 589, 677, 800,
+    0, 7, 14, 21, 29, 36, 43, 50, 57, 65, 72, 80, 87, 95, 102, 110, 117, 125, 133, 141, 149, 158,
+    166, 175, 184, 193, 202, 211, 220, 230, 240, 251, 262, 273, 284, 296, 309, 322, 336, 351, 366,
+    383, 401, 422, 444, 470, 501, 538, 589, 677, 800,
 ];
 
 /// dp for p hundredths (0..=100).
@@ -297,8 +312,22 @@ mod tests {
     fn performance_and_average_by_hand() {
         let mut s = Stats::default();
         // Mover is White (side 0). Game 1: 2700 vs 2500, White wins. Game 2: 2600 vs 2400, draw.
-        s.add_game(&GameFacts { outcome: Some(GameOutcome::FirstWins), ratings: [Some(2700), Some(2500)], ..Default::default() }, 0);
-        s.add_game(&GameFacts { outcome: Some(GameOutcome::Draw), ratings: [Some(2600), Some(2401)], ..Default::default() }, 0);
+        s.add_game(
+            &GameFacts {
+                outcome: Some(GameOutcome::FirstWins),
+                ratings: [Some(2700), Some(2500)],
+                ..Default::default()
+            },
+            0,
+        );
+        s.add_game(
+            &GameFacts {
+                outcome: Some(GameOutcome::Draw),
+                ratings: [Some(2600), Some(2401)],
+                ..Default::default()
+            },
+            0,
+        );
         // average rating: floor((2700+2500+2600+2401)/4) = floor(2550.25) = 2550
         assert_eq!(s.average_rating(), Some(2550));
         // opponents 2500, 2401 -> mean 2450.5 -> 2451 (half up); score 1.5/2 = 0.75 -> +193
@@ -307,7 +336,13 @@ mod tests {
 
     #[test]
     fn facts_encoding_round_trips() {
-        let f = GameFacts { outcome: Some(GameOutcome::SecondWins), ratings: [None, Some(2100)], year: Some(1999), date: 19990312, values: Some([40, 36]) };
+        let f = GameFacts {
+            outcome: Some(GameOutcome::SecondWins),
+            ratings: [None, Some(2100)],
+            year: Some(1999),
+            date: 19990312,
+            values: Some([40, 36]),
+        };
         let mut out = Vec::new();
         f.encode(&mut out);
         assert_eq!(out.len(), GameFacts::ENCODED_LEN);
@@ -316,7 +351,14 @@ mod tests {
 
     #[test]
     fn stats_encoding_round_trips() {
-        let s = Stats { first: 3, second: 1, rating_sum: 123456, min_year: 1990, max_year: 2020, ..Default::default() };
+        let s = Stats {
+            first: 3,
+            second: 1,
+            rating_sum: 123456,
+            min_year: 1990,
+            max_year: 2020,
+            ..Default::default()
+        };
         let mut out = Vec::new();
         s.encode(&mut out);
         assert_eq!(Stats::decode(&mut Reader::new(&out)).unwrap(), s);

@@ -77,14 +77,23 @@ impl Model {
             self.games += 1;
             let mut pos = g.start.clone();
             for n in g.moves.iter().take(Self::TREE_PLIES) {
-                *counts.entry(key(&pos)).or_default().entry(n.mv).or_default() += 1;
+                *counts
+                    .entry(key(&pos))
+                    .or_default()
+                    .entry(n.mv)
+                    .or_default() += 1;
                 pos.play_unchecked(n.mv);
             }
-            self.lengths.push(g.moves.len().min(u16::MAX as usize) as u16);
+            self.lengths
+                .push(g.moves.len().min(u16::MAX as usize) as u16);
             match g.outcome() {
-                Some(KnownOutcome::Decisive { winner: Color::White }) => self.results[0] += 1,
+                Some(KnownOutcome::Decisive {
+                    winner: Color::White,
+                }) => self.results[0] += 1,
                 Some(KnownOutcome::Draw) => self.results[1] += 1,
-                Some(KnownOutcome::Decisive { winner: Color::Black }) => self.results[2] += 1,
+                Some(KnownOutcome::Decisive {
+                    winner: Color::Black,
+                }) => self.results[2] += 1,
                 None => {}
             }
             for c in [Color::White, Color::Black] {
@@ -97,7 +106,10 @@ impl Model {
                     self.players.push(p.to_string());
                 }
             }
-            self.events.push((g.tag("Event").unwrap_or("?").to_string(), g.tag("Site").unwrap_or("?").to_string()));
+            self.events.push((
+                g.tag("Event").unwrap_or("?").to_string(),
+                g.tag("Site").unwrap_or("?").to_string(),
+            ));
             if let Some(y) = g.year() {
                 self.years.push(y);
             }
@@ -217,7 +229,11 @@ fn game_text(model: &Model, rng: &mut Rng, index: u64, out: &mut String) {
         moves.push(m);
     }
     let result = if pos.is_checkmate() {
-        if pos.turn() == Color::White { "0-1" } else { "1-0" }
+        if pos.turn() == Color::White {
+            "0-1"
+        } else {
+            "1-0"
+        }
     } else if pos.is_stalemate() || pos.is_insufficient_material() {
         "1/2-1/2"
     } else {
@@ -233,9 +249,15 @@ fn game_text(model: &Model, rng: &mut Rng, index: u64, out: &mut String) {
         }
         r
     };
-    let white = pick(rng, &model.players).cloned().unwrap_or_else(|| format!("Player {}", rng.below(10_000)));
-    let black = pick(rng, &model.players).cloned().unwrap_or_else(|| format!("Player {}", rng.below(10_000)));
-    let (event, site) = pick(rng, &model.events).cloned().unwrap_or_else(|| ("?".into(), "?".into()));
+    let white = pick(rng, &model.players)
+        .cloned()
+        .unwrap_or_else(|| format!("Player {}", rng.below(10_000)));
+    let black = pick(rng, &model.players)
+        .cloned()
+        .unwrap_or_else(|| format!("Player {}", rng.below(10_000)));
+    let (event, site) = pick(rng, &model.events)
+        .cloned()
+        .unwrap_or_else(|| ("?".into(), "?".into()));
     let year = pick(rng, &model.years).copied().unwrap_or(2000);
     let month = 1 + rng.below(12);
     let day = 1 + rng.below(28);
@@ -248,7 +270,10 @@ fn game_text(model: &Model, rng: &mut Rng, index: u64, out: &mut String) {
     let _ = writeln!(out, "[Result \"{result}\"]");
     // Most real games carry ratings; some do not.
     if rng.below(10) < 9
-        && let (Some(w), Some(b)) = (pick(rng, &model.ratings).copied(), pick(rng, &model.ratings).copied())
+        && let (Some(w), Some(b)) = (
+            pick(rng, &model.ratings).copied(),
+            pick(rng, &model.ratings).copied(),
+        )
     {
         let _ = writeln!(out, "[WhiteElo \"{w}\"]");
         let _ = writeln!(out, "[BlackElo \"{b}\"]");
@@ -296,12 +321,22 @@ mod tests {
         let mut c = Vec::new();
         generate(&m, 50, 8, &mut c).unwrap();
         assert_ne!(a, c);
-        let games: Vec<_> = tabiya_pgn::read_all(a.as_slice()).map(|r| r.unwrap().1.unwrap()).collect();
+        let games: Vec<_> = tabiya_pgn::read_all(a.as_slice())
+            .map(|r| r.unwrap().1.unwrap())
+            .collect();
         assert_eq!(games.len(), 50);
         // Games follow the sample's tree (1. e4 or 1. d4) but for the 3 % that leave it.
         let book = games
             .iter()
-            .filter(|g| ["e2e4", "d2d4"].contains(&g.moves[0].mv.to_uci(shakmaty::CastlingMode::Standard).to_string().as_str()))
+            .filter(|g| {
+                ["e2e4", "d2d4"].contains(
+                    &g.moves[0]
+                        .mv
+                        .to_uci(shakmaty::CastlingMode::Standard)
+                        .to_string()
+                        .as_str(),
+                )
+            })
             .count();
         assert!(book >= 45, "{book} of 50 games start with a book move");
     }

@@ -23,6 +23,9 @@ fn main() {
             }
         }
         let s = t.elapsed().as_secs_f64();
-        println!("{path}: {ok} games, {bad} errors, {plies} plies, {s:.3}s, {:.0} games/s", ok as f64 / s);
+        println!(
+            "{path}: {ok} games, {bad} errors, {plies} plies, {s:.3}s, {:.0} games/s",
+            ok as f64 / s
+        );
     }
 }

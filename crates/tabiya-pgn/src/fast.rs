@@ -62,12 +62,18 @@ fn tags<'a>(bytes: &'a [u8], v: &mut impl PlainVisitor) -> Option<TagSection<'a>
             i += 1;
         }
         if i >= bytes.len() || bytes[i] != b'[' {
-            return Some(TagSection { movetext: i, fen, variant });
+            return Some(TagSection {
+                movetext: i,
+                fen,
+                variant,
+            });
         }
         // One tag line.
         let line_end = memchr::memchr(b'\n', &bytes[i..]).map_or(bytes.len(), |o| i + o);
         let line = &bytes[i + 1..line_end];
-        let name_end = line.iter().position(|&b| !(b.is_ascii_alphanumeric() || b == b'_'))?;
+        let name_end = line
+            .iter()
+            .position(|&b| !(b.is_ascii_alphanumeric() || b == b'_'))?;
         if name_end == 0 {
             return None;
         }
@@ -77,7 +83,10 @@ fn tags<'a>(bytes: &'a [u8], v: &mut impl PlainVisitor) -> Option<TagSection<'a>
             return None;
         }
         let value_start = q1 + 1;
-        let q2 = value_start + rest[value_start..].iter().position(|&b| b == b'"' || b == b'\\')?;
+        let q2 = value_start
+            + rest[value_start..]
+                .iter()
+                .position(|&b| b == b'"' || b == b'\\')?;
         if rest[q2] != b'"' {
             return None; // an escape: the tokenizer decodes those
         }
@@ -103,7 +112,8 @@ fn tags<'a>(bytes: &'a [u8], v: &mut impl PlainVisitor) -> Option<TagSection<'a>
 pub fn visit_plain(bytes: &[u8], v: &mut impl PlainVisitor) -> Option<PlainEnd> {
     let section = tags(bytes, v)?;
     let mut i = section.movetext;
-    let (mut pos, castling_mode) = start_position_from(section.fen.as_deref(), section.variant.as_deref()).ok()?;
+    let (mut pos, castling_mode) =
+        start_position_from(section.fen.as_deref(), section.variant.as_deref()).ok()?;
     v.start(&pos, castling_mode);
     let mut termination = None;
     let mut plies = 0;
@@ -114,7 +124,10 @@ pub fn visit_plain(bytes: &[u8], v: &mut impl PlainVisitor) -> Option<PlainEnd> 
             i += 1;
             continue;
         }
-        let tok_end = bytes[i..].iter().position(|&c| is_space(c)).map_or(n, |o| i + o);
+        let tok_end = bytes[i..]
+            .iter()
+            .position(|&c| is_space(c))
+            .map_or(n, |o| i + o);
         let tok = &bytes[i..tok_end];
         if termination.is_some() {
             return None; // text after the result
@@ -123,8 +136,16 @@ pub fn visit_plain(bytes: &[u8], v: &mut impl PlainVisitor) -> Option<PlainEnd> 
             b'0'..=b'9' => {
                 // A move number ("12." or "12...", maybe glued to the move) or a result.
                 match tok {
-                    b"1-0" => termination = Some(Outcome::Known(KnownOutcome::Decisive { winner: Color::White })),
-                    b"0-1" => termination = Some(Outcome::Known(KnownOutcome::Decisive { winner: Color::Black })),
+                    b"1-0" => {
+                        termination = Some(Outcome::Known(KnownOutcome::Decisive {
+                            winner: Color::White,
+                        }))
+                    }
+                    b"0-1" => {
+                        termination = Some(Outcome::Known(KnownOutcome::Decisive {
+                            winner: Color::Black,
+                        }))
+                    }
                     b"1/2-1/2" => termination = Some(Outcome::Known(KnownOutcome::Draw)),
                     _ => {
                         let digits = tok.iter().take_while(|c| c.is_ascii_digit()).count();
@@ -154,7 +175,11 @@ pub fn visit_plain(bytes: &[u8], v: &mut impl PlainVisitor) -> Option<PlainEnd> 
         }
         i = tok_end;
     }
-    Some(PlainEnd { termination, last: pos, plies })
+    Some(PlainEnd {
+        termination,
+        last: pos,
+        plies,
+    })
 }
 
 /// Builds a [`Game`] from what the direct path reports.
@@ -183,10 +208,22 @@ impl PlainVisitor for GameBuilder {
 
 /// The direct path: `Some(game)` for a plain game, `None` to leave it to the full parser.
 pub fn parse_plain(bytes: &[u8]) -> Option<Game> {
-    let mut b = GameBuilder { tags: Vec::with_capacity(16), start: None, moves: Vec::with_capacity(96) };
+    let mut b = GameBuilder {
+        tags: Vec::with_capacity(16),
+        start: None,
+        moves: Vec::with_capacity(96),
+    };
     let end = visit_plain(bytes, &mut b)?;
     let (start, castling_mode) = b.start?;
-    Some(Game { tags: b.tags, start, castling_mode, comments: Vec::new(), moves: b.moves, termination: end.termination, warnings: Vec::new() })
+    Some(Game {
+        tags: b.tags,
+        start,
+        castling_mode,
+        comments: Vec::new(),
+        moves: b.moves,
+        termination: end.termination,
+        warnings: Vec::new(),
+    })
 }
 
 #[cfg(test)]
@@ -201,7 +238,11 @@ mod tests {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/pgn/");
         let mut files: Vec<std::path::PathBuf> = ["twic", "pgnmentor", "edge-cases"]
             .iter()
-            .flat_map(|d| std::fs::read_dir(format!("{dir}{d}")).expect("shared data").map(|e| e.unwrap().path()))
+            .flat_map(|d| {
+                std::fs::read_dir(format!("{dir}{d}"))
+                    .expect("shared data")
+                    .map(|e| e.unwrap().path())
+            })
             .collect();
         files.sort();
         let (mut plain, mut total) = (0, 0);
@@ -215,10 +256,22 @@ mod tests {
                     let full = parse_game(bytes, span.line);
                     if let Some(g) = parse_plain(bytes) {
                         plain += 1;
-                        let full = full.unwrap_or_else(|e| panic!("{}:{}: direct path took a game the parser refuses: {e}", f.display(), span.line));
+                        let full = full.unwrap_or_else(|e| {
+                            panic!(
+                                "{}:{}: direct path took a game the parser refuses: {e}",
+                                f.display(),
+                                span.line
+                            )
+                        });
                         assert_eq!(g.tags, full.tags, "{}:{}", f.display(), span.line);
                         assert_eq!(g.moves, full.moves, "{}:{}", f.display(), span.line);
-                        assert_eq!(g.termination, full.termination, "{}:{}", f.display(), span.line);
+                        assert_eq!(
+                            g.termination,
+                            full.termination,
+                            "{}:{}",
+                            f.display(),
+                            span.line
+                        );
                         assert_eq!(g.start, full.start);
                         assert_eq!(g.castling_mode, full.castling_mode);
                         assert!(full.comments.is_empty() && full.warnings.is_empty());
@@ -226,7 +279,10 @@ mod tests {
                 }
             }
         }
-        assert!(plain * 10 > total * 9, "direct path took {plain} of {total} games");
+        assert!(
+            plain * 10 > total * 9,
+            "direct path took {plain} of {total} games"
+        );
     }
 
     #[test]
@@ -241,7 +297,11 @@ mod tests {
             b"1. e4 e5 1-0 extra",
             b"1. 0-0 *",
         ] {
-            assert!(parse_plain(text).is_none(), "{}", String::from_utf8_lossy(text));
+            assert!(
+                parse_plain(text).is_none(),
+                "{}",
+                String::from_utf8_lossy(text)
+            );
         }
         let g = parse_plain(b"[White \"A\"]\n\n[Black \"B\"]\n1.e4 e5 2. Nf3 1/2-1/2").unwrap();
         assert_eq!(g.tags.len(), 2);

@@ -66,7 +66,11 @@ fn sniff(head: &[u8]) -> Option<Compression> {
 }
 
 fn by_extension(path: &Path) -> Compression {
-    match path.extension().and_then(|e| e.to_str()).map(|e| e.to_ascii_lowercase()) {
+    match path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(|e| e.to_ascii_lowercase())
+    {
         Some(e) if e == "zst" || e == "zstd" => Compression::Zstd,
         Some(e) if e == "gz" => Compression::Gzip,
         Some(e) if e == "bz2" => Compression::Bzip2,
@@ -80,27 +84,48 @@ pub fn open(path: &Path) -> io::Result<Input> {
         if path.as_os_str() == "-" {
             ("<stdin>".to_string(), None, None, Box::new(io::stdin()))
         } else {
-            let file = File::open(path).map_err(|e| {
-                io::Error::new(e.kind(), format!("{}: {e}", path.display()))
-            })?;
+            let file = File::open(path)
+                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
             let size = file.metadata().ok().map(|m| m.len());
-            (path.display().to_string(), Some(path.to_path_buf()), size, Box::new(file))
+            (
+                path.display().to_string(),
+                Some(path.to_path_buf()),
+                size,
+                Box::new(file),
+            )
         };
     wrap(name, path_buf, size, raw)
 }
 
 /// Wraps an open reader (plain or compressed, detected by its first bytes).
-pub fn from_reader(name: String, size: Option<u64>, raw: Box<dyn Read + Send>) -> io::Result<Input> {
+pub fn from_reader(
+    name: String,
+    size: Option<u64>,
+    raw: Box<dyn Read + Send>,
+) -> io::Result<Input> {
     wrap(name, None, size, raw)
 }
 
-fn wrap(name: String, path_buf: Option<PathBuf>, size: Option<u64>, raw: Box<dyn Read + Send>) -> io::Result<Input> {
+fn wrap(
+    name: String,
+    path_buf: Option<PathBuf>,
+    size: Option<u64>,
+    raw: Box<dyn Read + Send>,
+) -> io::Result<Input> {
     let progress = Progress::default();
-    let counting = Counting { inner: raw, progress: progress.clone() };
+    let counting = Counting {
+        inner: raw,
+        progress: progress.clone(),
+    };
     let mut buffered = BufReader::with_capacity(1 << 16, counting);
     let head = buffered.fill_buf()?;
     let compression = sniff(head)
-        .or_else(|| path_buf.as_deref().map(by_extension).filter(|_| head.is_empty()))
+        .or_else(|| {
+            path_buf
+                .as_deref()
+                .map(by_extension)
+                .filter(|_| head.is_empty())
+        })
         .unwrap_or(Compression::None);
     let reader: Box<dyn Read + Send> = match compression {
         Compression::None => Box::new(buffered),
@@ -108,5 +133,12 @@ fn wrap(name: String, path_buf: Option<PathBuf>, size: Option<u64>, raw: Box<dyn
         Compression::Gzip => Box::new(flate2::bufread::MultiGzDecoder::new(buffered)),
         Compression::Bzip2 => Box::new(bzip2::bufread::MultiBzDecoder::new(buffered)),
     };
-    Ok(Input { name, path: path_buf, compression, size, progress, reader })
+    Ok(Input {
+        name,
+        path: path_buf,
+        compression,
+        size,
+        progress,
+        reader,
+    })
 }

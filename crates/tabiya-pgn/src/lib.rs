@@ -26,14 +26,16 @@ pub use write::{game_to_string, write_game};
 pub fn read_all<R: std::io::Read>(
     reader: R,
 ) -> impl Iterator<Item = std::io::Result<(GameSpan, Result<Game, GameError>)>> {
-    Splitter::new(reader).flat_map(|chunk| -> Vec<std::io::Result<(GameSpan, Result<Game, GameError>)>> {
-        match chunk {
-            Err(e) => vec![Err(e)],
-            Ok(chunk) => chunk
-                .games
-                .iter()
-                .map(|span| Ok((*span, parse_game(chunk.game_bytes(span), span.line))))
-                .collect(),
-        }
-    })
+    Splitter::new(reader).flat_map(
+        |chunk| -> Vec<std::io::Result<(GameSpan, Result<Game, GameError>)>> {
+            match chunk {
+                Err(e) => vec![Err(e)],
+                Ok(chunk) => chunk
+                    .games
+                    .iter()
+                    .map(|span| Ok((*span, parse_game(chunk.game_bytes(span), span.line))))
+                    .collect(),
+            }
+        },
+    )
 }

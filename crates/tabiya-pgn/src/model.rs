@@ -44,17 +44,26 @@ pub struct Variation {
 
 impl Node {
     pub fn new(mv: Move) -> Node {
-        Node { mv, nags: Vec::new(), comments: Vec::new(), variations: Vec::new() }
+        Node {
+            mv,
+            nags: Vec::new(),
+            comments: Vec::new(),
+            variations: Vec::new(),
+        }
     }
 }
 
 /// The Seven Tag Roster, in order.
-pub const SEVEN_TAG_ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+pub const SEVEN_TAG_ROSTER: [&str; 7] =
+    ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
 
 impl Game {
     /// The value of a tag (first occurrence), if present.
     pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+        self.tags
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
     }
 
     /// Result from the `Result` tag, or the movetext termination when the tag is missing or
@@ -70,7 +79,11 @@ impl Game {
 
     /// Rating of a player from `WhiteElo`/`BlackElo` (positive integers only).
     pub fn elo(&self, color: Color) -> Option<u16> {
-        let tag = if color == Color::White { "WhiteElo" } else { "BlackElo" };
+        let tag = if color == Color::White {
+            "WhiteElo"
+        } else {
+            "BlackElo"
+        };
         parse_elo(self.tag(tag)?)
     }
 
@@ -87,7 +100,9 @@ impl Game {
     /// True when the game has anything beyond tags and a bare main line.
     pub fn has_annotations(&self) -> bool {
         fn line_has(nodes: &[Node]) -> bool {
-            nodes.iter().any(|n| !n.nags.is_empty() || !n.comments.is_empty() || !n.variations.is_empty())
+            nodes
+                .iter()
+                .any(|n| !n.nags.is_empty() || !n.comments.is_empty() || !n.variations.is_empty())
         }
         !self.comments.is_empty() || line_has(&self.moves)
     }
@@ -102,8 +117,12 @@ impl Game {
 /// missing or not a result (see [`Game::outcome`]).
 pub fn outcome_of(result_tag: Option<&str>, termination: Option<Outcome>) -> Option<KnownOutcome> {
     match result_tag.map(|r| r.trim()) {
-        Some("1-0") => Some(KnownOutcome::Decisive { winner: Color::White }),
-        Some("0-1") => Some(KnownOutcome::Decisive { winner: Color::Black }),
+        Some("1-0") => Some(KnownOutcome::Decisive {
+            winner: Color::White,
+        }),
+        Some("0-1") => Some(KnownOutcome::Decisive {
+            winner: Color::Black,
+        }),
         Some("1/2-1/2") | Some("½-½") => Some(KnownOutcome::Draw),
         Some("*") => None,
         _ => termination.and_then(|o| o.known()),
@@ -113,8 +132,12 @@ pub fn outcome_of(result_tag: Option<&str>, termination: Option<Outcome>) -> Opt
 /// The result string of an outcome (`1-0`, `0-1`, `1/2-1/2`, `*`).
 pub fn result_str(outcome: Option<KnownOutcome>) -> &'static str {
     match outcome {
-        Some(KnownOutcome::Decisive { winner: Color::White }) => "1-0",
-        Some(KnownOutcome::Decisive { winner: Color::Black }) => "0-1",
+        Some(KnownOutcome::Decisive {
+            winner: Color::White,
+        }) => "1-0",
+        Some(KnownOutcome::Decisive {
+            winner: Color::Black,
+        }) => "0-1",
         Some(KnownOutcome::Draw) => "1/2-1/2",
         None => "*",
     }
@@ -122,7 +145,8 @@ pub fn result_str(outcome: Option<KnownOutcome>) -> &'static str {
 
 /// A game's year from its `Date` tag, else its `EventDate` (see [`Game::year`]).
 pub fn year_of(date: Option<&str>, event_date: Option<&str>) -> Option<u16> {
-    date.and_then(parse_year).or_else(|| event_date.and_then(parse_year))
+    date.and_then(parse_year)
+        .or_else(|| event_date.and_then(parse_year))
 }
 
 /// Parses an Elo tag value; `?`, `-`, `0` and garbage are unknown.
@@ -142,7 +166,15 @@ pub fn parse_year(s: &str) -> Option<u16> {
 pub fn parse_date(s: &str) -> (u16, u8, u8) {
     let mut parts = s.trim().split(['.', '-', '/']);
     let y = parts.next().and_then(|p| p.parse().ok()).unwrap_or(0);
-    let m = parts.next().and_then(|p| p.parse().ok()).filter(|m| (1..=12).contains(m)).unwrap_or(0);
-    let d = parts.next().and_then(|p| p.parse().ok()).filter(|d| (1..=31).contains(d)).unwrap_or(0);
+    let m = parts
+        .next()
+        .and_then(|p| p.parse().ok())
+        .filter(|m| (1..=12).contains(m))
+        .unwrap_or(0);
+    let d = parts
+        .next()
+        .and_then(|p| p.parse().ok())
+        .filter(|d| (1..=31).contains(d))
+        .unwrap_or(0);
     (y, m, d)
 }

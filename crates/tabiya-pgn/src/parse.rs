@@ -6,14 +6,17 @@
 
 use std::borrow::Cow;
 use std::cell::RefCell;
-use std::rc::Rc;
 use std::ops::ControlFlow;
+use std::rc::Rc;
 
 use pgn_reader::{Nag, Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
 use shakmaty::fen::Fen;
 use shakmaty::san::San;
 use shakmaty::uci::UciMove;
-use shakmaty::{Bitboard, CastlingMode, Chess, Color, EnPassantMode, Move, Position, Rank, Role, Square, attacks};
+use shakmaty::{
+    Bitboard, CastlingMode, Chess, Color, EnPassantMode, Move, Position, Rank, Role, Square,
+    attacks,
+};
 
 use crate::model::{Game, Node, Variation};
 
@@ -38,10 +41,14 @@ fn castling_mode_for_variant(variant: Option<&str>) -> Result<Option<CastlingMod
     let Some(v) = variant else { return Ok(None) };
     let v = v.trim().to_ascii_lowercase();
     match v.as_str() {
-        "" | "standard" | "chess" | "normal" | "from position" | "from_position" | "classical" => Ok(None),
-        "chess960" | "chess 960" | "chess-960" | "fischerandom" | "fischerrandom" | "fischer random" | "frc"
-        | "960" => Ok(Some(CastlingMode::Chess960)),
-        _ => Err(format!("unsupported variant {v:?} (only standard chess and Chess960 are indexed)")),
+        "" | "standard" | "chess" | "normal" | "from position" | "from_position" | "classical" => {
+            Ok(None)
+        }
+        "chess960" | "chess 960" | "chess-960" | "fischerandom" | "fischerrandom"
+        | "fischer random" | "frc" | "960" => Ok(Some(CastlingMode::Chess960)),
+        _ => Err(format!(
+            "unsupported variant {v:?} (only standard chess and Chess960 are indexed)"
+        )),
     }
 }
 
@@ -52,7 +59,17 @@ fn castling_mode_for_variant(variant: Option<&str>) -> Result<Option<CastlingMod
 /// when exactly one candidate is legal — what `San::to_move` returns then; `None` leaves every
 /// other case (castling, en passant, errors, ambiguity, UCI tokens) to it.
 pub fn fast_san(pos: &Chess, san: &San) -> Option<Move> {
-    let San::Normal { role, file, rank, capture, to, promotion } = *san else { return None };
+    let San::Normal {
+        role,
+        file,
+        rank,
+        capture,
+        to,
+        promotion,
+    } = *san
+    else {
+        return None;
+    };
     let board = pos.board();
     let us = pos.turn();
     let occupied = board.occupied();
@@ -61,7 +78,11 @@ pub fn fast_san(pos: &Chess, san: &San) -> Option<Move> {
     if ours.contains(to) {
         return None;
     }
-    let captured = if theirs.contains(to) { board.role_at(to) } else { None };
+    let captured = if theirs.contains(to) {
+        board.role_at(to)
+    } else {
+        None
+    };
     if capture != captured.is_some() || captured == Some(Role::King) {
         return None;
     }
@@ -76,14 +97,22 @@ pub fn fast_san(pos: &Chess, san: &San) -> Option<Move> {
         Role::Queen => attacks::queen_attacks(to, occupied) & mine,
         Role::King => attacks::king_attacks(to) & mine,
         Role::Pawn => {
-            let last_rank = if us == Color::White { Rank::Eighth } else { Rank::First };
+            let last_rank = if us == Color::White {
+                Rank::Eighth
+            } else {
+                Rank::First
+            };
             if (to.rank() == last_rank) != promotion.is_some() || promotion == Some(Role::King) {
                 return None;
             }
             if capture {
                 attacks::pawn_attacks(!us, to) & mine
             } else {
-                let (step, start) = if us == Color::White { (-8, Rank::Second) } else { (8, Rank::Seventh) };
+                let (step, start) = if us == Color::White {
+                    (-8, Rank::Second)
+                } else {
+                    (8, Rank::Seventh)
+                };
                 let mut set = Bitboard::EMPTY;
                 if let Some(one) = to.offset(step) {
                     if mine.contains(one) {
@@ -115,7 +144,13 @@ pub fn fast_san(pos: &Chess, san: &San) -> Option<Move> {
         if found.is_some() {
             return None;
         }
-        found = Some(Move::Normal { role, from, capture: captured, to, promotion });
+        found = Some(Move::Normal {
+            role,
+            from,
+            capture: captured,
+            to,
+            promotion,
+        });
     }
     found
 }
@@ -128,19 +163,25 @@ pub(crate) fn start_position(tags: &[(String, String)]) -> Result<(Chess, Castli
 }
 
 /// [`start_position`] from the values of the first `FEN` and `Variant` tags.
-pub(crate) fn start_position_from(fen: Option<&str>, variant: Option<&str>) -> Result<(Chess, CastlingMode), String> {
+pub(crate) fn start_position_from(
+    fen: Option<&str>,
+    variant: Option<&str>,
+) -> Result<(Chess, CastlingMode), String> {
     let forced = castling_mode_for_variant(variant)?;
     match fen {
         None => Ok((Chess::default(), forced.unwrap_or(CastlingMode::Standard))),
         Some(fen) => {
-            let fen = Fen::from_ascii(fen.trim().as_bytes()).map_err(|e| format!("invalid FEN tag {fen:?}: {e}"))?;
+            let fen = Fen::from_ascii(fen.trim().as_bytes())
+                .map_err(|e| format!("invalid FEN tag {fen:?}: {e}"))?;
             let first = forced.unwrap_or(CastlingMode::Standard);
             match fen.clone().into_position::<Chess>(first) {
                 Ok(p) => Ok((p, first)),
-                Err(e) if forced.is_none() => match fen.into_position::<Chess>(CastlingMode::Chess960) {
-                    Ok(p) => Ok((p, CastlingMode::Chess960)),
-                    Err(_) => Err(format!("illegal position in FEN tag: {e}")),
-                },
+                Err(e) if forced.is_none() => {
+                    match fen.into_position::<Chess>(CastlingMode::Chess960) {
+                        Ok(p) => Ok((p, CastlingMode::Chess960)),
+                        Err(_) => Err(format!("illegal position in FEN tag: {e}")),
+                    }
+                }
                 Err(e) => Err(format!("illegal position in FEN tag: {e}")),
             }
         }
@@ -150,7 +191,10 @@ pub(crate) fn start_position_from(fen: Option<&str>, variant: Option<&str>) -> R
 /// Converts a SAN (or UCI, as python-chess accepts) token to a legal move.
 pub fn san_to_move(pos: &Chess, san: San) -> Result<Move, String> {
     if san == San::Null {
-        return Err("null move (Z0 or --): not a legal chess move, so the game cannot be indexed".to_string());
+        return Err(
+            "null move (Z0 or --): not a legal chess move, so the game cannot be indexed"
+                .to_string(),
+        );
     }
     if let Some(m) = fast_san(pos, &san) {
         return Ok(m);
@@ -158,8 +202,19 @@ pub fn san_to_move(pos: &Chess, san: San) -> Result<Move, String> {
     match san.to_move(pos) {
         Ok(m) => Ok(m),
         Err(err) => {
-            if let San::Normal { file: Some(file), rank: Some(rank), to, promotion, .. } = san {
-                let uci = UciMove::Normal { from: Square::from_coords(file, rank), to, promotion };
+            if let San::Normal {
+                file: Some(file),
+                rank: Some(rank),
+                to,
+                promotion,
+                ..
+            } = san
+            {
+                let uci = UciMove::Normal {
+                    from: Square::from_coords(file, rank),
+                    to,
+                    promotion,
+                };
                 if let Ok(m) = uci.to_move(pos) {
                     return Ok(m);
                 }
@@ -211,9 +266,14 @@ enum Failure {
 
 impl Builder {
     fn new() -> Self {
-        Builder { warnings: Vec::new(), stack: Vec::new(), termination: None, main_ply: 0, partial: String::new() }
+        Builder {
+            warnings: Vec::new(),
+            stack: Vec::new(),
+            termination: None,
+            main_ply: 0,
+            partial: String::new(),
+        }
     }
-
 }
 
 impl Visitor for Builder {
@@ -225,7 +285,12 @@ impl Visitor for Builder {
         ControlFlow::Continue(Vec::with_capacity(16))
     }
 
-    fn tag(&mut self, tags: &mut Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<Self::Output> {
+    fn tag(
+        &mut self,
+        tags: &mut Tags,
+        name: &[u8],
+        value: RawTag<'_>,
+    ) -> ControlFlow<Self::Output> {
         let name = decode_text(name).into_owned();
         let value = decode_text(&value.decode()).into_owned();
         tags.push((name, value));
@@ -237,7 +302,13 @@ impl Visitor for Builder {
             Ok(s) => s,
             Err(e) => return ControlFlow::Break(Err(Failure::Tags(e))),
         };
-        self.stack.push(LineCtx { nodes: Vec::with_capacity(96), comments: Vec::new(), pos: start.clone(), prev: start.clone(), dead: false });
+        self.stack.push(LineCtx {
+            nodes: Vec::with_capacity(96),
+            comments: Vec::new(),
+            pos: start.clone(),
+            prev: start.clone(),
+            dead: false,
+        });
         ControlFlow::Continue(Movetext { tags, start, mode })
     }
 
@@ -260,11 +331,15 @@ impl Visitor for Builder {
             Err(reason) => {
                 if depth == 1 {
                     let fen = Fen::from_position(&ctx.pos, EnPassantMode::Legal);
-                    ControlFlow::Break(Err(Failure::Move { ply: self.main_ply, reason: format!("{reason} in position {fen}") }))
+                    ControlFlow::Break(Err(Failure::Move {
+                        ply: self.main_ply,
+                        reason: format!("{reason} in position {fen}"),
+                    }))
                 } else {
                     ctx.dead = true;
                     let n = ctx.nodes.len();
-                    self.warnings.push(format!("variation cut at its move {}: {reason}", n + 1));
+                    self.warnings
+                        .push(format!("variation cut at its move {}: {reason}", n + 1));
                     ControlFlow::Continue(())
                 }
             }
@@ -278,7 +353,9 @@ impl Visitor for Builder {
         }
         match ctx.nodes.last_mut() {
             Some(node) => node.nags.push(nag.0),
-            None => self.warnings.push(format!("NAG ${} before any move dropped", nag.0)),
+            None => self
+                .warnings
+                .push(format!("NAG ${} before any move dropped", nag.0)),
         }
         ControlFlow::Continue(())
     }
@@ -298,7 +375,11 @@ impl Visitor for Builder {
         ControlFlow::Continue(())
     }
 
-    fn partial_comment(&mut self, _m: &mut Movetext, comment: RawComment<'_>) -> ControlFlow<Self::Output> {
+    fn partial_comment(
+        &mut self,
+        _m: &mut Movetext,
+        comment: RawComment<'_>,
+    ) -> ControlFlow<Self::Output> {
         // A comment longer than the reader's buffer arrives in pieces; `comment()` gets the last.
         self.partial.push_str(&decode_text(comment.as_bytes()));
         ControlFlow::Continue(())
@@ -308,12 +389,19 @@ impl Visitor for Builder {
         let parent = self.stack.last().expect("line context");
         if parent.dead || parent.nodes.is_empty() {
             if !parent.dead {
-                self.warnings.push("variation before any move dropped".to_string());
+                self.warnings
+                    .push("variation before any move dropped".to_string());
             }
             return ControlFlow::Continue(Skip(true));
         }
         let start = parent.prev.clone();
-        self.stack.push(LineCtx { nodes: Vec::new(), comments: Vec::new(), pos: start.clone(), prev: start, dead: false });
+        self.stack.push(LineCtx {
+            nodes: Vec::new(),
+            comments: Vec::new(),
+            pos: start.clone(),
+            prev: start,
+            dead: false,
+        });
         ControlFlow::Continue(Skip(false))
     }
 
@@ -328,7 +416,10 @@ impl Visitor for Builder {
             return ControlFlow::Continue(());
         }
         let node = parent.nodes.last_mut().expect("variation follows a move");
-        node.variations.push(Variation { comments: ctx.comments, moves: ctx.nodes });
+        node.variations.push(Variation {
+            comments: ctx.comments,
+            moves: ctx.nodes,
+        });
         ControlFlow::Continue(())
     }
 
@@ -342,8 +433,13 @@ impl Visitor for Builder {
     fn end_game(&mut self, movetext: Movetext) -> Self::Output {
         // Close variations left open at the end of the game.
         while self.stack.len() > 1 {
-            self.warnings.push("unterminated variation closed at the end of the game".to_string());
-            let _ = self.end_variation(&mut Movetext { tags: Vec::new(), start: Chess::default(), mode: CastlingMode::Standard });
+            self.warnings
+                .push("unterminated variation closed at the end of the game".to_string());
+            let _ = self.end_variation(&mut Movetext {
+                tags: Vec::new(),
+                start: Chess::default(),
+                mode: CastlingMode::Standard,
+            });
         }
         let main = self.stack.pop().expect("main line");
         Ok((movetext, main.nodes, main.comments))
@@ -382,7 +478,10 @@ pub struct GameParser {
 impl Default for GameParser {
     fn default() -> Self {
         let feed = Feed::default();
-        GameParser { reader: Reader::new(feed.clone()), feed }
+        GameParser {
+            reader: Reader::new(feed.clone()),
+            feed,
+        }
     }
 }
 
@@ -419,26 +518,41 @@ impl GameParser {
     }
 }
 
-fn parse_with<R: std::io::Read>(reader: &mut Reader<R>, bytes: &[u8], first_line: u64) -> Result<Game, GameError> {
+fn parse_with<R: std::io::Read>(
+    reader: &mut Reader<R>,
+    bytes: &[u8],
+    first_line: u64,
+) -> Result<Game, GameError> {
     let mut builder = Builder::new();
     let result = match reader.read_game(&mut builder) {
         Ok(Some(r)) => r,
-        Ok(None) => return Err(GameError { line: first_line, reason: "no game".to_string() }),
-        Err(e) => return Err(GameError { line: first_line, reason: format!("malformed PGN: {e}") }),
+        Ok(None) => {
+            return Err(GameError {
+                line: first_line,
+                reason: "no game".to_string(),
+            });
+        }
+        Err(e) => {
+            return Err(GameError {
+                line: first_line,
+                reason: format!("malformed PGN: {e}"),
+            });
+        }
     };
     match result {
-        Ok((movetext, moves, comments)) => {
-            Ok(Game {
-                tags: movetext.tags,
-                start: movetext.start,
-                castling_mode: movetext.mode,
-                comments,
-                moves,
-                termination: builder.termination,
-                warnings: builder.warnings,
-            })
-        }
-        Err(Failure::Tags(reason)) => Err(GameError { line: first_line, reason }),
+        Ok((movetext, moves, comments)) => Ok(Game {
+            tags: movetext.tags,
+            start: movetext.start,
+            castling_mode: movetext.mode,
+            comments,
+            moves,
+            termination: builder.termination,
+            warnings: builder.warnings,
+        }),
+        Err(Failure::Tags(reason)) => Err(GameError {
+            line: first_line,
+            reason,
+        }),
         Err(Failure::Move { ply, reason }) => {
             let (line, token) = locate_main_line_move(bytes, ply);
             let number = ply / 2 + 1;
@@ -555,7 +669,12 @@ mod tests {
         assert_eq!(var.moves[0].comments, vec!["sic"]);
         assert_eq!(var.moves[1].variations[0].moves.len(), 1);
         assert_eq!(g.moves[2].nags, vec![5]);
-        assert_eq!(g.outcome(), Some(shakmaty::KnownOutcome::Decisive { winner: Color::White }));
+        assert_eq!(
+            g.outcome(),
+            Some(shakmaty::KnownOutcome::Decisive {
+                winner: Color::White
+            })
+        );
     }
 
     #[test]
@@ -582,10 +701,16 @@ mod tests {
     fn fast_san_agrees_with_shakmaty() {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/pgn/");
         let (mut fast, mut total) = (0u64, 0u64);
-        for f in ["twic/twic0920.pgn", "pgnmentor/Tal.pgn", "pgnmentor/Carlsen.pgn"] {
+        for f in [
+            "twic/twic0920.pgn",
+            "pgnmentor/Tal.pgn",
+            "pgnmentor/Carlsen.pgn",
+        ] {
             let text = std::fs::read(format!("{dir}{f}")).expect("shared data");
             for item in crate::read_all(text.as_slice()) {
-                let Ok(g) = item.expect("read").1 else { continue };
+                let Ok(g) = item.expect("read").1 else {
+                    continue;
+                };
                 let mut pos = g.start.clone();
                 for n in &g.moves {
                     // Every legal move's SAN, plus SAN with the origin file spelled out.
@@ -598,8 +723,22 @@ mod tests {
                         }
                         assert_eq!(san_to_move(&pos, san).unwrap(), m);
                         // Without disambiguation: when the fast path answers, it answers right.
-                        if let San::Normal { role, capture, to, promotion, .. } = san {
-                            let loose = San::Normal { role, file: None, rank: None, capture, to, promotion };
+                        if let San::Normal {
+                            role,
+                            capture,
+                            to,
+                            promotion,
+                            ..
+                        } = san
+                        {
+                            let loose = San::Normal {
+                                role,
+                                file: None,
+                                rank: None,
+                                capture,
+                                to,
+                                promotion,
+                            };
                             if let Some(f) = fast_san(&pos, &loose) {
                                 assert_eq!(Ok(f), loose.to_move(&pos), "{loose}");
                             }
@@ -609,12 +748,19 @@ mod tests {
                 }
             }
         }
-        assert!(fast * 10 > total * 8, "fast path taken for {fast} of {total}");
+        assert!(
+            fast * 10 > total * 8,
+            "fast path taken for {fast} of {total}"
+        );
     }
 
     #[test]
     fn one_parser_for_many_games_equals_fresh_parsers() {
-        let text = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/pgn/edge-cases/data_pgn_kasparov-deep-blue-1997.pgn")).unwrap();
+        let text = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../../shared/data/pgn/edge-cases/data_pgn_kasparov-deep-blue-1997.pgn"
+        ))
+        .unwrap();
         let mut extra = text.clone();
         // A broken game and trailing garbage in between.
         extra.extend_from_slice(b"\n\n[Event \"bad\"]\n\n1. e4 Ke7?? 2. Qh5 *\n\n");

@@ -187,7 +187,8 @@ impl<R: Read> Splitter<R> {
                         self.skip_line = true;
                     } else {
                         // Only a line end, a comment or a `;` matter until then.
-                        i = memchr::memchr3(b'\n', b'{', b';', &data[i + 1..]).map_or(len, |o| i + 1 + o);
+                        i = memchr::memchr3(b'\n', b'{', b';', &data[i + 1..])
+                            .map_or(len, |o| i + 1 + o);
                         continue;
                     }
                 }
@@ -266,7 +267,6 @@ impl<R: Read> Iterator for Splitter<R> {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -276,7 +276,11 @@ mod tests {
         for c in Splitter::with_chunk_size(text.as_bytes(), chunk) {
             let c = c.unwrap();
             for g in &c.games {
-                out.push((String::from_utf8_lossy(c.game_bytes(g)).into_owned(), g.offset, g.line));
+                out.push((
+                    String::from_utf8_lossy(c.game_bytes(g)).into_owned(),
+                    g.offset,
+                    g.line,
+                ));
             }
         }
         out
@@ -288,7 +292,10 @@ mod tests {
         for chunk in [1, 7, 1 << 20] {
             let games = split(text, chunk);
             assert_eq!(games.len(), 2, "chunk size {chunk}");
-            assert_eq!(games[0], ("[Event \"a\"]\n\n1. e4 e5 1-0".to_string(), 0, 1));
+            assert_eq!(
+                games[0],
+                ("[Event \"a\"]\n\n1. e4 e5 1-0".to_string(), 0, 1)
+            );
             assert_eq!(games[1].1, 27);
             assert_eq!(games[1].2, 5);
             assert!(games[1].0.ends_with("d5 *"));

@@ -80,7 +80,9 @@ pub fn write_game(game: &Game, out: &mut String) {
         let value = if name == "Result" {
             result.to_string()
         } else {
-            game.tag(name).map(str::to_string).unwrap_or_else(|| "?".to_string())
+            game.tag(name)
+                .map(str::to_string)
+                .unwrap_or_else(|| "?".to_string())
         };
         out.push_str(&format!("[{name} \"{}\"]\n", escape_tag(&value)));
     }
@@ -123,7 +125,10 @@ mod tests {
         assert_eq!(g.tags, g2.tags);
         assert_eq!(g.moves, g2.moves);
         assert_eq!(g.comments, g2.comments);
-        assert!(out.contains("(1... c5 {sic} 2. Nf3 (2. c3) 2... d6)"), "{out}");
+        assert!(
+            out.contains("(1... c5 {sic} 2. Nf3 (2. c3) 2... d6)"),
+            "{out}"
+        );
         assert!(out.contains("[Event \"T \\\"x\\\"\"]"));
     }
 

@@ -25,8 +25,14 @@ pub struct StoreError {
 }
 
 impl StoreError {
-    fn new(context: impl Into<String>, source: impl std::error::Error + Send + Sync + 'static) -> Self {
-        StoreError { context: context.into(), source: Box::new(source) }
+    fn new(
+        context: impl Into<String>,
+        source: impl std::error::Error + Send + Sync + 'static,
+    ) -> Self {
+        StoreError {
+            context: context.into(),
+            source: Box::new(source),
+        }
     }
 }
 
@@ -65,8 +71,9 @@ impl Store {
     /// [`Store::open`] with a page cache of at most `cache_bytes` (memory is taken as pages
     /// are read, up to that bound).
     pub fn open_with_cache(dir: &Path, cache_bytes: usize) -> Result<Store> {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| StoreError::new(format!("creating database directory {}", dir.display()), e))?;
+        std::fs::create_dir_all(dir).map_err(|e| {
+            StoreError::new(format!("creating database directory {}", dir.display()), e)
+        })?;
         let path = dir.join(STORE_FILE);
         let db = redb::Database::builder()
             .set_cache_size(cache_bytes)
@@ -106,13 +113,19 @@ impl Store {
 
     /// Starts a snapshot read.
     pub fn read(&self) -> Result<ReadTx> {
-        let txn = self.db.begin_read().map_err(|e| StoreError::new("starting a read", e))?;
+        let txn = self
+            .db
+            .begin_read()
+            .map_err(|e| StoreError::new("starting a read", e))?;
         Ok(ReadTx { txn })
     }
 
     /// Starts a write. Only one write runs at a time; others wait.
     pub fn write(&self) -> Result<WriteTx> {
-        let txn = self.db.begin_write().map_err(|e| StoreError::new("starting a write", e))?;
+        let txn = self
+            .db
+            .begin_write()
+            .map_err(|e| StoreError::new("starting a write", e))?;
         Ok(WriteTx { txn })
     }
 
@@ -123,11 +136,17 @@ impl Store {
         for &name in names {
             let size = match read.txn.open_table(def(name)) {
                 Ok(t) => {
-                    let stats = t.stats().map_err(|e| StoreError::new(format!("sizing table {name}"), e))?;
+                    let stats = t
+                        .stats()
+                        .map_err(|e| StoreError::new(format!("sizing table {name}"), e))?;
                     TableSize {
-                        entries: t.len().map_err(|e| StoreError::new(format!("counting table {name}"), e))?,
+                        entries: t
+                            .len()
+                            .map_err(|e| StoreError::new(format!("counting table {name}"), e))?,
                         stored_bytes: stats.stored_bytes(),
-                        allocated_bytes: stats.stored_bytes() + stats.metadata_bytes() + stats.fragmented_bytes(),
+                        allocated_bytes: stats.stored_bytes()
+                            + stats.metadata_bytes()
+                            + stats.fragmented_bytes(),
                     }
                 }
                 Err(redb::TableError::TableDoesNotExist(_)) => TableSize::default(),
@@ -140,7 +159,9 @@ impl Store {
 
     /// Rewrites the file to drop free pages (after large deletions).
     pub fn compact(&mut self) -> Result<()> {
-        self.db.compact().map_err(|e| StoreError::new("compacting the store", e))?;
+        self.db
+            .compact()
+            .map_err(|e| StoreError::new("compacting the store", e))?;
         Ok(())
     }
 }
@@ -154,8 +175,14 @@ impl ReadTx {
     /// Opens a table for reading; a table never written reads as empty.
     pub fn table(&self, name: &str) -> Result<TableRef> {
         match self.txn.open_table(def(name)) {
-            Ok(t) => Ok(TableRef { name: name.to_string(), table: Some(t) }),
-            Err(redb::TableError::TableDoesNotExist(_)) => Ok(TableRef { name: name.to_string(), table: None }),
+            Ok(t) => Ok(TableRef {
+                name: name.to_string(),
+                table: Some(t),
+            }),
+            Err(redb::TableError::TableDoesNotExist(_)) => Ok(TableRef {
+                name: name.to_string(),
+                table: None,
+            }),
             Err(e) => Err(StoreError::new(format!("opening table {name}"), e)),
         }
     }
@@ -170,8 +197,12 @@ pub struct TableRef {
 impl TableRef {
     /// Calls `f` with the value of `key`, if present, without copying it.
     pub fn get_with<R>(&self, key: &[u8], f: impl FnOnce(&[u8]) -> R) -> Result<Option<R>> {
-        let Some(t) = &self.table else { return Ok(None) };
-        let v = t.get(key).map_err(|e| StoreError::new(format!("reading table {}", self.name), e))?;
+        let Some(t) = &self.table else {
+            return Ok(None);
+        };
+        let v = t
+            .get(key)
+            .map_err(|e| StoreError::new(format!("reading table {}", self.name), e))?;
         Ok(v.map(|g| f(g.value())))
     }
 
@@ -181,9 +212,15 @@ impl TableRef {
     }
 
     /// Visits entries with `from <= key < to` in key order until `f` returns false.
-    pub fn scan(&self, from: &[u8], to: Option<&[u8]>, mut f: impl FnMut(&[u8], &[u8]) -> bool) -> Result<()> {
+    pub fn scan(
+        &self,
+        from: &[u8],
+        to: Option<&[u8]>,
+        mut f: impl FnMut(&[u8], &[u8]) -> bool,
+    ) -> Result<()> {
         let Some(t) = &self.table else { return Ok(()) };
-        let err = |e: redb::StorageError| StoreError::new(format!("scanning table {}", self.name), e);
+        let err =
+            |e: redb::StorageError| StoreError::new(format!("scanning table {}", self.name), e);
         let iter = match to {
             Some(to) => t.range::<&[u8]>(from..to).map_err(err)?,
             None => t.range::<&[u8]>(from..).map_err(err)?,
@@ -199,8 +236,11 @@ impl TableRef {
 
     /// The last entry with key `<= key`.
     pub fn floor(&self, key: &[u8]) -> Result<Option<(Vec<u8>, Vec<u8>)>> {
-        let Some(t) = &self.table else { return Ok(None) };
-        let err = |e: redb::StorageError| StoreError::new(format!("reading table {}", self.name), e);
+        let Some(t) = &self.table else {
+            return Ok(None);
+        };
+        let err =
+            |e: redb::StorageError| StoreError::new(format!("reading table {}", self.name), e);
         let mut iter = t.range::<&[u8]>(..=key).map_err(err)?;
         match iter.next_back() {
             Some(item) => {
@@ -214,7 +254,8 @@ impl TableRef {
     /// Number of entries.
     pub fn len(&self) -> Result<u64> {
         let Some(t) = &self.table else { return Ok(0) };
-        t.len().map_err(|e| StoreError::new(format!("counting table {}", self.name), e))
+        t.len()
+            .map_err(|e| StoreError::new(format!("counting table {}", self.name), e))
     }
 
     pub fn is_empty(&self) -> Result<bool> {
@@ -230,8 +271,15 @@ pub struct WriteTx {
 
 impl WriteTx {
     /// Runs `f` with a table open for writing (created if needed).
-    pub fn with_table<R>(&self, name: &str, f: impl FnOnce(&mut TableMut<'_>) -> Result<R>) -> Result<R> {
-        let table = self.txn.open_table(def(name)).map_err(|e| StoreError::new(format!("opening table {name}"), e))?;
+    pub fn with_table<R>(
+        &self,
+        name: &str,
+        f: impl FnOnce(&mut TableMut<'_>) -> Result<R>,
+    ) -> Result<R> {
+        let table = self
+            .txn
+            .open_table(def(name))
+            .map_err(|e| StoreError::new(format!("opening table {name}"), e))?;
         let mut t = TableMut { name, table };
         f(&mut t)
     }
@@ -239,13 +287,18 @@ impl WriteTx {
     /// Opens a table for writing (created if needed). Several different tables may be open at
     /// once; drop them before committing.
     pub fn table<'t>(&'t self, name: &'t str) -> Result<TableMut<'t>> {
-        let table = self.txn.open_table(def(name)).map_err(|e| StoreError::new(format!("opening table {name}"), e))?;
+        let table = self
+            .txn
+            .open_table(def(name))
+            .map_err(|e| StoreError::new(format!("opening table {name}"), e))?;
         Ok(TableMut { name, table })
     }
 
     /// Makes every write of this transaction durable and visible, all at once.
     pub fn commit(self) -> Result<()> {
-        self.txn.commit().map_err(|e| StoreError::new("committing", e))
+        self.txn
+            .commit()
+            .map_err(|e| StoreError::new("committing", e))
     }
 }
 
@@ -266,7 +319,9 @@ impl TableMut<'_> {
 
     pub fn put(&mut self, key: &[u8], value: &[u8]) -> Result<()> {
         let name = self.name;
-        self.table.insert(key, value).map_err(|e| table_err(name, e))?;
+        self.table
+            .insert(key, value)
+            .map_err(|e| table_err(name, e))?;
         Ok(())
     }
 
@@ -285,7 +340,10 @@ impl TableMut<'_> {
     pub fn remove_range(&mut self, from: &[u8], to: &[u8]) -> Result<u64> {
         let mut n = 0;
         let keys: Vec<Vec<u8>> = {
-            let iter = self.table.range::<&[u8]>(from..to).map_err(|e| self.err(e))?;
+            let iter = self
+                .table
+                .range::<&[u8]>(from..to)
+                .map_err(|e| self.err(e))?;
             let mut keys = Vec::new();
             for item in iter {
                 let (k, _) = item.map_err(|e| self.err(e))?;
@@ -295,16 +353,26 @@ impl TableMut<'_> {
         };
         for k in keys {
             let name = self.name;
-            self.table.remove(k.as_slice()).map_err(|e| table_err(name, e))?;
+            self.table
+                .remove(k.as_slice())
+                .map_err(|e| table_err(name, e))?;
             n += 1;
         }
         Ok(n)
     }
 
     /// Visits entries with `from <= key < to` in key order until `f` returns false.
-    pub fn scan(&self, from: &[u8], to: Option<&[u8]>, mut f: impl FnMut(&[u8], &[u8]) -> bool) -> Result<()> {
+    pub fn scan(
+        &self,
+        from: &[u8],
+        to: Option<&[u8]>,
+        mut f: impl FnMut(&[u8], &[u8]) -> bool,
+    ) -> Result<()> {
         let iter = match to {
-            Some(to) => self.table.range::<&[u8]>(from..to).map_err(|e| self.err(e))?,
+            Some(to) => self
+                .table
+                .range::<&[u8]>(from..to)
+                .map_err(|e| self.err(e))?,
             None => self.table.range::<&[u8]>(from..).map_err(|e| self.err(e))?,
         };
         for item in iter {

@@ -93,9 +93,12 @@ impl PositionArg {
     pub fn resolve(&self) -> anyhow::Result<Resolved> {
         let (start, mode) = match &self.fen {
             Some(f) if f != "startpos" => {
-                let fen = Fen::from_ascii(f.trim().as_bytes()).with_context(|| format!("invalid FEN {f:?}"))?;
+                let fen = Fen::from_ascii(f.trim().as_bytes())
+                    .with_context(|| format!("invalid FEN {f:?}"))?;
                 let mode = CastlingMode::detect(fen.as_setup());
-                let pos: Chess = fen.into_position(mode).with_context(|| format!("illegal position {f:?}"))?;
+                let pos: Chess = fen
+                    .into_position(mode)
+                    .with_context(|| format!("illegal position {f:?}"))?;
                 (pos, mode)
             }
             _ => (Chess::default(), CastlingMode::Standard),
@@ -104,7 +107,11 @@ impl PositionArg {
         let mut line = vec![pos.clone()];
         if let Some(play) = &self.play {
             for (i, tok) in play.split([',', ' ']).filter(|t| !t.is_empty()).enumerate() {
-                let m = match tok.parse::<UciMove>().ok().and_then(|u| u.to_move(&pos).ok()) {
+                let m = match tok
+                    .parse::<UciMove>()
+                    .ok()
+                    .and_then(|u| u.to_move(&pos).ok())
+                {
                     Some(m) => m,
                     None => tok
                         .parse::<San>()
@@ -117,7 +124,12 @@ impl PositionArg {
             }
         }
         let fen = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
-        Ok(Resolved { pos, mode, line, fen })
+        Ok(Resolved {
+            pos,
+            mode,
+            line,
+            fen,
+        })
     }
 }
 
@@ -196,7 +208,11 @@ pub fn import(args: ImportArgs) -> anyhow::Result<()> {
     }
     let dir = args.db.dir();
     let db = Database::open_or_create(&dir, Kind::Chess, args.max_ply)?;
-    let mut opts = ImportOptions { keep_duplicates: args.keep_duplicates, batch_games: args.batch.unwrap_or(0) as usize, ..Default::default() };
+    let mut opts = ImportOptions {
+        keep_duplicates: args.keep_duplicates,
+        batch_games: args.batch.unwrap_or(0) as usize,
+        ..Default::default()
+    };
     if let Some(mib) = args.memory {
         opts.index_memory = mib << 20;
     }
@@ -218,7 +234,11 @@ pub fn import(args: ImportArgs) -> anyhow::Result<()> {
                 if fi != last_file {
                     last_file = fi;
                     let size = progress.file_size.load(Ordering::Relaxed);
-                    let name = progress.file_name.lock().map(|n| n.clone()).unwrap_or_default();
+                    let name = progress
+                        .file_name
+                        .lock()
+                        .map(|n| n.clone())
+                        .unwrap_or_default();
                     bar.set_length(size.max(1));
                     bar.set_prefix(format!("[{}/{}] {}", fi + 1, nfiles, short_name(&name)));
                 }
@@ -248,7 +268,11 @@ pub fn import(args: ImportArgs) -> anyhow::Result<()> {
     // Merges free the pages of the runs they replace, and a big transaction leaves the
     // file larger than what it holds: give the free pages back.
     compacting.store(true, Ordering::Relaxed);
-    let shrunk = if result.is_ok() { db.shrink_reopened().map(|_| ()) } else { Ok(()) };
+    let shrunk = if result.is_ok() {
+        db.shrink_reopened().map(|_| ())
+    } else {
+        Ok(())
+    };
     done.store(true, Ordering::Relaxed);
     if let Some(t) = ticker {
         let _ = t.join();
@@ -261,9 +285,18 @@ pub fn import(args: ImportArgs) -> anyhow::Result<()> {
         let mut out = std::io::stdout().lock();
         print_import_head(&mut out, &summary, "malformed or unsupported")?;
         if summary.warnings > 0 {
-            writeln!(out, "  imported with warnings (e.g. a variation cut at an illegal move): {}", summary.warnings)?;
+            writeln!(
+                out,
+                "  imported with warnings (e.g. a variation cut at an illegal move): {}",
+                summary.warnings
+            )?;
         }
-        writeln!(out, "  database {}: {} games", dir.display(), summary.database_games)?;
+        writeln!(
+            out,
+            "  database {}: {} games",
+            dir.display(),
+            summary.database_games
+        )?;
         drop(out);
         for p in summary.problems.iter().take(20) {
             if p.game == 0 {
@@ -273,14 +306,21 @@ pub fn import(args: ImportArgs) -> anyhow::Result<()> {
             }
         }
         if summary.problems.len() > 20 {
-            eprintln!("... and {} more (use --json to see all)", summary.problems.len() - 20);
+            eprintln!(
+                "... and {} more (use --json to see all)",
+                summary.problems.len() - 20
+            );
         }
     }
     Ok(())
 }
 
 /// The first lines of an import's terminal summary (chess and Othello alike).
-pub fn print_import_head(out: &mut impl Write, s: &tabiya_db::ImportSummary, skipped: &str) -> anyhow::Result<()> {
+pub fn print_import_head(
+    out: &mut impl Write,
+    s: &tabiya_db::ImportSummary,
+    skipped: &str,
+) -> anyhow::Result<()> {
     writeln!(
         out,
         "imported {} of {} games from {} file(s) in {:.2} s ({:.0} games/s)",
@@ -299,7 +339,10 @@ pub fn print_import_head(out: &mut impl Write, s: &tabiya_db::ImportSummary, ski
 }
 
 fn short_name(name: &str) -> String {
-    std::path::Path::new(name).file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_else(|| name.to_string())
+    std::path::Path::new(name)
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_else(|| name.to_string())
 }
 
 #[derive(Serialize)]
@@ -377,23 +420,45 @@ fn winner(f: &GameFacts) -> Option<&'static str> {
     }
 }
 
-fn top_game(snap: &Snapshot<'_>, pos: &Chess, mode: CastlingMode, id: u32, code: u16) -> anyhow::Result<TopGame> {
+fn top_game(
+    snap: &Snapshot<'_>,
+    pos: &Chess,
+    mode: CastlingMode,
+    id: u32,
+    code: u16,
+) -> anyhow::Result<TopGame> {
     let f = snap.facts(id)?;
     let tags = snap.chess_tags(id)?.unwrap_or_default();
-    let tag = |n: &str| tags.iter().find(|(k, _)| k == n).map_or("?", |(_, v)| v.as_str()).to_string();
+    let tag = |n: &str| {
+        tags.iter()
+            .find(|(k, _)| k == n)
+            .map_or("?", |(_, v)| v.as_str())
+            .to_string()
+    };
     let uci = code_to_move(pos, code).map(|m| UciMove::from_move(m, mode).to_string());
     Ok(TopGame {
         id: id.to_string(),
         uci,
-        white: Player { name: tag("White"), rating: f.ratings[0] },
-        black: Player { name: tag("Black"), rating: f.ratings[1] },
+        white: Player {
+            name: tag("White"),
+            rating: f.ratings[0],
+        },
+        black: Player {
+            name: tag("Black"),
+            rating: f.ratings[1],
+        },
         winner: winner(&f),
         year: f.year,
-        month: (f.date / 100 % 100 != 0).then(|| format!("{}-{:02}", f.date / 10000, f.date / 100 % 100)),
+        month: (f.date / 100 % 100 != 0)
+            .then(|| format!("{}-{:02}", f.date / 10000, f.date / 100 % 100)),
     })
 }
 
-fn opening_for(snap: &Snapshot<'_>, r: &Resolved, top: &[(u32, u16)]) -> anyhow::Result<Option<&'static openings::Opening>> {
+fn opening_for(
+    snap: &Snapshot<'_>,
+    r: &Resolved,
+    top: &[(u32, u16)],
+) -> anyhow::Result<Option<&'static openings::Opening>> {
     if let Some(o) = openings::last_named(&r.line) {
         return Ok(Some(o));
     }
@@ -418,7 +483,11 @@ fn opening_for(snap: &Snapshot<'_>, r: &Resolved, top: &[(u32, u16)]) -> anyhow:
     Ok(None)
 }
 
-pub fn explore_json(snap: &Snapshot<'_>, r: &Resolved, top_n: usize) -> anyhow::Result<ExploreJson> {
+pub fn explore_json(
+    snap: &Snapshot<'_>,
+    r: &Resolved,
+    top_n: usize,
+) -> anyhow::Result<ExploreJson> {
     let ps = snap.chess_position(&r.pos, top_n)?;
     let mut moves = Vec::new();
     let mut ended = 0;
@@ -427,7 +496,9 @@ pub fn explore_json(snap: &Snapshot<'_>, r: &Resolved, top_n: usize) -> anyhow::
             ended = s.games();
             continue;
         }
-        let Some(m) = code_to_move(&r.pos, *code) else { continue };
+        let Some(m) = code_to_move(&r.pos, *code) else {
+            continue;
+        };
         moves.push(MoveJson {
             uci: UciMove::from_move(m, r.mode).to_string(),
             san: SanPlus::from_move(r.pos.clone(), m).to_string(),
@@ -445,7 +516,10 @@ pub fn explore_json(snap: &Snapshot<'_>, r: &Resolved, top_n: usize) -> anyhow::
     for &(id, code) in &ps.top_games {
         top_games.push(top_game(snap, &r.pos, r.mode, id, code)?);
     }
-    let opening = opening_for(snap, r, &ps.top_games)?.map(|o| OpeningJson { eco: o.eco.clone(), name: o.name.clone() });
+    let opening = opening_for(snap, r, &ps.top_games)?.map(|o| OpeningJson {
+        eco: o.eco.clone(),
+        name: o.name.clone(),
+    });
     let t: &Stats = &ps.totals;
     Ok(ExploreJson {
         fen: r.fen.clone(),
@@ -463,7 +537,11 @@ pub fn explore_json(snap: &Snapshot<'_>, r: &Resolved, top_n: usize) -> anyhow::
 }
 
 fn pct(n: u64, total: u64) -> String {
-    if total == 0 { "-".into() } else { format!("{:.1}%", 100.0 * n as f64 / total as f64) }
+    if total == 0 {
+        "-".into()
+    } else {
+        format!("{:.1}%", 100.0 * n as f64 / total as f64)
+    }
 }
 
 pub fn explore(args: ExploreArgs) -> anyhow::Result<()> {
@@ -472,14 +550,20 @@ pub fn explore(args: ExploreArgs) -> anyhow::Result<()> {
         return crate::othello_db::explore(&db, &args);
     }
     if args.othello.moves.is_some() {
-        bail!("{} is a chess database: --moves is for Othello; give the position with --play or --fen", args.db.dir().display());
+        bail!(
+            "{} is a chess database: --moves is for Othello; give the position with --play or --fen",
+            args.db.dir().display()
+        );
     }
     let r = args.position.resolve()?;
     let snap = db.snapshot()?;
     let mut e = explore_json(&snap, &r, args.top)?;
     for path in &args.books {
         let probe = crate::book::probe_any(path, &r.pos)?;
-        e.books.push(BookAnswer { file: path.display().to_string(), probe });
+        e.books.push(BookAnswer {
+            file: path.display().to_string(),
+            probe,
+        });
     }
     if args.json {
         return print_json(&e);
@@ -501,12 +585,20 @@ pub fn print_explore(e: &ExploreJson) -> anyhow::Result<()> {
         pct(e.white, total),
         pct(e.draws, total),
         pct(e.black, total),
-        if e.unknown > 0 { format!(" ({} without result)", e.unknown) } else { String::new() }
+        if e.unknown > 0 {
+            format!(" ({} without result)", e.unknown)
+        } else {
+            String::new()
+        }
     )?;
     if e.moves.is_empty() {
         writeln!(out, "no moves in the database from this position")?;
     } else {
-        writeln!(out, "{:<8} {:>7} {:>7} {:>7} {:>7} {:>6} {:>6}  years", "move", "games", "white", "draws", "black", "avg", "perf")?;
+        writeln!(
+            out,
+            "{:<8} {:>7} {:>7} {:>7} {:>7} {:>6} {:>6}  years",
+            "move", "games", "white", "draws", "black", "avg", "perf"
+        )?;
         for m in &e.moves {
             let n = m.white + m.draws + m.black;
             let years = match (m.first_year, m.last_year) {
@@ -612,13 +704,26 @@ pub fn games(args: GamesArgs) -> anyhow::Result<()> {
     let (total, page) = snap.chess_position_games(&r.pos, sort, args.offset, args.limit)?;
     let mut rows = Vec::new();
     for (id, code) in page {
-        let tags = snap.chess_tags(id)?.with_context(|| format!("game {id} is missing"))?;
+        let tags = snap
+            .chess_tags(id)?
+            .with_context(|| format!("game {id} is missing"))?;
         let f = snap.facts(id)?;
-        let tag = |n: &str| tags.iter().find(|(k, _)| k == n).map_or("?", |(_, v)| v.as_str()).to_string();
+        let tag = |n: &str| {
+            tags.iter()
+                .find(|(k, _)| k == n)
+                .map_or("?", |(_, v)| v.as_str())
+                .to_string()
+        };
         rows.push(GameRow {
             id: id.to_string(),
-            white: Player { name: tag("White"), rating: f.ratings[0] },
-            black: Player { name: tag("Black"), rating: f.ratings[1] },
+            white: Player {
+                name: tag("White"),
+                rating: f.ratings[0],
+            },
+            black: Player {
+                name: tag("Black"),
+                rating: f.ratings[1],
+            },
             result: tag("Result"),
             date: tag("Date"),
             event: tag("Event"),
@@ -632,7 +737,13 @@ pub fn games(args: GamesArgs) -> anyhow::Result<()> {
         return print_json(&out);
     }
     let mut w = std::io::stdout().lock();
-    writeln!(w, "{} games reach this position; showing {}–{}", out.total, args.offset + 1, args.offset + out.games.len())?;
+    writeln!(
+        w,
+        "{} games reach this position; showing {}–{}",
+        out.total,
+        args.offset + 1,
+        args.offset + out.games.len()
+    )?;
     for g in &out.games {
         writeln!(
             w,
@@ -671,12 +782,16 @@ pub fn export(args: ExportArgs) -> anyhow::Result<()> {
         snap.all_game_ids()?
     };
     let mut out: Box<dyn Write> = match &args.output {
-        Some(p) => Box::new(std::io::BufWriter::new(std::fs::File::create(p).with_context(|| format!("creating {}", p.display()))?)),
+        Some(p) => Box::new(std::io::BufWriter::new(
+            std::fs::File::create(p).with_context(|| format!("creating {}", p.display()))?,
+        )),
         None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
     };
     let mut text = String::new();
     for id in ids {
-        let g = snap.chess_game(id)?.with_context(|| format!("no game {id} in {}", args.db.dir().display()))?;
+        let g = snap
+            .chess_game(id)?
+            .with_context(|| format!("no game {id} in {}", args.db.dir().display()))?;
         text.clear();
         tabiya_pgn::write_game(&g, &mut text);
         out.write_all(text.as_bytes())?;
@@ -696,12 +811,28 @@ pub fn stats(args: StatsArgs) -> anyhow::Result<()> {
     writeln!(w, "games                {:>14}", s.games)?;
     writeln!(w, "positions counted    {:>14}", s.positions)?;
     writeln!(w, "distinct positions  ≈{:>14}", s.distinct_positions)?;
-    writeln!(w, "  in the tree (≥{} games) {:>9}", s.promote_at, s.tree_positions)?;
+    writeln!(
+        w,
+        "  in the tree (≥{} games) {:>9}",
+        s.promote_at, s.tree_positions
+    )?;
     writeln!(w, "index runs           {:>14}", s.runs)?;
-    writeln!(w, "players / events / sites {:>6} / {} / {}", s.players, s.events, s.sites)?;
-    writeln!(w, "bytes on disk        {:>14}  ({:.0} per game)", s.file_bytes, s.bytes_per_game)?;
+    writeln!(
+        w,
+        "players / events / sites {:>6} / {} / {}",
+        s.players, s.events, s.sites
+    )?;
+    writeln!(
+        w,
+        "bytes on disk        {:>14}  ({:.0} per game)",
+        s.file_bytes, s.bytes_per_game
+    )?;
     for p in &s.parts {
-        writeln!(w, "  {:<10} {:>14}  ({:.0} per game)", p.name, p.bytes, p.bytes_per_game)?;
+        writeln!(
+            w,
+            "  {:<10} {:>14}  ({:.0} per game)",
+            p.name, p.bytes, p.bytes_per_game
+        )?;
     }
     Ok(())
 }

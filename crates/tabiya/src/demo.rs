@@ -29,9 +29,15 @@ const POSITIONS: [(&str, &str); 6] = [
     ("the starting position", ""),
     ("1. e4", "e2e4"),
     ("the Sicilian Defence, 1. e4 c5", "e2e4,c7c5"),
-    ("the Ruy Lopez, 1. e4 e5 2. Nf3 Nc6 3. Bb5", "e2e4,e7e5,g1f3,b8c6,f1b5"),
+    (
+        "the Ruy Lopez, 1. e4 e5 2. Nf3 Nc6 3. Bb5",
+        "e2e4,e7e5,g1f3,b8c6,f1b5",
+    ),
     ("the Queen's Gambit, 1. d4 d5 2. c4", "d2d4,d7d5,c2c4"),
-    ("1. Nf3 d5 2. d4 — by transposition the same position as 1. d4 d5 2. Nf3", "g1f3,d7d5,d2d4"),
+    (
+        "1. Nf3 d5 2. d4 — by transposition the same position as 1. d4 d5 2. Nf3",
+        "g1f3,d7d5,d2d4",
+    ),
 ];
 
 pub fn demo(args: DemoArgs) -> anyhow::Result<()> {
@@ -42,11 +48,18 @@ pub fn demo(args: DemoArgs) -> anyhow::Result<()> {
         size: Some(SAMPLE.len() as u64),
         reader: Box::new(SAMPLE),
     };
-    let summary = db.import_sources(vec![source], &ImportOptions::default(), &ImportProgress::default())?;
+    let summary = db.import_sources(
+        vec![source],
+        &ImportOptions::default(),
+        &ImportProgress::default(),
+    )?;
     let snap = db.snapshot()?;
     let mut answers = Vec::new();
     for (label, play) in POSITIONS {
-        let arg = PositionArg { fen: None, play: (!play.is_empty()).then(|| play.to_string()) };
+        let arg = PositionArg {
+            fen: None,
+            play: (!play.is_empty()).then(|| play.to_string()),
+        };
         let r = arg.resolve()?;
         answers.push((label, play, explore_json(&snap, &r, 3)?));
     }
@@ -70,10 +83,21 @@ pub fn demo(args: DemoArgs) -> anyhow::Result<()> {
         )?;
     }
     for (label, play, e) in &answers {
-        println!("== {label}{}", if play.is_empty() { String::new() } else { format!("  (--play {play})") });
+        println!(
+            "== {label}{}",
+            if play.is_empty() {
+                String::new()
+            } else {
+                format!("  (--play {play})")
+            }
+        );
         print_explore(e)?;
         println!();
     }
-    println!("Try: tabiya explore --db {} --play e2e4,e7e5   |   tabiya games --db {} --play e2e4,c7c5", dir.display(), dir.display());
+    println!(
+        "Try: tabiya explore --db {} --play e2e4,e7e5   |   tabiya games --db {} --play e2e4,c7c5",
+        dir.display(),
+        dir.display()
+    );
     Ok(())
 }

@@ -50,13 +50,18 @@ pub fn generate(args: GenArgs) -> anyhow::Result<()> {
         model.learn_pgn(zstd::stream::read::Decoder::new(crate::demo::sample())?)?;
     }
     for p in &args.from {
-        let input = tabiya_pgn::input::open(p).with_context(|| format!("reading {}", p.display()))?;
-        model.learn_pgn(input.reader).with_context(|| format!("reading {}", p.display()))?;
+        let input =
+            tabiya_pgn::input::open(p).with_context(|| format!("reading {}", p.display()))?;
+        model
+            .learn_pgn(input.reader)
+            .with_context(|| format!("reading {}", p.display()))?;
     }
     anyhow::ensure!(model.games_learned() > 0, "no standard games to learn from");
     let out: Box<dyn Write> = match &args.output {
         Some(p) => {
-            let f = std::io::BufWriter::new(std::fs::File::create(p).with_context(|| format!("creating {}", p.display()))?);
+            let f = std::io::BufWriter::new(
+                std::fs::File::create(p).with_context(|| format!("creating {}", p.display()))?,
+            );
             if p.extension().is_some_and(|e| e == "zst") {
                 Box::new(zstd::stream::write::Encoder::new(f, 3)?.auto_finish())
             } else {
@@ -74,7 +79,9 @@ pub fn generate(args: GenArgs) -> anyhow::Result<()> {
         ProgressStyle::with_template("{bar:40} {pos}/{len} games  {per_sec}  eta {eta}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    tabiya_gen::generate_with_progress(&model, args.games, args.seed, out, |n| bar.set_position(n))?;
+    tabiya_gen::generate_with_progress(&model, args.games, args.seed, out, |n| {
+        bar.set_position(n)
+    })?;
     bar.finish_and_clear();
     if let Some(p) = &args.output {
         let summary = GenSummary {

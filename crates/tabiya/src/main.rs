@@ -15,7 +15,11 @@ mod wthor;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "tabiya", version, about = "A positional game database for chess and Othello")]
+#[command(
+    name = "tabiya",
+    version,
+    about = "A positional game database for chess and Othello"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -64,7 +68,10 @@ fn main() {
     };
     if let Err(err) = result {
         // Output cut short by the reader (`tabiya ... | head`) is not an error.
-        if err.chain().any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)) {
+        if err.chain().any(|c| {
+            c.downcast_ref::<std::io::Error>()
+                .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+        }) {
             std::process::exit(0);
         }
         output::report_error(&err);

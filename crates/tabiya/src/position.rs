@@ -93,7 +93,13 @@ struct Line {
 impl Line {
     /// An input that could not be converted, with the reason.
     fn failed(input: String, e: &anyhow::Error) -> Line {
-        Line { input, output: None, flipped: None, mirrored: None, error: Some(format!("{e:#}")) }
+        Line {
+            input,
+            output: None,
+            flipped: None,
+            mirrored: None,
+            error: Some(format!("{e:#}")),
+        }
     }
 }
 

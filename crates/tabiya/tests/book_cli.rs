@@ -1373,14 +1373,28 @@ fn kvetka_header_filters_links_and_split_from_the_command_line() {
             w.max(b) >= 2600 && w.min(b) >= 2400
         })
         .collect();
-    let decided = kept.iter().filter(|g| tag(g, "Result") != Some("*")).count() as u64;
-    assert!(kept.len() > 50 && kept.len() < games.len() / 2, "{}", kept.len());
+    let decided = kept
+        .iter()
+        .filter(|g| tag(g, "Result") != Some("*"))
+        .count() as u64;
+    assert!(
+        kept.len() > 50 && kept.len() < games.len() / 2,
+        "{}",
+        kept.len()
+    );
     let kv = d.join("kv").join("strong");
     let r = tabiya_build(
         "kvetka",
         &kv,
         &[twic()],
-        &["--min-stronger-elo", "2600", "--min-weaker-elo", "2400", "--split-size", "65536"],
+        &[
+            "--min-stronger-elo",
+            "2600",
+            "--min-weaker-elo",
+            "2400",
+            "--split-size",
+            "65536",
+        ],
     );
     assert_eq!(u(&r["gamesUsed"]), Some(kept.len() as u64), "{r}");
     assert_eq!(
@@ -1400,7 +1414,10 @@ fn kvetka_header_filters_links_and_split_from_the_command_line() {
         let len = std::fs::metadata(f.as_str().unwrap()).unwrap().len();
         assert!(len <= 65536, "{f}: {len}");
     }
-    let start = probe(&kv, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    let start = probe(
+        &kv,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    );
     assert_eq!(u(&start["games"]), Some(decided), "{start}");
     // Without game links: no .ksf, element_type bit 0 clear, same statistics.
     let nl = d.join("nl").join("strong");
@@ -1408,18 +1425,34 @@ fn kvetka_header_filters_links_and_split_from_the_command_line() {
         "kvetka",
         &nl,
         &[twic()],
-        &["--min-stronger-elo", "2600", "--min-weaker-elo", "2400", "--no-game-links"],
+        &[
+            "--min-stronger-elo",
+            "2600",
+            "--min-weaker-elo",
+            "2400",
+            "--no-game-links",
+        ],
     );
     assert!(!d.join("nl").join("strong.ksf").exists());
     let info = json(&["book", "info", &s(&nl), "--json"]);
     assert_eq!(u(&info["elementType"]).map(|t| t & 1), Some(0), "{info}");
-    let start2 = probe(&nl, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    let start2 = probe(
+        &nl,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    );
     assert_eq!(start2["games"], start["games"]);
     assert_eq!(start2["moves"], start["moves"]);
     // Kvetka options on another format are refused with a reason.
     let out = run_raw(&[
-        "book", "build", "--format", "polyglot", "-o", &s(&d.join("x.bin")),
-        "--min-white-elo", "2000", &s(&twic()),
+        "book",
+        "build",
+        "--format",
+        "polyglot",
+        "-o",
+        &s(&d.join("x.bin")),
+        "--min-white-elo",
+        "2000",
+        &s(&twic()),
     ]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("Kvetka option"));

@@ -11,15 +11,24 @@ mod common;
 use common::{BIN, json, run_ok as run, shared};
 
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
 }
 
 fn oracle(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/oracle")
+        .join(name)
 }
 
 fn import(db: &Path, files: &[PathBuf], extra: &[&str]) -> Value {
-    let mut args: Vec<String> = vec!["import".into(), "--json".into(), "--db".into(), db.display().to_string()];
+    let mut args: Vec<String> = vec![
+        "import".into(),
+        "--json".into(),
+        "--db".into(),
+        db.display().to_string(),
+    ];
     args.extend(extra.iter().map(|s| s.to_string()));
     args.extend(files.iter().map(|f| f.display().to_string()));
     let refs: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -27,7 +36,14 @@ fn import(db: &Path, files: &[PathBuf], extra: &[&str]) -> Value {
 }
 
 fn explore(db: &Path, play: &str) -> Value {
-    json(&["explore", "--json", "--db", db.to_str().unwrap(), "--play", play])
+    json(&[
+        "explore",
+        "--json",
+        "--db",
+        db.to_str().unwrap(),
+        "--play",
+        play,
+    ])
 }
 
 /// Runs a python-chess oracle script; python3 with python-chess is a test dependency that
@@ -48,7 +64,11 @@ fn python(script: &Path, args: &[String]) -> Value {
 /// A Debian tool: on PATH, or in /usr/games where Debian puts game tools.
 fn tool(name: &str) -> PathBuf {
     let games = Path::new("/usr/games").join(name);
-    if games.exists() { games } else { PathBuf::from(name) }
+    if games.exists() {
+        games
+    } else {
+        PathBuf::from(name)
+    }
 }
 
 fn twic() -> PathBuf {
@@ -68,21 +88,46 @@ fn twic_start_position_has_the_issue_counts() {
     let (_d, db) = db_with_twic();
     let e = json(&["explore", "--json", "--db", db.to_str().unwrap()]);
     // From the issue: twic0920's start position is 895 white wins, 695 draws, 655 black wins.
-    assert_eq!((e["white"].as_u64(), e["draws"].as_u64(), e["black"].as_u64()), (Some(895), Some(695), Some(655)));
+    assert_eq!(
+        (
+            e["white"].as_u64(),
+            e["draws"].as_u64(),
+            e["black"].as_u64()
+        ),
+        (Some(895), Some(695), Some(655))
+    );
     // Moves are sorted by number of games.
     let moves = e["moves"].as_array().unwrap();
-    let games: Vec<u64> = moves.iter().map(|m| m["white"].as_u64().unwrap() + m["draws"].as_u64().unwrap() + m["black"].as_u64().unwrap()).collect();
+    let games: Vec<u64> = moves
+        .iter()
+        .map(|m| {
+            m["white"].as_u64().unwrap()
+                + m["draws"].as_u64().unwrap()
+                + m["black"].as_u64().unwrap()
+        })
+        .collect();
     assert!(games.windows(2).all(|w| w[0] >= w[1]), "{games:?}");
     // Every game either moved from the start or ended there (games without moves).
-    assert_eq!(games.iter().sum::<u64>() + e["ended"].as_u64().unwrap(), 2245);
+    assert_eq!(
+        games.iter().sum::<u64>() + e["ended"].as_u64().unwrap(),
+        2245
+    );
 }
 
 /// The position after `plies` half-moves of the first game of twic0920, as UCI moves.
 fn first_game_line(plies: usize) -> String {
     let text = std::fs::read(twic()).unwrap();
-    let (_, game) = tabiya_pgn::read_all(text.as_slice()).next().unwrap().unwrap();
+    let (_, game) = tabiya_pgn::read_all(text.as_slice())
+        .next()
+        .unwrap()
+        .unwrap();
     let game = game.unwrap();
-    game.moves.iter().take(plies).map(|n| n.mv.to_uci(shakmaty::CastlingMode::Standard).to_string()).collect::<Vec<_>>().join(",")
+    game.moves
+        .iter()
+        .take(plies)
+        .map(|n| n.mv.to_uci(shakmaty::CastlingMode::Standard).to_string())
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 #[test]
@@ -104,22 +149,42 @@ fn explore_agrees_with_python_chess_on_twic() {
     let expected = python(&oracle("explore_oracle.py"), &args);
     for line in &lines {
         let want = &expected[line.as_str()];
-        let got = if line.is_empty() { json(&["explore", "--json", "--db", db.to_str().unwrap()]) } else { explore(&db, line) };
+        let got = if line.is_empty() {
+            json(&["explore", "--json", "--db", db.to_str().unwrap()])
+        } else {
+            explore(&db, line)
+        };
         let t = &want["total"];
         for f in ["white", "draws", "black", "unknown"] {
             assert_eq!(got[f], t[f], "position {line:?}: total {f}");
         }
         let want_moves = want["moves"].as_object().unwrap();
         let got_moves = got["moves"].as_array().unwrap();
-        assert_eq!(got_moves.len(), want_moves.len(), "position {line:?}: number of moves");
+        assert_eq!(
+            got_moves.len(),
+            want_moves.len(),
+            "position {line:?}: number of moves"
+        );
         for m in got_moves {
             let uci = m["uci"].as_str().unwrap();
             let w = &want_moves[uci];
-            for f in ["white", "draws", "black", "unknown", "averageRating", "performance", "firstYear", "lastYear"] {
+            for f in [
+                "white",
+                "draws",
+                "black",
+                "unknown",
+                "averageRating",
+                "performance",
+                "firstYear",
+                "lastYear",
+            ] {
                 assert_eq!(m[f], w[f], "position {line:?} move {uci}: {f}");
             }
         }
-        assert!(want["games"].as_u64().unwrap() > 0, "position {line:?} should be in twic");
+        assert!(
+            want["games"].as_u64().unwrap() > 0,
+            "position {line:?} should be in twic"
+        );
     }
 }
 
@@ -135,7 +200,15 @@ fn transpositions_reach_the_same_statistics() {
             assert_eq!(a[f], other[f], "{f}");
         }
         // Same position; only the move counters of the FEN differ.
-        let board = |v: &Value| v["fen"].as_str().unwrap().split(' ').take(4).collect::<Vec<_>>().join(" ");
+        let board = |v: &Value| {
+            v["fen"]
+                .as_str()
+                .unwrap()
+                .split(' ')
+                .take(4)
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
         assert_eq!(board(&a), board(other));
     }
     // The opening is named after the position, whatever the move order: e.tsv has
@@ -168,7 +241,10 @@ fn importing_twice_changes_nothing() {
 fn edge_cases_import_or_fail_with_reasons() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("db");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(shared("pgn/edge-cases")).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(shared("pgn/edge-cases"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     files.sort();
     let s = import(&db, &files, &[]);
     // Counted by hand from the files: 22 games; 4 of variants Tabiya does not index
@@ -177,17 +253,46 @@ fn edge_cases_import_or_fail_with_reasons() {
     assert_eq!(s["skipped"], 5, "{s}");
     assert_eq!(s["imported"], 17, "{s}");
     let problems = s["problems"].as_array().unwrap();
-    let by_file = |name: &str| problems.iter().filter(|p| p["file"].as_str().unwrap().ends_with(name)).collect::<Vec<_>>();
-    for p in by_file("antichess-programfox.pgn").iter().chain(by_file("zh-lichess.pgn").iter()) {
-        assert!(p["reason"].as_str().unwrap().contains("unsupported variant"), "{p}");
+    let by_file = |name: &str| {
+        problems
+            .iter()
+            .filter(|p| p["file"].as_str().unwrap().ends_with(name))
+            .collect::<Vec<_>>()
+    };
+    for p in by_file("antichess-programfox.pgn")
+        .iter()
+        .chain(by_file("zh-lichess.pgn").iter())
+    {
+        assert!(
+            p["reason"]
+                .as_str()
+                .unwrap()
+                .contains("unsupported variant"),
+            "{p}"
+        );
         assert!(p["line"].as_u64().unwrap() >= 1);
     }
     let null = by_file("anastasian-lewis.pgn");
     assert_eq!(null.len(), 1);
-    assert!(null[0]["reason"].as_str().unwrap().contains("null move"), "{}", null[0]);
+    assert!(
+        null[0]["reason"].as_str().unwrap().contains("null move"),
+        "{}",
+        null[0]
+    );
     assert_eq!(null[0]["line"], 20, "the Z0 is on line 20 of the file");
     // The UCI-move game and the Chess960 games are in.
-    let cute = &s["files"].as_array().unwrap().iter().find(|f| f["file"].as_str().unwrap().ends_with("cutechess-fischerrandom.pgn")).unwrap().clone();
+    let cute = &s["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| {
+            f["file"]
+                .as_str()
+                .unwrap()
+                .ends_with("cutechess-fischerrandom.pgn")
+        })
+        .unwrap()
+        .clone();
     assert_eq!(cute["imported"], 4);
 }
 
@@ -204,9 +309,20 @@ fn malformed_game_is_reported_and_the_rest_goes_in() {
     // "5. Nf3 Ke5" is on line 15 of the fixture.
     assert_eq!(p["line"], 15);
     let reason = p["reason"].as_str().unwrap();
-    assert!(reason.contains("Ke5") && reason.contains("illegal"), "{reason}");
+    assert!(
+        reason.contains("Ke5") && reason.contains("illegal"),
+        "{reason}"
+    );
     // The terminal report names file, line and game too.
-    let out = Command::new(BIN).args(["import", "--db", db.to_str().unwrap(), fixture("malformed.pgn").to_str().unwrap()]).output().unwrap();
+    let out = Command::new(BIN)
+        .args([
+            "import",
+            "--db",
+            db.to_str().unwrap(),
+            fixture("malformed.pgn").to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("malformed.pgn:15: game 2:"), "{err}");
 }
@@ -218,34 +334,67 @@ fn export_round_trips_through_python_chess_and_pgn_extract() {
     let annotated = fixture("annotated.pgn");
     import(&db, &[annotated.clone(), twic()], &[]);
     let out = dir.path().join("out.pgn");
-    run(&["export", "--db", db.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    run(&[
+        "export",
+        "--db",
+        db.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
     // Originals in import order: the fixture, then twic.
     let both = dir.path().join("both.pgn");
     let mut text = std::fs::read(&annotated).unwrap();
     text.extend_from_slice(b"\n\n");
     text.extend(std::fs::read(twic()).unwrap());
     std::fs::write(&both, text).unwrap();
-    let cmp = python(&oracle("compare_pgn.py"), &[both.display().to_string(), out.display().to_string()]);
+    let cmp = python(
+        &oracle("compare_pgn.py"),
+        &[both.display().to_string(), out.display().to_string()],
+    );
     assert_eq!(cmp["games_a"], 2248);
     assert_eq!(cmp["games_b"], 2248);
-    assert_eq!(cmp["mismatches"].as_array().unwrap().len(), 0, "{}", cmp["mismatches"]);
+    assert_eq!(
+        cmp["mismatches"].as_array().unwrap().len(),
+        0,
+        "{}",
+        cmp["mismatches"]
+    );
     // pgn-extract reads every exported game without complaint and finds the same moves.
     let pe = |path: &Path| {
         let o = Command::new(tool("pgn-extract"))
-            .args(["-s", "-Wuci", "--notags", "--nocomments", "--novars", "--nonags"])
+            .args([
+                "-s",
+                "-Wuci",
+                "--notags",
+                "--nocomments",
+                "--novars",
+                "--nonags",
+            ])
             .arg(path)
             .output()
             .expect("pgn-extract is required (the project's test command installs it)");
-        (String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned())
+        (
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
     };
     let (moves_out, err_out) = pe(&out);
     let (moves_in, _) = pe(&both);
-    assert!(!err_out.to_lowercase().contains("error"), "pgn-extract: {err_out}");
+    assert!(
+        !err_out.to_lowercase().contains("error"),
+        "pgn-extract: {err_out}"
+    );
     assert_eq!(moves_out, moves_in);
     // One game, and the games of a position.
     let one = run(&["export", "--db", db.to_str().unwrap(), "--game", "3"]);
     assert!(String::from_utf8_lossy(&one.stdout).contains("[Variant \"Chess960\"]"));
-    let pos = run(&["export", "--db", db.to_str().unwrap(), "--fen", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 40"]);
+    let pos = run(&[
+        "export",
+        "--db",
+        db.to_str().unwrap(),
+        "--fen",
+        "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 40",
+    ]);
     assert!(String::from_utf8_lossy(&pos.stdout).contains("exd6"));
 }
 
@@ -253,13 +402,37 @@ fn export_round_trips_through_python_chess_and_pgn_extract() {
 fn fen_and_chess960_games_are_indexed_from_their_own_start() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("db");
-    import(&db, &[shared("pgn/edge-cases/data_pgn_cutechess-fischerrandom.pgn"), fixture("annotated.pgn")], &[]);
-    let e = json(&["explore", "--json", "--db", db.to_str().unwrap(), "--fen", "nbbrknrq/pppppppp/8/8/8/8/PPPPPPPP/NBBRKNRQ w KQkq - 0 1"]);
+    import(
+        &db,
+        &[
+            shared("pgn/edge-cases/data_pgn_cutechess-fischerrandom.pgn"),
+            fixture("annotated.pgn"),
+        ],
+        &[],
+    );
+    let e = json(&[
+        "explore",
+        "--json",
+        "--db",
+        db.to_str().unwrap(),
+        "--fen",
+        "nbbrknrq/pppppppp/8/8/8/8/PPPPPPPP/NBBRKNRQ w KQkq - 0 1",
+    ]);
     assert_eq!(e["moves"][0]["uci"], "d2d4");
-    assert_eq!(e["white"].as_u64().unwrap() + e["draws"].as_u64().unwrap() + e["black"].as_u64().unwrap(), 1);
+    assert_eq!(
+        e["white"].as_u64().unwrap() + e["draws"].as_u64().unwrap() + e["black"].as_u64().unwrap(),
+        1
+    );
     // En passant is part of the position only when the capture is legal: the fixture's
     // start has it, and the game counts there.
-    let e = json(&["explore", "--json", "--db", db.to_str().unwrap(), "--fen", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 40"]);
+    let e = json(&[
+        "explore",
+        "--json",
+        "--db",
+        db.to_str().unwrap(),
+        "--fen",
+        "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 40",
+    ]);
     assert_eq!(e["unknown"], 1);
     assert_eq!(e["moves"][0]["san"], "exd6");
     // Castling in Chess960 is king-takes-rook in UCI.
@@ -283,11 +456,23 @@ fn max_ply_caps_the_index() {
     let line4 = first_game_line(4);
     let line5 = first_game_line(5);
     let e4 = explore(&db, &line4);
-    assert!(!e4["moves"].as_array().unwrap().is_empty(), "ply 4 is indexed with the move played there");
+    assert!(
+        !e4["moves"].as_array().unwrap().is_empty(),
+        "ply 4 is indexed with the move played there"
+    );
     let e5 = explore(&db, &line5);
-    assert_eq!(e5["white"].as_u64().unwrap() + e5["draws"].as_u64().unwrap() + e5["black"].as_u64().unwrap(), 0);
+    assert_eq!(
+        e5["white"].as_u64().unwrap()
+            + e5["draws"].as_u64().unwrap()
+            + e5["black"].as_u64().unwrap(),
+        0
+    );
     // The cap is fixed when the database is created.
-    let out = Command::new(BIN).args(["import", "--db", db.to_str().unwrap(), "--max-ply", "6"]).arg(twic()).output().unwrap();
+    let out = Command::new(BIN)
+        .args(["import", "--db", db.to_str().unwrap(), "--max-ply", "6"])
+        .arg(twic())
+        .output()
+        .unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("max-ply"));
 }
@@ -298,11 +483,17 @@ fn compressed_inputs_and_stdin_give_the_same_database() {
     let dir = tempfile::tempdir().unwrap();
     let text = std::fs::read(shared("pgn/pgnmentor/Fischer.pgn")).unwrap();
     let gz = dir.path().join("f.pgn.gz");
-    let mut e = flate2::write::GzEncoder::new(std::fs::File::create(&gz).unwrap(), flate2::Compression::default());
+    let mut e = flate2::write::GzEncoder::new(
+        std::fs::File::create(&gz).unwrap(),
+        flate2::Compression::default(),
+    );
     e.write_all(&text).unwrap();
     e.finish().unwrap();
     let bz = dir.path().join("f.pgn.bz2");
-    let mut e = bzip2::write::BzEncoder::new(std::fs::File::create(&bz).unwrap(), bzip2::Compression::default());
+    let mut e = bzip2::write::BzEncoder::new(
+        std::fs::File::create(&bz).unwrap(),
+        bzip2::Compression::default(),
+    );
     e.write_all(&text).unwrap();
     e.finish().unwrap();
     let zs = dir.path().join("f.pgn.zst");
@@ -337,8 +528,20 @@ fn games_lists_every_game_of_a_position_sorted_and_paged() {
     let (_d, db) = db_with_twic();
     let d = db.to_str().unwrap();
     let e = explore(&db, "e2e4,c7c5,g1f3");
-    let total = e["white"].as_u64().unwrap() + e["draws"].as_u64().unwrap() + e["black"].as_u64().unwrap() + e["unknown"].as_u64().unwrap();
-    let g = json(&["games", "--json", "--db", d, "--play", "e2e4,c7c5,g1f3", "--limit", "1000"]);
+    let total = e["white"].as_u64().unwrap()
+        + e["draws"].as_u64().unwrap()
+        + e["black"].as_u64().unwrap()
+        + e["unknown"].as_u64().unwrap();
+    let g = json(&[
+        "games",
+        "--json",
+        "--db",
+        d,
+        "--play",
+        "e2e4,c7c5,g1f3",
+        "--limit",
+        "1000",
+    ]);
     assert_eq!(g["total"].as_u64().unwrap(), total);
     let games = g["games"].as_array().unwrap();
     assert_eq!(games.len() as u64, total);
@@ -349,14 +552,50 @@ fn games_lists_every_game_of_a_position_sorted_and_paged() {
     let ratings: Vec<u64> = games.iter().map(mean).collect();
     assert!(ratings.windows(2).all(|w| w[0] >= w[1]), "sorted by rating");
     // The transposed move order finds the same games.
-    let t = json(&["games", "--json", "--db", d, "--fen", e["fen"].as_str().unwrap(), "--limit", "1000"]);
+    let t = json(&[
+        "games",
+        "--json",
+        "--db",
+        d,
+        "--fen",
+        e["fen"].as_str().unwrap(),
+        "--limit",
+        "1000",
+    ]);
     assert_eq!(t["games"], g["games"]);
     // Paging.
-    let p2 = json(&["games", "--json", "--db", d, "--play", "e2e4,c7c5,g1f3", "--limit", "10", "--offset", "10"]);
+    let p2 = json(&[
+        "games",
+        "--json",
+        "--db",
+        d,
+        "--play",
+        "e2e4,c7c5,g1f3",
+        "--limit",
+        "10",
+        "--offset",
+        "10",
+    ]);
     assert_eq!(p2["games"].as_array().unwrap()[..], games[10..20]);
     // By date, newest first.
-    let by_date = json(&["games", "--json", "--db", d, "--play", "e2e4,c7c5,g1f3", "--limit", "1000", "--sort", "date"]);
-    let dates: Vec<String> = by_date["games"].as_array().unwrap().iter().map(|x| x["date"].as_str().unwrap().to_string()).collect();
+    let by_date = json(&[
+        "games",
+        "--json",
+        "--db",
+        d,
+        "--play",
+        "e2e4,c7c5,g1f3",
+        "--limit",
+        "1000",
+        "--sort",
+        "date",
+    ]);
+    let dates: Vec<String> = by_date["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["date"].as_str().unwrap().to_string())
+        .collect();
     assert!(dates.windows(2).all(|w| w[0] >= w[1]));
 }
 
@@ -366,33 +605,56 @@ fn stats_report_games_positions_and_bytes() {
     let s = json(&["stats", "--json", "--db", db.to_str().unwrap()]);
     assert_eq!(s["games"], 2245);
     // python-chess: sum over games of distinct positions per game (first occurrences).
-    let expected = python(&oracle("count_positions.py"), &[twic().display().to_string()]);
+    let expected = python(
+        &oracle("count_positions.py"),
+        &[twic().display().to_string()],
+    );
     assert_eq!(s["positions"], expected["positions"]);
     let distinct = expected["distinct"].as_f64().unwrap();
     let est = s["distinctPositions"].as_f64().unwrap();
-    assert!((est - distinct).abs() / distinct < 0.03, "estimate {est} vs exact {distinct}");
+    assert!(
+        (est - distinct).abs() / distinct < 0.03,
+        "estimate {est} vs exact {distinct}"
+    );
     let parts = s["parts"].as_array().unwrap();
     for name in ["games", "names", "index"] {
-        assert!(parts.iter().any(|p| p["name"] == name && p["bytes"].as_u64().unwrap() > 0), "{name}");
+        assert!(
+            parts
+                .iter()
+                .any(|p| p["name"] == name && p["bytes"].as_u64().unwrap() > 0),
+            "{name}"
+        );
     }
 }
 
 /// Total games counted in a position's statistics (results known or not, ended there or not).
 fn counted(e: &Value) -> u64 {
-    ["white", "draws", "black", "unknown"].iter().map(|f| e[*f].as_u64().unwrap()).sum()
+    ["white", "draws", "black", "unknown"]
+        .iter()
+        .map(|f| e[*f].as_u64().unwrap())
+        .sum()
 }
 
 #[test]
 fn killed_imports_leave_a_consistent_database_and_finish_on_rerun() {
     let dir = tempfile::tempdir().unwrap();
-    let mut files: Vec<PathBuf> = std::fs::read_dir(shared("pgn/pgnmentor")).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(shared("pgn/pgnmentor"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     files.sort();
     let probes = ["", "e2e4", "d2d4,g8f6,c2c4", "e2e4,c7c5,g1f3,d7d6"];
     let snapshot = |db: &Path| -> (Value, Vec<Value>) {
         let s = json(&["stats", "--json", "--db", db.to_str().unwrap()]);
         let e = probes
             .iter()
-            .map(|p| if p.is_empty() { json(&["explore", "--json", "--db", db.to_str().unwrap()]) } else { explore(db, p) })
+            .map(|p| {
+                if p.is_empty() {
+                    json(&["explore", "--json", "--db", db.to_str().unwrap()])
+                } else {
+                    explore(db, p)
+                }
+            })
             .collect();
         (s, e)
     };
@@ -424,8 +686,19 @@ fn killed_imports_leave_a_consistent_database_and_finish_on_rerun() {
             // The database opens, and every statistic counts only whole games.
             let s = json(&["stats", "--json", "--db", db.to_str().unwrap()]);
             let start = json(&["explore", "--json", "--db", db.to_str().unwrap()]);
-            assert_eq!(counted(&start), s["games"].as_u64().unwrap(), "kill after {delay_ms} ms: start position counts every stored game once");
-            let listed = json(&["games", "--json", "--db", db.to_str().unwrap(), "--limit", "0"]);
+            assert_eq!(
+                counted(&start),
+                s["games"].as_u64().unwrap(),
+                "kill after {delay_ms} ms: start position counts every stored game once"
+            );
+            let listed = json(&[
+                "games",
+                "--json",
+                "--db",
+                db.to_str().unwrap(),
+                "--limit",
+                "0",
+            ]);
             assert_eq!(listed["total"], s["games"]);
             let games = s["games"].as_u64().unwrap();
             if games > 0 && games < total {
@@ -444,7 +717,10 @@ fn killed_imports_leave_a_consistent_database_and_finish_on_rerun() {
             }
         }
     }
-    assert!(partial >= 2, "only {partial} kills landed in the middle of the import ({full_ms} ms); the test did not test much");
+    assert!(
+        partial >= 2,
+        "only {partial} kills landed in the middle of the import ({full_ms} ms); the test did not test much"
+    );
 }
 
 #[test]
@@ -458,12 +734,50 @@ fn merging_index_runs_changes_no_answer() {
     assert_eq!(s["runs"], 1, "small runs are merged after the import");
     let s1 = json(&["stats", "--json", "--db", one.to_str().unwrap()]);
     assert_eq!(s["positions"], s1["positions"]);
-    for line in ["", "e2e4", "e2e4,c7c5", "d2d4,g8f6,c2c4,e7e6,g1f3", "e2e4,e7e5,g1f3,b8c6,f1b5,a7a6", &first_game_line(25), &first_game_line(60)] {
-        let a = if line.is_empty() { json(&["explore", "--json", "--db", one.to_str().unwrap()]) } else { explore(&one, line) };
-        let b = if line.is_empty() { json(&["explore", "--json", "--db", many.to_str().unwrap()]) } else { explore(&many, line) };
+    for line in [
+        "",
+        "e2e4",
+        "e2e4,c7c5",
+        "d2d4,g8f6,c2c4,e7e6,g1f3",
+        "e2e4,e7e5,g1f3,b8c6,f1b5,a7a6",
+        &first_game_line(25),
+        &first_game_line(60),
+    ] {
+        let a = if line.is_empty() {
+            json(&["explore", "--json", "--db", one.to_str().unwrap()])
+        } else {
+            explore(&one, line)
+        };
+        let b = if line.is_empty() {
+            json(&["explore", "--json", "--db", many.to_str().unwrap()])
+        } else {
+            explore(&many, line)
+        };
         assert_eq!(a, b, "position {line:?}");
-        let ga = json(&["games", "--json", "--db", one.to_str().unwrap(), "--play", line, "--limit", "100000", "--sort", "id"]);
-        let gb = json(&["games", "--json", "--db", many.to_str().unwrap(), "--play", line, "--limit", "100000", "--sort", "id"]);
+        let ga = json(&[
+            "games",
+            "--json",
+            "--db",
+            one.to_str().unwrap(),
+            "--play",
+            line,
+            "--limit",
+            "100000",
+            "--sort",
+            "id",
+        ]);
+        let gb = json(&[
+            "games",
+            "--json",
+            "--db",
+            many.to_str().unwrap(),
+            "--play",
+            line,
+            "--limit",
+            "100000",
+            "--sort",
+            "id",
+        ]);
         assert_eq!(ga, gb, "games of {line:?}");
     }
 }
@@ -471,7 +785,10 @@ fn merging_index_runs_changes_no_answer() {
 #[test]
 fn explore_shows_books_next_to_the_database() {
     let (_d, db) = db_with_twic();
-    let books = [shared("polyglot/gm2001.bin"), shared("ctg/PowerPlay17-Sicilienne.ctg")];
+    let books = [
+        shared("polyglot/gm2001.bin"),
+        shared("ctg/PowerPlay17-Sicilienne.ctg"),
+    ];
     let e = json(&[
         "explore",
         "--json",
@@ -488,7 +805,14 @@ fn explore_shows_books_next_to_the_database() {
     assert_eq!(answers.len(), 2);
     for (answer, book) in answers.iter().zip(&books) {
         // The same answer as probing the book on its own.
-        let probe = json(&["book", "probe", book.to_str().unwrap(), "--play", "e2e4,c7c5", "--json"]);
+        let probe = json(&[
+            "book",
+            "probe",
+            book.to_str().unwrap(),
+            "--play",
+            "e2e4,c7c5",
+            "--json",
+        ]);
         assert_eq!(answer["file"], book.display().to_string());
         for (k, v) in answer.as_object().unwrap() {
             if k != "file" {
@@ -508,7 +832,18 @@ fn gen_is_deterministic_and_its_games_are_legal_pgn() {
     let d = dir.path();
     let out = |name: &str, seed: &str| -> (PathBuf, Value) {
         let p = d.join(name);
-        let v = json(&["gen", "--games", "300", "--seed", seed, "--from", twic().to_str().unwrap(), "-o", p.to_str().unwrap(), "--json"]);
+        let v = json(&[
+            "gen",
+            "--games",
+            "300",
+            "--seed",
+            seed,
+            "--from",
+            twic().to_str().unwrap(),
+            "-o",
+            p.to_str().unwrap(),
+            "--json",
+        ]);
         (p, v)
     };
     let (a, va) = out("a.pgn", "7");
@@ -516,11 +851,25 @@ fn gen_is_deterministic_and_its_games_are_legal_pgn() {
     let (c, _) = out("c.pgn", "8");
     assert_eq!(va["games"], 300);
     // It learns from the games python-chess sees starting from the standard position with a move.
-    let source = python(&oracle("count_positions.py"), &[twic().display().to_string()]);
+    let source = python(
+        &oracle("count_positions.py"),
+        &[twic().display().to_string()],
+    );
     assert_eq!(va["learnedGames"], source["standardWithMoves"], "{va}");
-    assert_eq!(va["bytes"].as_u64(), Some(std::fs::metadata(&a).unwrap().len()));
-    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap(), "same seed, same bytes");
-    assert_ne!(std::fs::read(&a).unwrap(), std::fs::read(&c).unwrap(), "another seed, other games");
+    assert_eq!(
+        va["bytes"].as_u64(),
+        Some(std::fs::metadata(&a).unwrap().len())
+    );
+    assert_eq!(
+        std::fs::read(&a).unwrap(),
+        std::fs::read(&b).unwrap(),
+        "same seed, same bytes"
+    );
+    assert_ne!(
+        std::fs::read(&a).unwrap(),
+        std::fs::read(&c).unwrap(),
+        "another seed, other games"
+    );
     // python-chess reads every generated game without an error, and the database indexes
     // exactly the positions it counts.
     let expected = python(&oracle("count_positions.py"), &[a.display().to_string()]);
@@ -533,7 +882,18 @@ fn gen_is_deterministic_and_its_games_are_legal_pgn() {
     assert_eq!(stats["positions"], expected["positions"]);
     // Zstandard output holds the same games.
     let z = d.join("a.pgn.zst");
-    json(&["gen", "--games", "300", "--seed", "7", "--from", twic().to_str().unwrap(), "-o", z.to_str().unwrap(), "--json"]);
+    json(&[
+        "gen",
+        "--games",
+        "300",
+        "--seed",
+        "7",
+        "--from",
+        twic().to_str().unwrap(),
+        "-o",
+        z.to_str().unwrap(),
+        "--json",
+    ]);
     let plain = zstd::decode_all(std::fs::File::open(&z).unwrap()).unwrap();
     assert_eq!(plain, std::fs::read(&a).unwrap());
 }

@@ -328,17 +328,26 @@ fn bad_inputs_are_named_and_the_rest_still_converts() {
     // The start position in B32: 32 bytes, 64 hex digits (checked in `hand_derived_values`).
     let start = one(&["position", "encode", "--format", "b32", "startpos"]);
     let input = format!("{start}\nzz\n{}\n", &start[..10]);
-    let (ok, out, err) = run_stdin(&["position", "decode", "--format", "b32", "--json", "-"], &input);
+    let (ok, out, err) = run_stdin(
+        &["position", "decode", "--format", "b32", "--json", "-"],
+        &input,
+    );
     assert!(!ok, "a bad line makes the exit status non-zero");
     assert!(err.contains("2 of 3"), "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     let lines = v.as_array().unwrap();
     assert_eq!(lines.len(), 3);
-    assert_eq!(lines[0]["output"], "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    assert_eq!(
+        lines[0]["output"],
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    );
     assert!(lines[0].get("error").is_none());
     for (line, input) in lines[1..].iter().zip(["zz", &start[..10]]) {
         assert_eq!(line["input"], input);
         assert!(line.get("output").is_none(), "{line}");
-        assert!(line["error"].as_str().is_some_and(|e| !e.is_empty()), "{line}");
+        assert!(
+            line["error"].as_str().is_some_and(|e| !e.is_empty()),
+            "{line}"
+        );
     }
 }

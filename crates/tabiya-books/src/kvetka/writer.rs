@@ -167,7 +167,10 @@ impl KvetkaWriteReport {
             ("positionsNotEncodable", self.positions_skipped),
             ("positionsMergedWithTwin", self.merged_positions),
             ("commentsTruncated", self.comments_truncated),
-            ("gameLinksTrimmed", self.game_links_trimmed + self.some_game_dropped),
+            (
+                "gameLinksTrimmed",
+                self.game_links_trimmed + self.some_game_dropped,
+            ),
             ("gameLinksOutOfRange", self.game_links_out_of_range),
             ("nameCharactersReplaced", self.name_chars_replaced),
         ]

@@ -11,7 +11,9 @@ pub const BIN: &str = env!("CARGO_BIN_EXE_tabiya");
 
 /// A file or folder of `../shared/data`.
 pub fn shared(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data").join(rel)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data")
+        .join(rel)
 }
 
 /// Runs `tabiya` with `args`, whatever its exit status.
@@ -34,6 +36,10 @@ pub fn run_ok(args: &[&str]) -> Output {
 /// Runs `tabiya` with `args` (it must succeed) and parses its standard output as JSON.
 pub fn json(args: &[&str]) -> Value {
     let out = run_ok(args);
-    serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("tabiya {args:?}: bad JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)))
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "tabiya {args:?}: bad JSON ({e}): {}",
+            String::from_utf8_lossy(&out.stdout)
+        )
+    })
 }
