@@ -99,7 +99,7 @@ fn main() {
 }
 
 fn pick_positions(
-    snap: &tabiya_db::query::Snapshot<'_>,
+    snap: &tabiya_db::Snapshot<'_>,
     ids: &[u32],
     state: &mut u64,
     queries: usize,
@@ -139,7 +139,7 @@ fn pick_positions(
 
 fn measure(
     db: &Database,
-    snap: &tabiya_db::query::Snapshot<'_>,
+    snap: &tabiya_db::Snapshot<'_>,
     dir: &std::path::Path,
     ids: &[u32],
     positions: &[shakmaty::Chess],

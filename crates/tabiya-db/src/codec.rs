@@ -66,6 +66,14 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// The error "`what` is wrong here" at the reader's position.
+    pub fn bad(&self, what: &'static str) -> DecodeError {
+        DecodeError {
+            what,
+            offset: self.pos,
+        }
+    }
+
     pub fn u8(&mut self, what: &'static str) -> Result<u8, DecodeError> {
         let b = *self.data.get(self.pos).ok_or_else(|| self.err(what))?;
         self.pos += 1;

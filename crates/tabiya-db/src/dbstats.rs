@@ -3,12 +3,12 @@
 
 use serde::Serialize;
 
-use crate::chess::Dict;
 use crate::facts::FACTS;
+use crate::game::Dict;
 use crate::hll::Hll;
+use crate::index::{self as run, BLOCKS, POSTINGS, RUNS, load_runs};
 use crate::names::{NAMES, StoreNames};
-use crate::run::{self, BLOCKS, POSTINGS, RUNS};
-use crate::{Database, Error, GAMES, META, Result, load_runs};
+use crate::{Database, Error, GAMES, META, Result};
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -4,279 +4,59 @@
 //!
 //! | table | key | value |
 //! |---|---|---|
-//! | `meta` | name | setting or counter |
-//! | `games` | game id (u32 BE) | the game in its stored form ([`chess::encode_game`]) |
-//! | `facts` | game id / 128 | facts and duplicate digests of 128 games ([`facts`]) |
-//! | `names`, `name_ids` | dictionary + id / name | the name dictionaries ([`names`]) |
-//! | `runs`, `blocks`, `postings` | run id, block | the position index ([`run`]) |
+//! | `meta` | name | setting or counter (kind, format version, ply cap, next game and run ids, the games' zstd dictionary) |
+//! | `games` | game id (u32 BE) | the game in its stored form (chess: `chess::stored`; Othello: [`othello::StoredGame`]) |
+//! | `facts` | game id / 128 | facts and duplicate digests of 128 games |
+//! | `names` | dictionary, id / 64 | 64 names of one dictionary (players, events, sites, rounds, tag names) |
+//! | `runs` | run id | a run's directory ([`RunDir`]) |
+//! | `blocks` | run id, kind, block | the run's T-record and S-entry blocks |
+//! | `postings` | run id, position key | the game list of a popular position, when long |
+//! | `sketches` | run id | a run's distinct-position estimate (HyperLogLog) |
+//! | `wthor` | kind, id | Othello only: WTHOR file headers and name records |
 //!
-//! Every import batch is one write transaction: its games, names, facts, duplicate hashes
-//! and index run appear together or not at all.
+//! Every import transaction holds a segment: its games, names, facts, duplicate digests and
+//! index run appear together or not at all.
+//!
+//! The modules, bottom up: the shared vocabulary of game kinds (`game`: occurrences, move
+//! codes, name dictionaries) and counting (`stats`); the kinds themselves ([`chess`],
+//! [`othello`]: keys, stored forms, import, queries); the tables (`facts`, `records`,
+//! `names`); the seam through which the index replays games of either kind (`replay`); the
+//! index (`index`: build, encode, write, merge, find); imports (`import`: segments) and
+//! queries (`query`: [`Snapshot`]). Only what this file re-exports is public.
+
+mod codec;
+mod database;
+mod dbstats;
+mod digest;
+mod error;
+mod facts;
+mod game;
+mod hll;
+mod import;
+mod index;
+mod keymap;
+mod names;
+mod query;
+mod records;
+mod replay;
+mod stats;
+mod trace;
 
 pub mod chess;
-pub mod codec;
-pub mod dbstats;
-pub mod facts;
-pub mod hll;
-pub mod import;
-pub mod keymap;
-pub mod merge;
-pub mod names;
-pub mod openings;
 pub mod othello;
-pub mod query;
-pub mod records;
-pub mod run;
-pub mod stats;
 
-use std::path::{Path, PathBuf};
-
-use tabiya_store::Store;
-
-pub use import::{ImportOptions, ImportProgress, ImportSummary, Source};
+pub(crate) use database::meta_u64;
+pub use database::{Database, FORMAT_VERSION, GAMES, Kind, META, QUERY_CACHE_MAX};
+pub use dbstats::{DbStats, Part, collect as collect_stats};
+pub use digest::game_digest;
+pub use error::{DecodeError, Error, Result};
+pub use game::{Dict, NO_MOVE, NameLookup, Names, Occurrence};
+pub use import::{
+    BYTES_PER_OCCURRENCE, FileSummary, ImportOptions, ImportProgress, ImportSummary,
+    OTHELLO_BATCH_GAMES, Problem, Source, default_index_memory,
+};
+pub use index::merge::{compact, compact_all};
+pub use index::{PROMOTE_AT, RunDir};
+pub use names::StoreNames;
+pub use query::{GamePage, GameSort, PositionStats, Snapshot};
 pub use stats::{GameFacts, GameOutcome, Stats};
-
-pub const META: &str = "meta";
-pub const GAMES: &str = "games";
-
-/// Version of the on-disk layout.
-pub const FORMAT_VERSION: u32 = 1;
-
-#[derive(Debug, thiserror::Error)]
-pub enum Error {
-    #[error(transparent)]
-    Store(#[from] tabiya_store::StoreError),
-    #[error("database is damaged: {0}")]
-    Corrupt(String),
-    #[error("database is damaged: {0}")]
-    Decode(#[from] codec::DecodeError),
-    #[error("{0}")]
-    Input(String),
-    #[error("{0}")]
-    Usage(String),
-}
-
-pub type Result<T, E = Error> = std::result::Result<T, E>;
-
-/// What a database holds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    Chess,
-    Othello,
-}
-
-impl Kind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Kind::Chess => "chess",
-            Kind::Othello => "othello",
-        }
-    }
-}
-
-/// An open database.
-pub struct Database {
-    dir: PathBuf,
-    pub(crate) store: Store,
-    kind: Kind,
-    max_ply: Option<u32>,
-}
-
-fn meta_get(read: &tabiya_store::ReadTx, name: &str) -> Result<Option<String>> {
-    let t = read.table(META)?;
-    Ok(t.get(name.as_bytes())?
-        .map(|v| String::from_utf8_lossy(&v).into_owned()))
-}
-
-/// Largest page cache of a database opened for queries.
-pub const QUERY_CACHE_MAX: usize = 4 << 30;
-
-impl Database {
-    /// Opens an existing database for queries: its page cache may grow to hold the whole file
-    /// (up to [`QUERY_CACHE_MAX`]), so a long-running reader ends up answering from memory.
-    pub fn open(dir: &Path) -> Result<Database> {
-        let file = std::fs::metadata(dir.join(tabiya_store::STORE_FILE)).map_or(0, |m| m.len());
-        let cache = usize::try_from(file + (64 << 20))
-            .unwrap_or(usize::MAX)
-            .clamp(Store::DEFAULT_CACHE, QUERY_CACHE_MAX);
-        Database::open_with_cache(dir, cache)
-    }
-
-    fn open_with_cache(dir: &Path, cache: usize) -> Result<Database> {
-        if !Store::exists(dir) {
-            return Err(Error::Usage(format!(
-                "no Tabiya database in {} (create one with `tabiya import --db {}`)",
-                dir.display(),
-                dir.display()
-            )));
-        }
-        let store = Store::open_with_cache(dir, cache)?;
-        let read = store.read()?;
-        let kind = match meta_get(&read, "kind")?.as_deref() {
-            Some("chess") => Kind::Chess,
-            Some("othello") => Kind::Othello,
-            Some(k) => return Err(Error::Corrupt(format!("unknown database kind {k:?}"))),
-            None => return Err(Error::Corrupt("database has no kind".into())),
-        };
-        let version: u32 = meta_get(&read, "version")?
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(0);
-        if version != FORMAT_VERSION {
-            return Err(Error::Usage(format!(
-                "{} was written in format {version}; this Tabiya reads format {FORMAT_VERSION}",
-                dir.display()
-            )));
-        }
-        let max_ply = meta_get(&read, "max_ply")?.and_then(|v| v.parse().ok());
-        drop(read);
-        Ok(Database {
-            dir: dir.to_path_buf(),
-            store,
-            kind,
-            max_ply,
-        })
-    }
-
-    /// Opens a database, creating it for `kind` (with the given ply cap) if it does not exist.
-    pub fn open_or_create(dir: &Path, kind: Kind, max_ply: Option<u32>) -> Result<Database> {
-        if Store::exists(dir) {
-            let db = Database::open_with_cache(dir, Store::DEFAULT_CACHE)?;
-            if db.kind != kind {
-                return Err(Error::Usage(format!(
-                    "{} is a {} database, not {}",
-                    dir.display(),
-                    db.kind.as_str(),
-                    kind.as_str()
-                )));
-            }
-            if max_ply.is_some() && max_ply != db.max_ply {
-                return Err(Error::Usage(format!(
-                    "{} indexes {}; --max-ply {} would make its statistics inconsistent",
-                    dir.display(),
-                    db.max_ply
-                        .map_or("every ply".to_string(), |p| format!("up to ply {p}")),
-                    max_ply.unwrap_or(0)
-                )));
-            }
-            return Ok(db);
-        }
-        let store = Store::open(dir)?;
-        let w = store.write()?;
-        w.with_table(META, |t| {
-            t.put(b"kind", kind.as_str().as_bytes())?;
-            t.put(b"version", FORMAT_VERSION.to_string().as_bytes())?;
-            if let Some(p) = max_ply {
-                t.put(b"max_ply", p.to_string().as_bytes())?;
-            }
-            Ok(())
-        })?;
-        w.commit()?;
-        Ok(Database {
-            dir: dir.to_path_buf(),
-            store,
-            kind,
-            max_ply,
-        })
-    }
-
-    pub fn dir(&self) -> &Path {
-        &self.dir
-    }
-
-    pub fn kind(&self) -> Kind {
-        self.kind
-    }
-
-    pub fn max_ply(&self) -> Option<u32> {
-        self.max_ply
-    }
-
-    pub fn store(&self) -> &Store {
-        &self.store
-    }
-
-    /// Number of games stored.
-    pub fn game_count(&self) -> Result<u64> {
-        Ok(self.store.read()?.table(GAMES)?.len()?)
-    }
-
-    /// [`shrink`](Self::shrink), on the database opened again with a page cache that holds
-    /// the whole file (as for queries): the compaction walks the tables several times, and
-    /// through an import's cache (256 MB) it reads the file from the system each time — 3.7 s
-    /// against 1.7 s for a million games here.
-    /// Returns the bytes saved; the database is closed.
-    pub fn shrink_reopened(self) -> Result<u64> {
-        let dir = self.dir.clone();
-        drop(self);
-        Database::open(&dir)?.shrink()
-    }
-
-    /// Gives free pages back to the file system when they are more than a quarter of the
-    /// file (after imports and merges). Returns the bytes saved.
-    pub fn shrink(&mut self) -> Result<u64> {
-        let before = self.store.file_size();
-        // What the tables use is at most what the file occupies on disk: when that alone is
-        // under three quarters (a file grown ahead of a big import), no need to size them.
-        let clearly = self.store.disk_usage().is_some_and(|d| d * 4 < before * 3);
-        if !clearly {
-            let names = [
-                META,
-                GAMES,
-                facts::FACTS,
-                names::NAMES,
-                run::RUNS,
-                run::BLOCKS,
-                run::POSTINGS,
-                run::SKETCHES,
-                othello::WTHOR,
-            ];
-            let used: u64 = self
-                .store
-                .table_sizes(&names)?
-                .iter()
-                .map(|(_, s)| s.allocated_bytes)
-                .sum();
-            if used * 4 >= before * 3 {
-                return Ok(0);
-            }
-        }
-        self.store.compact()?;
-        Ok(before.saturating_sub(self.store.file_size()))
-    }
-
-    /// The index runs, oldest first.
-    pub fn runs(&self) -> Result<Vec<run::RunDir>> {
-        let read = self.store.read()?;
-        load_runs(&read)
-    }
-}
-
-pub(crate) fn load_runs(read: &tabiya_store::ReadTx) -> Result<Vec<run::RunDir>> {
-    let t = read.table(run::RUNS)?;
-    let mut runs = Vec::new();
-    let mut err = None;
-    t.scan(&[], None, |k, v| {
-        let Ok(id) = <[u8; 4]>::try_from(k) else {
-            err = Some(Error::Corrupt("run key".into()));
-            return false;
-        };
-        match run::RunDir::decode(u32::from_be_bytes(id), v) {
-            Ok(d) => runs.push(d),
-            Err(e) => {
-                err = Some(e.into());
-                return false;
-            }
-        }
-        true
-    })?;
-    match err {
-        Some(e) => Err(e),
-        None => Ok(runs),
-    }
-}
-
-pub(crate) fn meta_u64(read: &tabiya_store::ReadTx, name: &str) -> Result<u64> {
-    Ok(meta_get(read, name)?
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0))
-}

@@ -100,18 +100,6 @@ impl NameCache {
     pub fn take_pending(&mut self) -> Vec<(Dict, u32, String)> {
         std::mem::take(&mut self.pending)
     }
-
-    pub fn len(&self) -> usize {
-        self.ids.iter().map(HashMap::len).sum()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.ids.iter().all(HashMap::is_empty)
-    }
-
-    pub fn get(&self, dict: Dict, name: &str) -> Option<u32> {
-        self.ids[dict as usize].get(name).copied()
-    }
 }
 
 impl Names for NameCache {

@@ -1,25 +1,22 @@
 //! Answering positions: statistics of every move, top games, and every game that reaches a
-//! position by any move order.
+//! position by any move order, through a [`Snapshot`] (one read transaction).
 
-use std::collections::HashMap;
+use tabiya_store::ReadTx;
 
-use tabiya_store::{ReadTx, TableRef};
-
-use crate::chess::{self, NO_MOVE};
 use crate::facts::FactsReader;
-use crate::merge::Replayer;
+use crate::index::find::{Found, IndexReader, Next, Wanted};
+use crate::index::{BLOCKS, POSTINGS, TOP_GAMES, top_order};
 use crate::names::StoreNames;
-use crate::run::{self, BLOCKS, POSTINGS, RunDir, TOP_GAMES};
 use crate::stats::{GameFacts, Stats};
-use crate::{Database, Error, Result, load_runs};
+use crate::{Database, Result};
 
 /// What the index knows of one position.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PositionStats {
     /// Totals of the position (all games reaching it, wherever they went next).
     pub totals: Stats,
-    /// Statistics per move code, [`NO_MOVE`] for games that ended here. Sorted by games,
-    /// most first.
+    /// Statistics per move code, [`crate::NO_MOVE`] for games that ended here. Sorted by
+    /// games, most first.
     pub moves: Vec<(u16, Stats)>,
     /// Best-rated games reaching the position, with the move each played.
     pub top_games: Vec<(u32, u16)>,
@@ -36,77 +33,29 @@ pub enum GameSort {
     Id,
 }
 
+/// A page of the games reaching a position: the total, and (game id, move played there).
+pub type GamePage = (u64, Vec<(u32, u16)>);
+
 /// A consistent view of the database for queries (one read transaction).
 pub struct Snapshot<'a> {
     db: &'a Database,
-    read: ReadTx,
-    runs: Vec<RunDir>,
-    blocks: TableRef,
-    postings: TableRef,
-    facts: FactsReader,
-    replayer: Replayer<'a>,
-    names: StoreNames,
-    /// [`READ_POSTINGS_UP_TO`] (tests lower it to check the other way gives the same).
-    read_postings_up_to: u64,
-    /// Whether a complete T record ([`RunDir::complete_for`]) is taken as the whole answer
-    /// of its run (tests turn it off to check that looking further finds nothing more).
-    use_complete: bool,
+    pub(crate) read: ReadTx,
+    pub(crate) index: IndexReader<'a>,
+    pub(crate) facts: FactsReader,
+    pub(crate) names: StoreNames,
 }
 
 impl Database {
     /// Opens a query snapshot.
     pub fn snapshot(&self) -> Result<Snapshot<'_>> {
         let read = self.store.read()?;
-        let runs = load_runs(&read)?;
         Ok(Snapshot {
             db: self,
-            runs,
-            blocks: read.table(BLOCKS)?,
-            postings: read.table(POSTINGS)?,
+            index: IndexReader::new(&read, self)?,
             facts: FactsReader::new(&read)?,
-            replayer: Replayer {
-                games: crate::records::Records::new(&read)?,
-                db: self,
-            },
             names: StoreNames::new(&read)?,
             read,
-            read_postings_up_to: READ_POSTINGS_UP_TO,
-            use_complete: true,
         })
-    }
-}
-
-/// T records with at most this many games have their list read when an S entry of the same
-/// run leads to the position too (cheaper than replaying whole games to tell without it).
-const READ_POSTINGS_UP_TO: u64 = 20_000;
-
-/// The positions one legal move away from an asked one: given, or computed from it only
-/// when a run needs them (a complete T record answers without).
-#[derive(Clone, Copy)]
-enum Next<'p> {
-    Keys(&'p [u128]),
-    Of(&'p shakmaty::Chess),
-}
-
-/// Games of one position found in one run.
-struct Found {
-    stats: HashMap<u16, Stats>,
-    top: Vec<(u32, u16)>,
-    /// All games, when asked for.
-    all: Vec<(u32, u16)>,
-}
-
-impl Found {
-    /// Counts game `g`, which played `o.code` at the position.
-    fn add_game(&mut self, facts: GameFacts, g: u32, o: chess::Occurrence, want_all: bool) {
-        self.stats
-            .entry(o.code)
-            .or_default()
-            .add_game(&facts, o.mover);
-        self.top.push((g, o.code));
-        if want_all {
-            self.all.push((g, o.code));
-        }
     }
 }
 
@@ -115,7 +64,7 @@ impl<'a> Snapshot<'a> {
         self.db
     }
 
-    pub fn read_tx(&self) -> &ReadTx {
+    pub(crate) fn read_tx(&self) -> &ReadTx {
         &self.read
     }
 
@@ -129,216 +78,16 @@ impl<'a> Snapshot<'a> {
 
     /// The stored form of a game.
     pub fn game_record(&self, id: u32) -> Result<Option<Vec<u8>>> {
-        self.replayer.games.get(id)
+        self.index.replayer.games.get(id)
     }
 
-    /// The tags of a chess game, without decoding its moves.
-    pub fn chess_tags(&self, id: u32) -> Result<Option<Vec<(String, String)>>> {
-        match self.game_record(id)? {
-            Some(data) => Ok(Some(chess::decode_tags(&data, &self.names)?)),
-            None => Ok(None),
-        }
+    /// Ids of all games, in id order.
+    pub fn all_game_ids(&self) -> Result<Vec<u32>> {
+        self.index.replayer.games.ids()
     }
 
-    /// A whole chess game.
-    pub fn chess_game(&self, id: u32) -> Result<Option<tabiya_pgn::Game>> {
-        match self.game_record(id)? {
-            Some(data) => Ok(Some(chess::decode_game(&data, &self.names)?)),
-            None => Ok(None),
-        }
-    }
-
-    fn s_entries(&self, r: &RunDir, prefix: u32) -> Result<Vec<run::SEntry>> {
-        let Some(b) = r.s_block_for(prefix) else {
-            return Ok(Vec::new());
-        };
-        let found = self
-            .blocks
-            .get_with(&run::block_key(r.id, b'S', b), |block| {
-                run::find_in_s_block(block, prefix)
-            })?;
-        match found {
-            Some(entries) => Ok(entries?),
-            None => Err(Error::Corrupt(format!(
-                "missing index block {}/S/{b}",
-                r.id
-            ))),
-        }
-    }
-
-    /// Everything the index holds of one position, run by run: T records, and the games of
-    /// S entries — the position's own (prefix `key`), and those of its successors whose
-    /// entries say the position before them was kept implicitly.
-    fn find(
-        &self,
-        key: u128,
-        next: Next<'_>,
-        reach: Option<&chess::Reach>,
-        want_all: bool,
-    ) -> Result<Found> {
-        let mut found = Found {
-            stats: HashMap::new(),
-            top: Vec::new(),
-            all: Vec::new(),
-        };
-        let mut computed: Option<Vec<u128>> = None;
-        let prefix = run::prefix(key);
-        for r in &self.runs {
-            // Games of this run counted by a T record of the position (their ids, loaded
-            // only if an S entry of the run also leads to the position).
-            let mut record: Option<run::TRecord> = None;
-            let mut t_games: Option<Vec<run::Posting>> = None;
-            if let Some(b) = r.t_block_for(key) {
-                let block = self
-                    .blocks
-                    .get(&run::block_key(r.id, b'T', b))?
-                    .ok_or_else(|| Error::Corrupt(format!("missing index block {}/T/{b}", r.id)))?;
-                if let Some(rec) = run::find_in_t_block(&block, key)? {
-                    for m in &rec.moves {
-                        found.stats.entry(m.code).or_default().merge(&m.stats);
-                    }
-                    let code = |slot: u8| rec.moves.get(slot as usize).map_or(NO_MOVE, |m| m.code);
-                    if want_all || rec.top.is_empty() {
-                        let postings = self.load_postings(r, &rec)?;
-                        if rec.top.is_empty() {
-                            found
-                                .top
-                                .extend(postings.iter().map(|p| (p.game, code(p.slot))));
-                        }
-                        if want_all {
-                            found
-                                .all
-                                .extend(postings.iter().map(|p| (p.game, code(p.slot))));
-                        }
-                        t_games = Some(postings);
-                    }
-                    if !rec.top.is_empty() {
-                        found
-                            .top
-                            .extend(rec.top.iter().map(|p| (p.game, code(p.slot))));
-                    }
-                    if self.use_complete && r.complete_for(key) {
-                        // The record holds every game of this run reaching the position.
-                        continue;
-                    }
-                    record = Some(rec);
-                }
-            }
-            // Games of the run reaching the position in S entries: its own (prefix of `key`)
-            // or, where it was kept implicitly, its successors' with `pred` set. (A run made
-            // by merging can hold a T record of a position and, from another of its parts,
-            // S entries of it too.) A prefix only selects candidates; a replay decides.
-            let mut direct: HashMap<u32, usize> = HashMap::new();
-            for e in self.s_entries(r, prefix)? {
-                *direct.entry(e.game).or_default() += 1;
-            }
-            let mut via: HashMap<u32, Vec<u128>> = HashMap::new();
-            let successors: &[u128] = match next {
-                Next::Keys(k) => k,
-                Next::Of(pos) => computed.get_or_insert_with(|| chess::successor_keys(pos)),
-            };
-            for &q in successors {
-                for e in self.s_entries(r, run::prefix(q))? {
-                    if e.pred {
-                        via.entry(e.game).or_default().push(q);
-                    }
-                }
-            }
-            let mut candidates: Vec<u32> = direct.keys().chain(via.keys()).copied().collect();
-            candidates.sort_unstable();
-            candidates.dedup();
-            let Some(rec) = &record else {
-                // No T record here: every candidate reaching the position counts, whichever
-                // entry named it, and its replay can stop at the position.
-                for g in candidates {
-                    if let Some(o) = self.replayer.occurrence_of(g, key, reach)? {
-                        found.add_game(self.facts.get(g)?, g, o, want_all);
-                    }
-                }
-                continue;
-            };
-            // With a T record, a candidate reaching the position counts unless the record
-            // counted it. With a list of games short enough to read, that decides, and the
-            // replay stops at the position.
-            if rec.n_postings <= self.read_postings_up_to {
-                for g in candidates {
-                    let Some(o) = self.replayer.occurrence_of(g, key, reach)? else {
-                        continue;
-                    };
-                    if t_games.is_none() {
-                        t_games = Some(self.load_postings(r, rec)?);
-                    }
-                    if t_games
-                        .as_ref()
-                        .is_some_and(|p| p.binary_search_by_key(&g, |x| x.game).is_err())
-                    {
-                        found.add_game(self.facts.get(g)?, g, o, want_all);
-                    }
-                }
-                continue;
-            }
-            // A long list (perhaps a million games) is not read: the entries tell instead. A
-            // game whose entries with the position's prefix are as many as its positions with
-            // that prefix has the position explicitly in S; one whose successor's `pred` entry
-            // comes one ply after it has it implicitly. Only a prefix shared by two of a
-            // game's positions leaves it to the list.
-            for g in candidates {
-                let (occs, plies) = self.replayer.occurrences_with_plies(g)?;
-                let Some(i) = occs.iter().position(|o| o.key == key) else {
-                    continue;
-                };
-                let with_prefix = |p: u32| occs.iter().filter(|o| run::prefix(o.key) == p).count();
-                let mut counts = false;
-                let mut ambiguous = false;
-                if let Some(&n) = direct.get(&g) {
-                    if n == with_prefix(prefix) {
-                        counts = true;
-                    } else {
-                        ambiguous = true;
-                    }
-                }
-                if !counts && let Some(qs) = via.get(&g) {
-                    for &q in qs {
-                        if with_prefix(run::prefix(q)) != 1 {
-                            ambiguous = true;
-                            continue;
-                        }
-                        if let Some(o) = occs.get(i + 1)
-                            && o.key == q
-                            && plies[i + 1] == plies[i].wrapping_add(1)
-                        {
-                            counts = true;
-                            break;
-                        }
-                    }
-                }
-                if !counts && ambiguous {
-                    if t_games.is_none() {
-                        t_games = Some(self.load_postings(r, rec)?);
-                    }
-                    counts = t_games
-                        .as_ref()
-                        .is_some_and(|p| p.binary_search_by_key(&g, |x| x.game).is_err());
-                }
-                if counts {
-                    found.add_game(self.facts.get(g)?, g, occs[i], want_all);
-                }
-            }
-        }
-        Ok(found)
-    }
-
-    fn load_postings(&self, r: &RunDir, rec: &run::TRecord) -> Result<Vec<run::Posting>> {
-        match &rec.postings {
-            Some(p) => Ok(p.clone()),
-            None => {
-                let data = self
-                    .postings
-                    .get(&run::postings_key(r.id, rec.key))?
-                    .ok_or_else(|| Error::Corrupt("missing postings".into()))?;
-                Ok(run::decode_external_postings(&data, rec.n_postings)?)
-            }
-        }
+    pub(crate) fn find(&self, wanted: &Wanted<'_>) -> Result<Found> {
+        self.index.find(wanted, &self.facts)
     }
 
     /// Statistics of a position and its best-rated games (for kinds whose index keeps every
@@ -348,42 +97,53 @@ impl<'a> Snapshot<'a> {
     }
 
     /// Statistics of a position given also the keys of the positions one legal move away
-    /// (chess keeps rare positions every other ply; see `run::build`).
+    /// (chess keeps rare positions every other ply; see [`crate::index::build`]).
     pub fn position_with(
         &self,
         key: u128,
         successors: &[u128],
         top_n: usize,
     ) -> Result<PositionStats> {
-        let found = self.find(key, Next::Keys(successors), None, false)?;
+        let found = self.find(&Wanted {
+            key,
+            next: Next::Keys(successors),
+            reach: None,
+            all: false,
+        })?;
         self.position_stats(found, top_n)
     }
 
-    /// Statistics of a chess position and its best-rated games. The same as
-    /// [`Snapshot::position_with`] with its key and successors' keys, quicker: replays of
-    /// candidate games stop as soon as they can no longer reach the position
-    /// ([`chess::Reach`]).
-    pub fn chess_position(&self, pos: &shakmaty::Chess, top_n: usize) -> Result<PositionStats> {
-        let reach = chess::Reach::of(pos);
-        let found = self.find(chess::position_key(pos), Next::Of(pos), Some(&reach), false)?;
-        self.position_stats(found, top_n)
-    }
-
-    /// Every game reaching a chess position: [`Snapshot::position_games_with`] with the
-    /// quicker replays of [`Snapshot::chess_position`].
-    pub fn chess_position_games(
+    /// Every game reaching a position (any move order), sorted and paged.
+    pub fn position_games(
         &self,
-        pos: &shakmaty::Chess,
+        key: u128,
         sort: GameSort,
         offset: usize,
         limit: usize,
-    ) -> Result<(u64, Vec<(u32, u16)>)> {
-        let reach = chess::Reach::of(pos);
-        let found = self.find(chess::position_key(pos), Next::Of(pos), Some(&reach), true)?;
+    ) -> Result<GamePage> {
+        self.position_games_with(key, &[], sort, offset, limit)
+    }
+
+    /// [`Snapshot::position_games`] with the keys of the positions one move away.
+    pub fn position_games_with(
+        &self,
+        key: u128,
+        successors: &[u128],
+        sort: GameSort,
+        offset: usize,
+        limit: usize,
+    ) -> Result<GamePage> {
+        let found = self.find(&Wanted {
+            key,
+            next: Next::Keys(successors),
+            reach: None,
+            all: true,
+        })?;
         self.page_of_games(found, sort, offset, limit)
     }
 
-    fn position_stats(&self, found: Found, top_n: usize) -> Result<PositionStats> {
+    /// Totals, moves by games, and the best-rated games of what the index found.
+    pub(crate) fn position_stats(&self, found: Found, top_n: usize) -> Result<PositionStats> {
         let mut totals = Stats::default();
         let mut moves: Vec<(u16, Stats)> = found.stats.into_iter().collect();
         for (_, s) in &moves {
@@ -397,7 +157,7 @@ impl<'a> Snapshot<'a> {
         for t in top {
             ranked.push((t, self.facts.get(t.0)?));
         }
-        ranked.sort_by(|a, b| run::top_order((a.0.0, &a.1), (b.0.0, &b.1)));
+        ranked.sort_by(|a, b| top_order((a.0.0, &a.1), (b.0.0, &b.1)));
         ranked.truncate(top_n.min(TOP_GAMES.max(top_n)));
         Ok(PositionStats {
             totals,
@@ -406,38 +166,14 @@ impl<'a> Snapshot<'a> {
         })
     }
 
-    /// Every game reaching a position (any move order), sorted and paged: the total and the
-    /// page of (game id, move played there).
-    pub fn position_games(
-        &self,
-        key: u128,
-        sort: GameSort,
-        offset: usize,
-        limit: usize,
-    ) -> Result<(u64, Vec<(u32, u16)>)> {
-        self.position_games_with(key, &[], sort, offset, limit)
-    }
-
-    /// [`Snapshot::position_games`] with the keys of the positions one move away.
-    pub fn position_games_with(
-        &self,
-        key: u128,
-        successors: &[u128],
-        sort: GameSort,
-        offset: usize,
-        limit: usize,
-    ) -> Result<(u64, Vec<(u32, u16)>)> {
-        let found = self.find(key, Next::Keys(successors), None, true)?;
-        self.page_of_games(found, sort, offset, limit)
-    }
-
-    fn page_of_games(
+    /// The games the index found, sorted and paged.
+    pub(crate) fn page_of_games(
         &self,
         found: Found,
         sort: GameSort,
         offset: usize,
         limit: usize,
-    ) -> Result<(u64, Vec<(u32, u16)>)> {
+    ) -> Result<GamePage> {
         let mut all = found.all;
         all.sort_unstable();
         all.dedup_by_key(|t| t.0);
@@ -450,7 +186,7 @@ impl<'a> Snapshot<'a> {
                     keyed.push((t, self.facts.get(t.0)?));
                 }
                 if sort == GameSort::Rating {
-                    keyed.sort_by(|a, b| run::top_order((a.0.0, &a.1), (b.0.0, &b.1)));
+                    keyed.sort_by(|a, b| top_order((a.0.0, &a.1), (b.0.0, &b.1)));
                 } else {
                     keyed.sort_by(|a, b| b.1.date.cmp(&a.1.date).then(a.0.0.cmp(&b.0.0)));
                 }
@@ -468,8 +204,8 @@ impl<'a> Snapshot<'a> {
     pub fn warm_cache(&self) -> Result<u64> {
         let mut bytes = 0u64;
         let tables = [
-            self.read.table(run::BLOCKS)?,
-            self.read.table(run::POSTINGS)?,
+            self.read.table(BLOCKS)?,
+            self.read.table(POSTINGS)?,
             self.read.table(crate::facts::FACTS)?,
             self.read.table(crate::GAMES)?,
             self.read.table(crate::names::NAMES)?,
@@ -482,11 +218,6 @@ impl<'a> Snapshot<'a> {
         }
         Ok(bytes)
     }
-
-    /// Ids of all games, in id order.
-    pub fn all_game_ids(&self) -> Result<Vec<u32>> {
-        self.replayer.games.ids()
-    }
 }
 
 #[cfg(test)]
@@ -495,26 +226,23 @@ impl Snapshot<'_> {
     /// `key`'s prefix that reach the position.
     fn tree_and_entry_games(&self, key: u128) -> Vec<(bool, Vec<u32>)> {
         let mut out = Vec::new();
-        for r in &self.runs {
-            let has_t = match r.t_block_for(key) {
-                Some(b) => {
-                    let block = self
-                        .blocks
-                        .get(&run::block_key(r.id, b'T', b))
-                        .unwrap()
-                        .unwrap();
-                    run::find_in_t_block(&block, key).unwrap().is_some()
-                }
-                None => false,
-            };
+        for r in &self.index.runs {
+            let has_t = self.index.t_record(r, key).unwrap().is_some();
             let mut games: Vec<u32> = self
-                .s_entries(r, run::prefix(key))
+                .index
+                .s_entries(r, crate::index::prefix(key))
                 .unwrap()
                 .into_iter()
                 .map(|e| e.game)
                 .collect();
             games.dedup();
-            games.retain(|&g| self.replayer.occurrence_of(g, key, None).unwrap().is_some());
+            games.retain(|&g| {
+                self.index
+                    .replayer
+                    .occurrence_of(g, key, None)
+                    .unwrap()
+                    .is_some()
+            });
             out.push((has_t, games));
         }
         out
@@ -575,10 +303,10 @@ mod tests {
     fn both_ways_of_telling_t_games_from_s_games_agree() {
         let (_dir, db) = twic_in_batches(61);
         let mut by_list = db.snapshot().unwrap();
-        by_list.read_postings_up_to = u64::MAX;
+        by_list.index.read_postings_up_to = u64::MAX;
         let mut by_entries = db.snapshot().unwrap();
-        by_entries.read_postings_up_to = 0;
-        assert_eq!(by_list.runs.len(), 1, "the small runs are merged");
+        by_entries.index.read_postings_up_to = 0;
+        assert_eq!(by_list.index.runs.len(), 1, "the small runs are merged");
         let mut compared = 0;
         for (id, ply, pos) in sampled_positions(&by_list, 23, usize::MAX)
             .into_iter()
@@ -621,9 +349,9 @@ mod tests {
         let (_dir, db) = twic_in_batches(61);
         let alone = db.snapshot().unwrap();
         let mut looking = db.snapshot().unwrap();
-        looking.use_complete = false;
-        assert_eq!(alone.runs.len(), 1, "the small runs are merged");
-        let run = &alone.runs[0];
+        looking.index.use_complete = false;
+        assert_eq!(alone.index.runs.len(), 1, "the small runs are merged");
+        let run = &alone.index.runs[0];
         assert!(run.complete, "a merge of complete runs is complete");
         assert!(
             run.incomplete.len() < 5,
@@ -674,7 +402,7 @@ mod tests {
             "{runs} runs for {counted} positions, {OCCURRENCES} a run"
         );
         let (one, many) = (whole.snapshot().unwrap(), split.snapshot().unwrap());
-        assert_eq!(many.runs.len(), 1, "merged at the end");
+        assert_eq!(many.index.runs.len(), 1, "merged at the end");
         for (id, _, pos) in sampled_positions(&one, 11, 50) {
             assert_eq!(
                 one.chess_position(&pos, 8).unwrap(),
@@ -698,7 +426,7 @@ mod tests {
     fn merged_t_records_take_in_the_entries_of_their_position() {
         let (_dir, db) = twic_in_batches(97);
         let snap = db.snapshot().unwrap();
-        assert_eq!(snap.runs.len(), 1, "the small runs are merged");
+        assert_eq!(snap.index.runs.len(), 1, "the small runs are merged");
         let (mut trees, mut in_entries) = (0, 0);
         for (id, _, pos) in sampled_positions(&snap, 7, 40) {
             for (has_t, games) in snap.tree_and_entry_games(position_key(&pos)) {

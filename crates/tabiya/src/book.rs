@@ -196,7 +196,7 @@ pub fn probe_any(path: &Path, pos: &Chess) -> anyhow::Result<BookProbe> {
 /// Kvetka ECO comments from the Lichess opening tables: `B33|Sicilian Defense|Pelikan
 /// Variation` — the name split at its first `:` into opening and variation.
 pub fn eco_comment(pos: &Chess) -> Option<(String, String, Option<String>)> {
-    let o = tabiya_db::openings::named(pos)?;
+    let o = tabiya_db::chess::openings::named(pos)?;
     Some(match o.name.split_once(':') {
         Some((name, variation)) => (
             o.eco.clone(),

@@ -13,10 +13,12 @@ use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanPlus};
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
-use tabiya_db::chess::{NO_MOVE, code_to_move, position_key};
-use tabiya_db::query::{GameSort, Snapshot};
-use tabiya_db::stats::{GameFacts, GameOutcome, Stats};
-use tabiya_db::{Database, ImportOptions, ImportProgress, Kind, openings};
+use tabiya_db::NO_MOVE;
+use tabiya_db::chess::openings;
+use tabiya_db::chess::{code_to_move, position_key};
+use tabiya_db::{Database, ImportOptions, ImportProgress, Kind};
+use tabiya_db::{GameFacts, GameOutcome, Stats};
+use tabiya_db::{GameSort, Snapshot};
 
 use crate::output::print_json;
 
@@ -802,7 +804,7 @@ pub fn export(args: ExportArgs) -> anyhow::Result<()> {
 
 pub fn stats(args: StatsArgs) -> anyhow::Result<()> {
     let db = open_db(&args.db)?;
-    let s = tabiya_db::dbstats::collect(&db)?;
+    let s = tabiya_db::collect_stats(&db)?;
     if args.json {
         return print_json(&s);
     }

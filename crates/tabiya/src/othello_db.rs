@@ -12,11 +12,11 @@ use std::time::{Duration, Instant};
 
 use anyhow::bail;
 use clap::Args;
+use tabiya_db::GameSort;
 use tabiya_db::othello::{
     AskedPosition, GameFilter, NameSources, OthelloExplore, OthelloGames, PlayerKind,
     WthorImportSummary,
 };
-use tabiya_db::query::GameSort;
 use tabiya_db::{Database, ImportOptions, ImportProgress, Kind};
 
 use crate::db::{DbArg, ExploreArgs, GamesArgs, ImportArgs, SortArg};

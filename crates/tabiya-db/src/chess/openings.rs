@@ -7,14 +7,14 @@ use std::sync::OnceLock;
 use serde::Serialize;
 use shakmaty::{Chess, Position};
 
-use crate::chess::position_key;
+use super::key::position_key;
 
 const TABLES: [&str; 5] = [
-    include_str!("../../../data/eco/a.tsv"),
-    include_str!("../../../data/eco/b.tsv"),
-    include_str!("../../../data/eco/c.tsv"),
-    include_str!("../../../data/eco/d.tsv"),
-    include_str!("../../../data/eco/e.tsv"),
+    include_str!("../../../../data/eco/a.tsv"),
+    include_str!("../../../../data/eco/b.tsv"),
+    include_str!("../../../../data/eco/c.tsv"),
+    include_str!("../../../../data/eco/d.tsv"),
+    include_str!("../../../../data/eco/e.tsv"),
 ];
 
 /// A named opening.

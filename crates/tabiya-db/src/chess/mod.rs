@@ -1,0 +1,31 @@
+//! The chess game kind: position keys ([`key`]), move codes ([`moves`]), the positions a game
+//! counts ([`walk`]) and their replay from a stored game ([`replay`]), the stored form of a
+//! game ([`stored`], [`tags`]), its facts for the index ([`facts`]) and opening names
+//! ([`openings`]).
+
+pub mod facts;
+mod import;
+pub mod key;
+pub mod moves;
+pub mod openings;
+mod parse_chunk;
+mod query;
+pub mod replay;
+pub mod stored;
+pub mod tags;
+pub mod walk;
+
+#[cfg(test)]
+mod tests;
+
+pub use crate::game::{Dict, NO_MOVE, NameLookup, Names, Occurrence};
+pub use facts::{facts, facts_from, index_outcome};
+pub use key::{next_key, next_key_from, position_key, successor_keys};
+pub use moves::{code_to_move, decode_move, encode_move, encode_move_ep, move_code};
+pub use replay::{replay_record, replay_record_until, successor_keys_in_record};
+pub use stored::{
+    assemble, assemble_tags, decode_game, decode_line, decode_tags, encode_body, encode_game,
+    prepare, put_body_head,
+};
+pub use tags::{encode_tag_list, encode_tags};
+pub use walk::{Left, Reach, Walk, occurrences, occurrences_with_plies};

@@ -1,0 +1,202 @@
+//! Move codes: the 16-bit code the index keeps per move, and the one-or-two-byte form of a
+//! move in a stored game (decoded by counting bits, without move generation).
+
+use shakmaty::{
+    Bitboard, Chess, Color, EnPassantMode, Move, Piece, Position, Role, Square, attacks,
+};
+
+use crate::codec::{DecodeError, Reader};
+use crate::game::NO_MOVE;
+
+fn role_bits(r: Role) -> u16 {
+    r as u16
+}
+
+/// A 16-bit move code: from square (bits 0–5), to square (6–11), promotion role (12–14),
+/// castling flag (15; then `to` is the rook's square, which also covers Chess960).
+pub fn move_code(m: &Move) -> u16 {
+    match *m {
+        Move::Normal {
+            from,
+            to,
+            promotion,
+            ..
+        } => from as u16 | (to as u16) << 6 | promotion.map_or(0, role_bits) << 12,
+        Move::EnPassant { from, to } => from as u16 | (to as u16) << 6,
+        Move::Castle { king, rook } => king as u16 | (rook as u16) << 6 | 1 << 15,
+        Move::Put { to, role } => (to as u16) << 6 | role_bits(role) << 12 | 0x3f,
+    }
+}
+
+/// The legal move of `pos` with this code.
+pub fn code_to_move(pos: &Chess, code: u16) -> Option<Move> {
+    if code == NO_MOVE {
+        return None;
+    }
+    pos.legal_moves().into_iter().find(|m| move_code(m) == code)
+}
+
+/// The squares the piece on `from` may go to, which move codes count in ascending order,
+/// and whether they are promotions (then each square counts four times: queen, rook,
+/// bishop, knight). Castling is the king going to its rook. Pseudo-legal: stored games were
+/// checked when imported.
+pub(crate) fn target_squares(pos: &Chess, from: Square, ep: Option<Square>) -> (Bitboard, bool) {
+    let board = pos.board();
+    let Some(piece) = board.piece_at(from) else {
+        return (Bitboard::EMPTY, false);
+    };
+    let us = board.by_color(piece.color);
+    let occupied = board.occupied();
+    match piece.role {
+        Role::Pawn => {
+            let forward: i32 = if piece.color == Color::White { 8 } else { -8 };
+            let mut t = Bitboard::EMPTY;
+            if let Some(one) = from.offset(forward)
+                && !occupied.contains(one)
+            {
+                t |= Bitboard::from_square(one);
+                let start_rank = if piece.color == Color::White {
+                    shakmaty::Rank::Second
+                } else {
+                    shakmaty::Rank::Seventh
+                };
+                if from.rank() == start_rank
+                    && let Some(two) = one.offset(forward)
+                    && !occupied.contains(two)
+                {
+                    t |= Bitboard::from_square(two);
+                }
+            }
+            let mut capturable = board.by_color(!piece.color);
+            if let Some(ep) = ep {
+                capturable |= Bitboard::from_square(ep);
+            }
+            let seventh = if piece.color == Color::White {
+                shakmaty::Rank::Seventh
+            } else {
+                shakmaty::Rank::Second
+            };
+            (
+                t | (attacks::pawn_attacks(piece.color, from) & capturable),
+                from.rank() == seventh,
+            )
+        }
+        Role::King => (
+            (attacks::king_attacks(from) & !us)
+                | (pos.castles().castling_rights() & us & board.rooks()),
+            false,
+        ),
+        role => (
+            attacks::attacks(
+                from,
+                Piece {
+                    color: piece.color,
+                    role,
+                },
+                occupied,
+            ) & !us,
+            false,
+        ),
+    }
+}
+
+const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
+
+/// Appends a move's code: one byte, the index of the moving piece among the mover's pieces
+/// (ascending square) in the high nibble and the index of its target (see
+/// [`target_squares`]) in the low nibble; a target index of 15 or more is written as 15 and
+/// a second byte with the rest. Both directions count bits: no move generation, so replays
+/// are fast.
+pub fn encode_move(pos: &Chess, m: &Move, out: &mut Vec<u8>) {
+    encode_move_ep(pos, m, pos.ep_square(EnPassantMode::Legal), out);
+}
+
+/// [`encode_move`] given the position's en-passant square (when a capture there is legal),
+/// for a caller that knows it already.
+pub fn encode_move_ep(pos: &Chess, m: &Move, ep: Option<Square>, out: &mut Vec<u8>) {
+    let (from, to, promo) = match *m {
+        Move::Normal {
+            from,
+            to,
+            promotion,
+            ..
+        } => (from, to, promotion),
+        Move::EnPassant { from, to } => (from, to, None),
+        Move::Castle { king, rook } => (king, rook, None),
+        Move::Put { to, .. } => (to, to, None),
+    };
+    let us = pos.us();
+    let piece_idx = (us & Bitboard((1u64 << from as u32) - 1)).count() as u8;
+    let (squares, promoting) = target_squares(pos, from, ep);
+    let below = (squares & Bitboard((1u64 << to as u32) - 1)).count();
+    let t = match (
+        squares.contains(to),
+        promoting,
+        promo.and_then(|r| PROMOTIONS.iter().position(|&p| p == r)),
+    ) {
+        (true, false, None) => below,
+        (true, true, Some(p)) => below * 4 + p,
+        // Not a move of this piece: the first target (never for a checked game).
+        _ => 0,
+    };
+    if t < 15 {
+        out.push(piece_idx << 4 | t as u8);
+    } else {
+        out.push(piece_idx << 4 | 15);
+        out.push((t - 15) as u8);
+    }
+}
+
+/// Reads one move code (see [`encode_move`]).
+pub fn decode_move(pos: &Chess, r: &mut Reader<'_>) -> Result<Move, DecodeError> {
+    decode_move_ep(pos, pos.ep_square(EnPassantMode::Legal), r)
+}
+
+/// [`decode_move`] given the position's en-passant square (see [`encode_move_ep`]).
+pub(crate) fn decode_move_ep(
+    pos: &Chess,
+    ep: Option<Square>,
+    r: &mut Reader<'_>,
+) -> Result<Move, DecodeError> {
+    let b = r.u8("move")?;
+    let piece_idx = (b >> 4) as usize;
+    let mut t = (b & 15) as usize;
+    if t == 15 {
+        t += r.u8("move")? as usize;
+    }
+    let Some(from) = pos.us().into_iter().nth(piece_idx) else {
+        return Err(r.bad("move piece"));
+    };
+    let (squares, promoting) = target_squares(pos, from, ep);
+    let (nth, promotion) = if promoting {
+        (t / 4, Some(PROMOTIONS[t % 4]))
+    } else {
+        (t, None)
+    };
+    let mut left = squares.0;
+    for _ in 0..nth.min(64) {
+        left &= left.wrapping_sub(1);
+    }
+    if left == 0 {
+        return Err(r.bad("move target"));
+    }
+    let to = Square::new(left.trailing_zeros());
+    let board = pos.board();
+    let role = board.role_at(from).expect("piece on from");
+    if role == Role::King && board.by_color(pos.turn()).contains(to) {
+        return Ok(Move::Castle {
+            king: from,
+            rook: to,
+        });
+    }
+    if role == Role::Pawn && from.file() != to.file() && !board.occupied().contains(to) {
+        return Ok(Move::EnPassant { from, to });
+    }
+    Ok(Move::Normal {
+        role,
+        from,
+        capture: board.role_at(to),
+        to,
+        promotion,
+    })
+}

@@ -1,0 +1,62 @@
+//! Chess questions to a [`Snapshot`]: a position's statistics and games (replays stopped
+//! early where a game can no longer reach the position), a game's tags or whole game.
+
+use shakmaty::Chess;
+
+use super::key::position_key;
+use super::stored::{decode_game, decode_tags};
+use super::walk::Reach;
+use crate::Result;
+use crate::index::find::{Next, Wanted};
+use crate::query::{GamePage, GameSort, PositionStats, Snapshot};
+
+impl Snapshot<'_> {
+    /// The tags of a chess game, without decoding its moves.
+    pub fn chess_tags(&self, id: u32) -> Result<Option<Vec<(String, String)>>> {
+        match self.game_record(id)? {
+            Some(data) => Ok(Some(decode_tags(&data, &self.names)?)),
+            None => Ok(None),
+        }
+    }
+
+    /// A whole chess game.
+    pub fn chess_game(&self, id: u32) -> Result<Option<tabiya_pgn::Game>> {
+        match self.game_record(id)? {
+            Some(data) => Ok(Some(decode_game(&data, &self.names)?)),
+            None => Ok(None),
+        }
+    }
+
+    /// Statistics of a chess position and its best-rated games. The same as
+    /// [`Snapshot::position_with`] with its key and successors' keys, quicker: replays of
+    /// candidate games stop as soon as they can no longer reach the position ([`Reach`]).
+    pub fn chess_position(&self, pos: &Chess, top_n: usize) -> Result<PositionStats> {
+        let reach = Reach::of(pos);
+        let found = self.find(&Wanted {
+            key: position_key(pos),
+            next: Next::Of(pos),
+            reach: Some(&reach),
+            all: false,
+        })?;
+        self.position_stats(found, top_n)
+    }
+
+    /// Every game reaching a chess position: [`Snapshot::position_games_with`] with the
+    /// quicker replays of [`Snapshot::chess_position`].
+    pub fn chess_position_games(
+        &self,
+        pos: &Chess,
+        sort: GameSort,
+        offset: usize,
+        limit: usize,
+    ) -> Result<GamePage> {
+        let reach = Reach::of(pos);
+        let found = self.find(&Wanted {
+            key: position_key(pos),
+            next: Next::Of(pos),
+            reach: Some(&reach),
+            all: true,
+        })?;
+        self.page_of_games(found, sort, offset, limit)
+    }
+}

@@ -1,0 +1,94 @@
+//! Replaying a stored game to recover its counted positions, without decoding it into a
+//! [`tabiya_pgn::Game`] (what index merges and queries do for games they cannot tell apart
+//! by their entries alone).
+
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess};
+
+use super::key::successor_keys;
+use super::moves::decode_move_ep;
+use super::stored::{F_960, F_FEN, skip_tags};
+use super::walk::{Reach, count_positions};
+use crate::codec::{DecodeError, Reader};
+use crate::game::Occurrence;
+
+/// The counted positions (and plies) of a stored game, decoding its moves as it goes: one
+/// pass, no list of moves. The same as [`decode_line`] then [`occurrences_with_plies`].
+pub fn replay_record(
+    data: &[u8],
+    max_ply: Option<u32>,
+    out: &mut Vec<Occurrence>,
+    plies: &mut Vec<u16>,
+) -> Result<(), DecodeError> {
+    replay_record_until(data, max_ply, None, out, plies)
+}
+
+/// [`replay_record`] that stops once the position `stop_at` is counted (it is then the last
+/// occurrence given), or, given its [`Reach`], once the game can no longer reach it: how a
+/// query checks that a game reaches a position without replaying the rest of it.
+pub fn replay_record_until(
+    data: &[u8],
+    max_ply: Option<u32>,
+    stop_at: Option<(u128, Option<&Reach>)>,
+    out: &mut Vec<Occurrence>,
+    plies: &mut Vec<u16>,
+) -> Result<(), DecodeError> {
+    replay_record_to(data, max_ply, stop_at, out, plies).map(|_| ())
+}
+
+/// [`replay_record_until`], returning the position the replay stopped at.
+fn replay_record_to(
+    data: &[u8],
+    max_ply: Option<u32>,
+    stop_at: Option<(u128, Option<&Reach>)>,
+    out: &mut Vec<Occurrence>,
+    plies: &mut Vec<u16>,
+) -> Result<Chess, DecodeError> {
+    let mut r = Reader::new(data);
+    let (pos, n) = record_start(&mut r)?;
+    let limit = max_ply.map_or(n, |m| (m as usize).min(n));
+    // The move played at the cap is counted too (it is that position's move).
+    let mut left = (limit + 1).min(n);
+    count_positions(pos, limit, stop_at, out, plies, |pos, ep| {
+        if left == 0 {
+            return Ok(None);
+        }
+        left -= 1;
+        decode_move_ep(pos, ep, &mut r).map(Some)
+    })
+}
+
+/// Reads a stored game up to its moves: the start position and the number of plies.
+fn record_start(r: &mut Reader) -> Result<(Chess, usize), DecodeError> {
+    skip_tags(r)?;
+    let flags = r.u8("game flags")?;
+    let mode = if flags & F_960 != 0 {
+        CastlingMode::Chess960
+    } else {
+        CastlingMode::Standard
+    };
+    let pos = if flags & F_FEN != 0 {
+        let fen = r.str("start FEN")?;
+        let fen = Fen::from_ascii(fen.as_bytes()).map_err(|_| r.bad("start FEN"))?;
+        fen.into_position::<Chess>(mode)
+            .map_err(|_| r.bad("start position"))?
+    } else {
+        Chess::default()
+    };
+    let n = r.varint("ply count")? as usize;
+    if n > r.remaining().len() {
+        return Err(r.bad("ply count"));
+    }
+    Ok((pos, n))
+}
+
+/// The keys of the positions one legal move after position `key` in a stored game (its
+/// first occurrence), or `None` when the game never reaches it.
+pub fn successor_keys_in_record(data: &[u8], key: u128) -> Result<Option<Vec<u128>>, DecodeError> {
+    let (mut occs, mut plies) = (Vec::new(), Vec::new());
+    let at = replay_record_to(data, None, Some((key, None)), &mut occs, &mut plies)?;
+    Ok(occs
+        .last()
+        .filter(|o| o.key == key)
+        .map(|_| successor_keys(&at)))
+}

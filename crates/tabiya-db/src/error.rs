@@ -1,0 +1,21 @@
+//! What can go wrong: the store, a damaged database, bad input, a wrong request.
+
+pub use crate::codec::DecodeError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error(transparent)]
+    Store(#[from] tabiya_store::StoreError),
+    #[error("database is damaged: {0}")]
+    Corrupt(String),
+    #[error("database is damaged: {0}")]
+    Decode(#[from] DecodeError),
+    /// Input that cannot be read (a file, a game).
+    #[error("{0}")]
+    Input(String),
+    /// A request that cannot be done as asked (a wrong kind, a bad option).
+    #[error("{0}")]
+    Usage(String),
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,179 @@
+//! Importing PGN: a pipeline that keeps both cores busy and memory bounded.
+//!
+//! ```text
+//! reader thread ──chunks──▶ parse workers ──parsed games──▶ main (in file order) ──batches──▶ writer
+//!  (decompress,             (parse, check moves,            (duplicates, ids,                (segment: compress games,
+//!   split games)             hash positions)                 names, stored form)              then index run, one transaction)
+//! ```
+//!
+//! The writer gathers batches into a [`Segment`] until the index memory
+//! ([`ImportOptions::index_memory`]) is full, then builds its index run and commits it with
+//! its games in one store transaction, so killing the process at any instant loses at most
+//! the segment not yet committed; running the same import again skips the committed games as
+//! duplicates and finishes the job. An import that fits its memory is one run: nothing to
+//! merge.
+
+pub mod segment;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
+
+use serde::Serialize;
+
+pub use segment::BYTES_PER_OCCURRENCE;
+pub(crate) use segment::{Batch, Segment, commit_batch_with_plies};
+
+/// How to import.
+#[derive(Debug, Clone)]
+pub struct ImportOptions {
+    /// Keep games equal to a stored game instead of skipping them.
+    pub keep_duplicates: bool,
+    /// Games per transaction (and per index run before merging), fewer if `index_memory`
+    /// is full first; 0: as many as `index_memory` allows (chess; Othello imports take
+    /// 50,000 then).
+    pub batch_games: usize,
+    /// Memory for building the index of one transaction, in bytes (about
+    /// [`BYTES_PER_OCCURRENCE`] a position of a game). An import needing more is written as
+    /// several runs, merged at the end.
+    pub index_memory: u64,
+    /// Parse threads (default: the machine's cores).
+    pub workers: usize,
+}
+
+impl Default for ImportOptions {
+    fn default() -> Self {
+        ImportOptions {
+            keep_duplicates: false,
+            batch_games: 0,
+            index_memory: default_index_memory(),
+            workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
+        }
+    }
+}
+
+/// Games of an Othello import's transaction when no `--batch` is given.
+pub const OTHELLO_BATCH_GAMES: usize = 50_000;
+
+/// A quarter of the memory this process may use — the machine's (`/proc/meminfo`), or its
+/// control group's limit when lower (containers) — between 256 MiB and 16 GiB; 2 GiB when
+/// unknown.
+pub fn default_index_memory() -> u64 {
+    let machine = std::fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
+        let line = m.lines().find(|l| l.starts_with("MemTotal:"))?;
+        let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kb * 1024)
+    });
+    // cgroup v2, then v1 ("max" or a huge number when there is no limit).
+    let group = [
+        "/sys/fs/cgroup/memory.max",
+        "/sys/fs/cgroup/memory/memory.limit_in_bytes",
+    ]
+    .iter()
+    .find_map(|p| std::fs::read_to_string(p).ok()?.trim().parse::<u64>().ok());
+    let total = match (machine, group) {
+        (Some(m), Some(g)) => Some(m.min(g)),
+        (m, g) => m.or(g),
+    };
+    total.map_or(2 << 30, |t| (t / 4).clamp(256 << 20, 16 << 30))
+}
+
+/// Live counters an interface can poll to draw a progress bar.
+#[derive(Debug, Default)]
+pub struct ImportProgress {
+    pub file_index: AtomicUsize,
+    pub file_name: Mutex<String>,
+    /// Bytes of the current file consumed (compressed bytes for compressed files).
+    pub file_bytes: AtomicU64,
+    /// Size of the current file, 0 when unknown (standard input).
+    pub file_size: AtomicU64,
+    /// Games read so far (all files), whatever became of them.
+    pub games: AtomicU64,
+    pub imported: AtomicU64,
+    /// Set by the interface to stop the import early (after the current batch).
+    pub cancel: AtomicBool,
+    /// True while an index run is built and written with its games.
+    pub indexing: AtomicBool,
+    /// True while the index runs are merged, at the end.
+    pub merging: AtomicBool,
+}
+
+/// A game that was skipped, and why.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Problem {
+    pub file: String,
+    /// 1-based line in the file (0 when the problem is with the file itself).
+    pub line: u64,
+    /// 1-based index of the game in its file (0 when the problem is with the file itself).
+    pub game: u64,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FileSummary {
+    pub file: String,
+    pub games: u64,
+    pub imported: u64,
+    pub duplicates: u64,
+    pub skipped: u64,
+    pub bytes: u64,
+}
+
+/// What an import did.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ImportSummary {
+    pub files: Vec<FileSummary>,
+    pub games: u64,
+    pub imported: u64,
+    pub duplicates: u64,
+    pub skipped: u64,
+    /// Skipped games counted by reason (first words of the reason).
+    pub skipped_by_reason: BTreeMap<String, u64>,
+    /// Games imported with something dropped (a variation cut at an illegal move...).
+    pub warnings: u64,
+    pub problems: Vec<Problem>,
+    pub seconds: f64,
+    pub games_per_second: f64,
+    /// Games in the database after the import.
+    pub database_games: u64,
+    /// Index runs this import wrote (one per transaction), and merges at its end.
+    pub runs_written: u32,
+    pub merges: u32,
+}
+
+pub(crate) fn reason_kind(reason: &str) -> String {
+    // "move 12... Nf9 (ply 24): illegal move ..." -> "illegal move"; "unsupported variant ..." -> itself.
+    let r = reason.split_once("): ").map_or(reason, |(_, r)| r);
+    let words: Vec<&str> = r.split_whitespace().take(2).collect();
+    words.join(" ")
+}
+
+/// Something to import: a file (`-` for standard input) or an already open reader.
+pub enum Source {
+    Path(PathBuf),
+    Reader {
+        name: String,
+        size: Option<u64>,
+        reader: Box<dyn std::io::Read + Send>,
+    },
+}
+
+impl Source {
+    pub(crate) fn name(&self) -> String {
+        match self {
+            Source::Path(p) => display(p),
+            Source::Reader { name, .. } => name.clone(),
+        }
+    }
+}
+
+pub(crate) fn display(p: &Path) -> String {
+    if p.as_os_str() == "-" {
+        "<stdin>".to_string()
+    } else {
+        p.display().to_string()
+    }
+}

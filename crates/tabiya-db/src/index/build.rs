@@ -1,0 +1,339 @@
+//! Building the run of a segment from its games' occurrences: sort by key, T records for
+//! positions reached by [`PROMOTE_AT`] games, S entries (every other one implicit) for the
+//! rest. Written to reuse its memory: fresh pages cost more than sorting on this kind of
+//! machine.
+
+use super::record::{Occ, SEntry, TRecord, make_record};
+use super::{PROMOTE_AT, prefix};
+use crate::hll::Hll;
+use crate::stats::GameFacts;
+
+/// What [`build`] makes of a batch.
+pub struct Built {
+    pub records: Vec<TRecord>,
+    pub singles: Singles,
+    pub sketch: Hll,
+    /// Occurrences kept only through their successor's S entry.
+    pub implicit: u64,
+}
+
+/// Splits the occurrences of a batch into T records and S entries, and sketches the number
+/// of distinct positions.
+///
+/// With `plies` (the ply of every occurrence, in the batch's order: games one after the
+/// other, positions in game order), rare positions are kept every other ply: an occurrence
+/// whose next position in the same game (one ply later) has an S entry of its own is left
+/// *implicit* — not stored — and that entry gets `pred` set. A query finds it by looking up
+/// the positions one legal move away and replaying the games whose entries have `pred`
+/// (the replay checks that the asked position came just before). This halves the largest
+/// part of the index. Positions with a T record are never implicit.
+#[cfg(test)]
+pub fn build(
+    occs: &[Occ],
+    facts: &(dyn Fn(u32) -> GameFacts + Sync),
+    plies: Option<&[u16]>,
+) -> Built {
+    let mut sketch = Hll::default();
+    for o in occs {
+        sketch.add(o.key);
+    }
+    build_sketched(occs, facts, plies, sketch)
+}
+
+/// [`build`] given the sketch of the occurrences' distinct keys (an import feeds it batch by
+/// batch, while other threads still parse).
+pub fn build_sketched(
+    occs: &[Occ],
+    facts: &(dyn Fn(u32) -> GameFacts + Sync),
+    plies: Option<&[u16]>,
+    sketch: Hll,
+) -> Built {
+    let n = occs.len();
+    assert!(
+        n < u32::MAX as usize,
+        "an index run holds fewer than 2^32 occurrences"
+    );
+    // Occurrences sorted by key: groups of equal keys give T records and distinct counts.
+    // They are scattered by the key's top 16 bits, each packed in 8 bytes as the next 32
+    // bits of its key and its index; the ranges are then sorted and grouped by two threads,
+    // each taking half of the ranges (and each scattering its half: both read every key,
+    // each writes only its own). Groups of 48 equal bits big enough for a T record are then
+    // split by whole keys; smaller ones need nothing (every key in them is rare).
+    const BITS: u32 = 16;
+    let range_of = |k: u128| (k >> (128 - BITS)) as usize;
+    let mut starts = vec![0usize; (1 << BITS) + 1];
+    let (mut min_game, mut max_game) = (u32::MAX, 0);
+    for o in occs {
+        starts[range_of(o.key) + 1] += 1;
+        min_game = min_game.min(o.game);
+        max_game = max_game.max(o.game);
+    }
+    let base = min_game.min(max_game);
+    assert!(
+        max_game - base < 1 << 31,
+        "an index run spans fewer than 2^31 games"
+    );
+    for i in 1..starts.len() {
+        starts[i] += starts[i - 1];
+    }
+    let half = starts.partition_point(|&s| s < n / 2).min(1 << BITS);
+    // Zeroed memory comes fresh from the system: no cost until written (but each page
+    // written costs a fault: 8 bytes an occurrence, not 16).
+    let mut packed = vec![0u64; n];
+    let scatter = |out: &mut [u64], ranges: std::ops::Range<usize>| {
+        let base = starts[ranges.start];
+        let mut next: Vec<usize> = starts[ranges.clone()].iter().map(|s| s - base).collect();
+        for (i, o) in occs.iter().enumerate() {
+            let r = range_of(o.key);
+            if ranges.contains(&r) {
+                let at = &mut next[r - ranges.start];
+                out[*at] = (u64::from((o.key >> (128 - BITS - 32)) as u32) << 32) | i as u64;
+                *at += 1;
+            }
+        }
+    };
+    let ((mut records, in_t_low), (records_high, in_t_high)) = {
+        let (low, high) = packed.split_at_mut(starts[half]);
+        std::thread::scope(|s| {
+            let upper = s.spawn(|| {
+                scatter(high, half..1 << BITS);
+                build_ranges(occs, high, &starts[half..], facts)
+            });
+            scatter(low, 0..half);
+            let lower = build_ranges(occs, low, &starts[..=half], facts);
+            (lower, upper.join().expect("index build thread"))
+        })
+    };
+    records.extend(records_high);
+    let mut is_t = Bits::new(n);
+    for &i in in_t_low.iter().chain(&in_t_high) {
+        is_t.set(i as usize);
+    }
+    drop((in_t_low, in_t_high));
+    // Rare positions, walking each game in order. With plies, every other one is implicit:
+    // an S occurrence whose next one (one ply later, same game) is an explicit S entry.
+    // Two threads each take the games of one half of the occurrences (neither rule looks
+    // past a game) and write their entries at the start of their half of the key sort's
+    // memory, whose pages are already the process's (fresh memory costs a fault a page).
+    let mut singles = packed;
+    let pack = |e: SEntry| Singles::pack(base, e);
+    let mid = (n / 2..n)
+        .find(|&i| i == 0 || occs[i].game != occs[i - 1].game)
+        .unwrap_or(n);
+    let rare = |lo: usize, hi: usize, out: &mut [u64]| -> (usize, u64) {
+        let (mut count, mut n_implicit) = (0usize, 0u64);
+        let mut put = |e: SEntry| {
+            out[count] = pack(e);
+            count += 1;
+        };
+        match plies {
+            Some(plies) => {
+                // Indices local to the half.
+                let mut implicit = Bits::new(hi - lo);
+                for ix in (lo..hi.saturating_sub(1)).rev() {
+                    let next = ix + 1;
+                    if !is_t.get(ix)
+                        && occs[next].game == occs[ix].game
+                        && plies[next] == plies[ix].wrapping_add(1)
+                        && !is_t.get(next)
+                        && !implicit.get(next - lo)
+                    {
+                        implicit.set(ix - lo);
+                        n_implicit += 1;
+                    }
+                }
+                for ix in lo..hi {
+                    if !is_t.get(ix) && !implicit.get(ix - lo) {
+                        let pred = ix > lo
+                            && implicit.get(ix - 1 - lo)
+                            && occs[ix - 1].game == occs[ix].game;
+                        put(SEntry {
+                            prefix: prefix(occs[ix].key),
+                            game: occs[ix].game,
+                            pred,
+                        });
+                    }
+                }
+            }
+            None => {
+                for (ix, o) in occs.iter().enumerate().take(hi).skip(lo) {
+                    if !is_t.get(ix) {
+                        put(SEntry {
+                            prefix: prefix(o.key),
+                            game: o.game,
+                            pred: false,
+                        });
+                    }
+                }
+            }
+        }
+        (count, n_implicit)
+    };
+    let ((a, implicit_a), (b, implicit_b)) = {
+        let (first, second) = singles.split_at_mut(mid);
+        std::thread::scope(|s| {
+            let other = s.spawn(|| rare(mid, n, second));
+            (
+                rare(0, mid, first),
+                other.join().expect("index build thread"),
+            )
+        })
+    };
+    singles.copy_within(mid..mid + b, a);
+    singles.truncate(a + b);
+    let n_implicit = implicit_a + implicit_b;
+    drop(is_t);
+    // Sorted on two threads, split where the key sort split its ranges (a prefix's top 16
+    // bits are its key's range).
+    let mut lo = 0;
+    for i in 0..singles.len() {
+        if ((singles[i] >> 48) as usize) < half {
+            singles.swap(lo, i);
+            lo += 1;
+        }
+    }
+    let (a, b) = singles.split_at_mut(lo);
+    std::thread::scope(|s| {
+        s.spawn(|| b.sort_unstable());
+        a.sort_unstable();
+    });
+    Built {
+        records,
+        singles: Singles {
+            base,
+            packed: singles,
+        },
+        sketch,
+        implicit: n_implicit,
+    }
+}
+
+/// The S entries of a build, in (prefix, game, pred) order, eight bytes each: the prefix,
+/// the game less `base` (31 bits) and `pred`, so that they sort as [`SEntry`]s do.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Singles {
+    base: u32,
+    packed: Vec<u64>,
+}
+
+impl Singles {
+    fn pack(base: u32, e: SEntry) -> u64 {
+        (u64::from(e.prefix) << 32) | (u64::from(e.game - base) << 1) | u64::from(e.pred)
+    }
+
+    pub fn len(&self) -> usize {
+        self.packed.len()
+    }
+
+    pub fn get(&self, i: usize) -> SEntry {
+        let v = self.packed[i];
+        SEntry {
+            prefix: (v >> 32) as u32,
+            game: self.base + ((v as u32) >> 1),
+            pred: v & 1 == 1,
+        }
+    }
+
+    pub fn prefix_at(&self, i: usize) -> u32 {
+        (self.packed[i] >> 32) as u32
+    }
+
+    #[cfg(test)]
+    pub fn iter(&self) -> impl Iterator<Item = SEntry> + '_ {
+        (0..self.len()).map(|i| self.get(i))
+    }
+
+    #[cfg(test)]
+    pub fn to_vec(&self) -> Vec<SEntry> {
+        self.iter().collect()
+    }
+}
+
+/// One flag per occurrence, eight to a byte.
+struct Bits(Vec<u64>);
+
+impl Bits {
+    fn new(n: usize) -> Bits {
+        Bits(vec![0; n.div_ceil(64)])
+    }
+
+    fn set(&mut self, i: usize) {
+        self.0[i / 64] |= 1 << (i % 64);
+    }
+
+    fn get(&self, i: usize) -> bool {
+        self.0[i / 64] >> (i % 64) & 1 == 1
+    }
+}
+
+/// Sorts the values of one key range of [`build_ranges`] (a big range through `scratch`: by
+/// its values' top 8 bits first, then each of those small buckets).
+pub(crate) fn sort_range(range: &mut [u64], scratch: &mut Vec<u64>) {
+    if range.len() < 512 {
+        range.sort_unstable();
+        return;
+    }
+    let mut bounds = [0usize; 257];
+    for &v in range.iter() {
+        bounds[(v >> 56) as usize + 1] += 1;
+    }
+    for i in 1..bounds.len() {
+        bounds[i] += bounds[i - 1];
+    }
+    scratch.clear();
+    scratch.resize(range.len(), 0);
+    let mut next = bounds;
+    for &v in range.iter() {
+        let b = (v >> 56) as usize;
+        scratch[next[b]] = v;
+        next[b] += 1;
+    }
+    for b in bounds.windows(2) {
+        scratch[b[0]..b[1]].sort_unstable();
+    }
+    range.copy_from_slice(scratch);
+}
+
+/// Sorts and groups some key ranges of [`build`]: `packed` holds them, `starts` their
+/// bounds (offset by the first one). Returns their T records in key order and the indices
+/// of the occurrences in them. Only groups big enough for a T record are looked at closely
+/// (their whole keys read and compared): a smaller group needs nothing, even if it mixes
+/// keys sharing 48 bits.
+fn build_ranges(
+    occs: &[Occ],
+    packed: &mut [u64],
+    starts: &[usize],
+    facts: &(dyn Fn(u32) -> GameFacts + Sync),
+) -> (Vec<TRecord>, Vec<u32>) {
+    let base = starts[0];
+    let mut records = Vec::new();
+    let mut in_t = Vec::new();
+    let mut group_occs: Vec<Occ> = Vec::new();
+    let mut exact: Vec<(u128, u32)> = Vec::new();
+    let ix = |p: u64| p as u32;
+    let mut scratch = Vec::new();
+    for w in starts.windows(2) {
+        let range = &mut packed[w[0] - base..w[1] - base];
+        sort_range(range, &mut scratch);
+        for same_bits in range.chunk_by(|a, b| a >> 32 == b >> 32) {
+            if same_bits.len() >= PROMOTE_AT {
+                // Different keys may share these 48 bits: group by the whole key.
+                exact.clear();
+                exact.extend(same_bits.iter().map(|&p| (occs[ix(p) as usize].key, ix(p))));
+                exact.sort_unstable();
+                for g in exact.chunk_by(|x, y| x.0 == y.0) {
+                    if g.len() >= PROMOTE_AT {
+                        group_occs.clear();
+                        for &(_, o) in g {
+                            group_occs.push(occs[o as usize]);
+                            in_t.push(o);
+                        }
+                        group_occs.sort_unstable_by_key(|o| o.game);
+                        records.push(make_record(g[0].0, &group_occs, facts));
+                    }
+                }
+            }
+        }
+    }
+    (records, in_t)
+}

@@ -1,0 +1,339 @@
+//! T records (a popular position's statistics per move and its games) and S entries (one
+//! game of a rare position), with their encodings inside a run's blocks.
+
+use super::{INLINE_POSTINGS, TOP_GAMES};
+use crate::codec::{DecodeError, Reader, put_varint};
+use crate::stats::{GameFacts, Stats};
+
+/// One counted position of one game, as the index builder sees it. Aligned to 8 bytes, not
+/// the key's 16: 24 bytes instead of 32, for the hundreds of millions an import holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(C, packed(8))]
+pub struct Occ {
+    pub key: u128,
+    pub game: u32,
+    pub code: u16,
+    pub mover: u8,
+}
+
+/// Statistics of one move of a T record ([`crate::chess::NO_MOVE`] for games ending there).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveEntry {
+    pub code: u16,
+    pub stats: Stats,
+}
+
+/// A game in a postings list: its id and the slot (index into the record's moves) of the
+/// move it played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Posting {
+    pub game: u32,
+    pub slot: u8,
+}
+
+/// A position with many games.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TRecord {
+    pub key: u128,
+    pub moves: Vec<MoveEntry>,
+    /// Best-rated games (by mean rating, then date), only when there are more than
+    /// [`TOP_GAMES`] postings; otherwise the postings themselves are the top games.
+    pub top: Vec<Posting>,
+    /// Number of games; the list itself is inline when short, else in the postings table.
+    pub n_postings: u64,
+    pub postings: Option<Vec<Posting>>,
+}
+
+impl TRecord {
+    #[cfg(test)]
+    pub fn totals(&self) -> Stats {
+        let mut s = Stats::default();
+        for m in &self.moves {
+            s.merge(&m.stats);
+        }
+        s
+    }
+}
+
+/// An S entry: a game reaching a rare position whose key starts with `prefix`.
+///
+/// `pred` is set when the position the game played just before this one is kept only
+/// through this entry (an *implicit* position, see [`build`]): a query for that position
+/// looks for the entries of its successors with `pred` set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct SEntry {
+    pub prefix: u32,
+    pub game: u32,
+    pub pred: bool,
+}
+
+/// Orders games for "top games": higher mean rating first, then newer, then lower id.
+pub fn top_order(a: (u32, &GameFacts), b: (u32, &GameFacts)) -> std::cmp::Ordering {
+    b.1.mean_rating()
+        .cmp(&a.1.mean_rating())
+        .then(b.1.date.cmp(&a.1.date))
+        .then(a.0.cmp(&b.0))
+}
+
+/// Builds a T record from the occurrences of one position (any order, one per game).
+pub fn make_record(key: u128, occs: &[Occ], facts: &dyn Fn(u32) -> GameFacts) -> TRecord {
+    let mut moves: Vec<MoveEntry> = Vec::new();
+    let mut postings: Vec<Posting> = Vec::with_capacity(occs.len());
+    // Each game's facts are read once, for the statistics and for ranking the best games.
+    let mut ranked: Vec<(Posting, GameFacts)> = Vec::with_capacity(if occs.len() > TOP_GAMES {
+        occs.len()
+    } else {
+        0
+    });
+    // Gathered in a loop of their own: the reads (scattered over the facts of a whole
+    // segment) then overlap instead of waiting one by one behind the statistics.
+    let gathered: Vec<GameFacts> = occs.iter().map(|o| facts(o.game)).collect();
+    for (o, f) in occs.iter().zip(gathered) {
+        let slot = match moves.iter().position(|m| m.code == o.code) {
+            Some(s) => s,
+            None => {
+                moves.push(MoveEntry {
+                    code: o.code,
+                    stats: Stats::default(),
+                });
+                moves.len() - 1
+            }
+        };
+        moves[slot].stats.add_game(&f, o.mover);
+        let p = Posting {
+            game: o.game,
+            slot: slot as u8,
+        };
+        postings.push(p);
+        if occs.len() > TOP_GAMES {
+            ranked.push((p, f));
+        }
+    }
+    postings.sort_unstable();
+    let top = if postings.len() > TOP_GAMES {
+        best_of(ranked)
+    } else {
+        Vec::new()
+    };
+    TRecord {
+        key,
+        moves,
+        top,
+        n_postings: postings.len() as u64,
+        postings: Some(postings),
+    }
+}
+
+/// The [`TOP_GAMES`] best-ranked of some games.
+fn rank_top(
+    candidates: impl Iterator<Item = Posting>,
+    facts: &dyn Fn(u32) -> GameFacts,
+) -> Vec<Posting> {
+    best_of(candidates.map(|p| (p, facts(p.game))).collect())
+}
+
+/// The [`TOP_GAMES`] best-ranked of some games with their facts.
+fn best_of(mut ranked: Vec<(Posting, GameFacts)>) -> Vec<Posting> {
+    let order = |a: &(Posting, GameFacts), b: &(Posting, GameFacts)| {
+        top_order((a.0.game, &a.1), (b.0.game, &b.1))
+    };
+    // Only the first few matter: set them apart before sorting (room for repeated games).
+    let keep = 4 * TOP_GAMES;
+    if ranked.len() > keep {
+        ranked.select_nth_unstable_by(keep - 1, order);
+        ranked.truncate(keep);
+    }
+    ranked.sort_unstable_by(order);
+    ranked.dedup_by_key(|x| x.0.game);
+    ranked.truncate(TOP_GAMES);
+    ranked.into_iter().map(|(p, _)| p).collect()
+}
+
+/// Merges records of the same key (from different runs, or promoted S entries).
+pub fn merge_records(key: u128, parts: Vec<TRecord>, facts: &dyn Fn(u32) -> GameFacts) -> TRecord {
+    let mut moves: Vec<MoveEntry> = Vec::new();
+    let mut postings: Vec<Posting> = Vec::new();
+    // The best games of the whole are among the best of each part (a part's postings when
+    // it keeps no separate list).
+    let mut candidates: Vec<Posting> = Vec::new();
+    for rec in parts {
+        let mut remap = Vec::with_capacity(rec.moves.len());
+        for m in rec.moves {
+            let slot = match moves.iter().position(|x| x.code == m.code) {
+                Some(s) => {
+                    moves[s].stats.merge(&m.stats);
+                    s
+                }
+                None => {
+                    moves.push(m);
+                    moves.len() - 1
+                }
+            };
+            remap.push(slot as u8);
+        }
+        let own = rec.postings.expect("postings loaded before merging");
+        let top = if rec.top.is_empty() { &own } else { &rec.top };
+        candidates.extend(top.iter().map(|p| Posting {
+            game: p.game,
+            slot: remap[p.slot as usize],
+        }));
+        for p in &own {
+            postings.push(Posting {
+                game: p.game,
+                slot: remap[p.slot as usize],
+            });
+        }
+    }
+    postings.sort_unstable();
+    postings.dedup_by_key(|p| p.game);
+    let top = if postings.len() > TOP_GAMES {
+        rank_top(candidates.into_iter(), facts)
+    } else {
+        Vec::new()
+    };
+    TRecord {
+        key,
+        moves,
+        top,
+        n_postings: postings.len() as u64,
+        postings: Some(postings),
+    }
+}
+
+fn encode_postings(postings: &[Posting], out: &mut Vec<u8>) {
+    let mut last = 0u32;
+    for p in postings {
+        put_varint(out, (p.game - last) as u64);
+        out.push(p.slot);
+        last = p.game;
+    }
+}
+
+fn decode_postings(r: &mut Reader<'_>, n: u64) -> Result<Vec<Posting>, DecodeError> {
+    let mut v = Vec::with_capacity(n.min(1 << 20) as usize);
+    let mut last = 0u32;
+    for _ in 0..n {
+        let d = r.varint_u32("posting")?;
+        last = last.checked_add(d).ok_or(DecodeError {
+            what: "posting",
+            offset: r.pos(),
+        })?;
+        let slot = r.u8("posting slot")?;
+        v.push(Posting { game: last, slot });
+    }
+    Ok(v)
+}
+
+/// Encodes a T record; long postings lists are returned separately for the postings table.
+pub fn encode_record(rec: &TRecord, out: &mut Vec<u8>) -> Option<Vec<u8>> {
+    let mut body = Vec::with_capacity(64);
+    body.extend_from_slice(&rec.key.to_be_bytes());
+    put_varint(&mut body, rec.moves.len() as u64);
+    for m in &rec.moves {
+        body.extend_from_slice(&m.code.to_le_bytes());
+        m.stats.encode(&mut body);
+    }
+    put_varint(&mut body, rec.top.len() as u64);
+    for p in &rec.top {
+        put_varint(&mut body, p.game as u64);
+        body.push(p.slot);
+    }
+    put_varint(&mut body, rec.n_postings);
+    let postings = rec.postings.as_deref().unwrap_or(&[]);
+    let external = if rec.n_postings as usize <= INLINE_POSTINGS {
+        encode_postings(postings, &mut body);
+        None
+    } else {
+        let mut ext = Vec::with_capacity(postings.len() * 2);
+        encode_postings(postings, &mut ext);
+        Some(ext)
+    };
+    put_varint(out, body.len() as u64);
+    out.extend_from_slice(&body);
+    external
+}
+
+/// Decodes a T record body (after its length). Long postings are left unloaded.
+pub fn decode_record(body: &[u8]) -> Result<TRecord, DecodeError> {
+    let mut r = Reader::new(body);
+    let key = u128::from_be_bytes(r.array::<16>("record key")?);
+    let n = r.varint("move count")?;
+    if n > 256 {
+        return Err(DecodeError {
+            what: "move count",
+            offset: r.pos(),
+        });
+    }
+    let mut moves = Vec::with_capacity(n as usize);
+    for _ in 0..n {
+        let code = u16::from_le_bytes(r.array::<2>("move code")?);
+        let stats = Stats::decode(&mut r)?;
+        moves.push(MoveEntry { code, stats });
+    }
+    let nt = r.varint("top count")?;
+    if nt > TOP_GAMES as u64 {
+        return Err(DecodeError {
+            what: "top count",
+            offset: r.pos(),
+        });
+    }
+    let mut top = Vec::with_capacity(nt as usize);
+    for _ in 0..nt {
+        let game = r.varint_u32("top game")?;
+        let slot = r.u8("top slot")?;
+        top.push(Posting { game, slot });
+    }
+    let n_postings = r.varint("postings count")?;
+    let postings = if n_postings as usize <= INLINE_POSTINGS {
+        Some(decode_postings(&mut r, n_postings)?)
+    } else {
+        None
+    };
+    Ok(TRecord {
+        key,
+        moves,
+        top,
+        n_postings,
+        postings,
+    })
+}
+
+pub fn decode_external_postings(data: &[u8], n: u64) -> Result<Vec<Posting>, DecodeError> {
+    decode_postings(&mut Reader::new(data), n)
+}
+
+/// Decodes a T block into its records (long postings unloaded).
+pub fn decode_t_block(block: &[u8]) -> Result<Vec<TRecord>, DecodeError> {
+    let mut r = Reader::new(block);
+    let n = r.varint("block count")?;
+    let mut v = Vec::with_capacity(n.min(4096) as usize);
+    for _ in 0..n {
+        let len = r.varint("record length")? as usize;
+        v.push(decode_record(r.bytes(len, "record")?)?);
+    }
+    Ok(v)
+}
+
+/// Finds one record in a T block without decoding the others.
+pub fn find_in_t_block(block: &[u8], key: u128) -> Result<Option<TRecord>, DecodeError> {
+    let mut r = Reader::new(block);
+    let n = r.varint("block count")?;
+    for _ in 0..n {
+        let len = r.varint("record length")? as usize;
+        let body = r.bytes(len, "record")?;
+        if body.len() < 16 {
+            return Err(DecodeError {
+                what: "record",
+                offset: r.pos(),
+            });
+        }
+        let k = u128::from_be_bytes(body[..16].try_into().expect("16 bytes"));
+        if k == key {
+            return decode_record(body).map(Some);
+        }
+        if k > key {
+            break;
+        }
+    }
+    Ok(None)
+}

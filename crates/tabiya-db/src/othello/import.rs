@@ -1,0 +1,349 @@
+//! `Database::import_wthor`: WTHOR `.wtb` files (with their `.jou`/`.trn` names) into an
+//! Othello database.
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use serde::Serialize;
+use tabiya_othello::wthor::{self, BoardSize, GameFile, NameFile, NameKind};
+
+use super::keys::occurrences;
+use super::names::{NamesReport, apply_names, store_year_headers};
+use super::stored::{MAX_MOVES, StoredGame};
+use crate::game::Occurrence;
+use crate::import::{
+    Batch, FileSummary, ImportOptions, ImportProgress, ImportSummary, Problem,
+    commit_batch_with_plies,
+};
+use crate::index::Occ;
+use crate::{Database, Error, Kind, Result, meta_u64};
+
+/// Where the names of imported games come from.
+#[derive(Debug, Clone, Default)]
+pub struct NameSources {
+    /// The `.jou` file for every game file; `None` = the one beside each game file.
+    pub jou: Option<PathBuf>,
+    /// The `.trn` file for every game file; `None` = the one beside each game file.
+    pub trn: Option<PathBuf>,
+}
+
+/// What a WTHOR import did.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WthorImportSummary {
+    #[serde(flatten)]
+    pub summary: ImportSummary,
+    /// Imported games that stop before the end (stored and indexed; their result is the
+    /// stored, adjudicated score).
+    pub unfinished: u64,
+    /// Years of the games read.
+    pub years: Vec<u16>,
+    pub names: NamesReport,
+}
+
+fn names_path(
+    explicit: &Option<PathBuf>,
+    game_file: &Path,
+    kind: NameKind,
+) -> std::result::Result<PathBuf, String> {
+    if let Some(p) = explicit {
+        return Ok(p.clone());
+    }
+    let dir = game_file.parent().unwrap_or(Path::new(""));
+    wthor::find_names_file(dir, kind).map_err(|e| e.to_string())
+}
+
+fn skip(summary: &mut ImportSummary, file: usize, kind: &str, problem: Problem) {
+    summary.skipped += 1;
+    summary.files[file].skipped += 1;
+    *summary
+        .skipped_by_reason
+        .entry(kind.to_string())
+        .or_default() += 1;
+    summary.problems.push(problem);
+}
+
+impl Database {
+    /// Imports WTHOR `.wtb` files into an Othello database: stores the games, indexes every
+    /// position, and stores the `.jou`/`.trn` names (beside each file, or the ones given) keyed
+    /// by WTHOR id — ids already stored keep their names unless a newer names file spells them
+    /// differently (reported in [`NamesReport::changed`]). Games with an undecodable move byte
+    /// or an illegal move are skipped and reported (file, game, offset); games equal to a
+    /// stored game are skipped as duplicates; unfinished games are stored and indexed.
+    pub fn import_wthor(
+        &self,
+        files: &[PathBuf],
+        names: &NameSources,
+        opts: &ImportOptions,
+        progress: &ImportProgress,
+    ) -> Result<WthorImportSummary> {
+        if self.kind() != Kind::Othello {
+            return Err(Error::Usage(format!(
+                "{} is a {} database: WTHOR files can only go into an Othello database (use another --db)",
+                self.dir().display(),
+                self.kind().as_str()
+            )));
+        }
+        let started = Instant::now();
+        let mut out = WthorImportSummary {
+            summary: ImportSummary {
+                files: files
+                    .iter()
+                    .map(|f| FileSummary {
+                        file: f.display().to_string(),
+                        ..Default::default()
+                    })
+                    .collect(),
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        // Read the game files and find their names files.
+        let mut game_files: Vec<(usize, GameFile)> = Vec::new();
+        let mut name_paths: BTreeSet<(PathBuf, u8)> = BTreeSet::new();
+        for (i, path) in files.iter().enumerate() {
+            let file_problem = |reason: String| Problem {
+                file: path.display().to_string(),
+                line: 0,
+                game: 0,
+                reason,
+            };
+            match GameFile::read(path) {
+                Ok(f) if f.board == BoardSize::Ten => {
+                    out.summary.problems.push(file_problem(format!(
+                        "{}: a 10×10 game file; Tabiya's Othello database is 8×8 only (file skipped)",
+                        path.display()
+                    )));
+                }
+                Ok(f) => {
+                    for p in &f.problems {
+                        out.summary.problems.push(file_problem(p.to_string()));
+                    }
+                    out.summary.files[i].bytes =
+                        std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+                    for (kind, explicit, tag) in [
+                        (NameKind::Players, &names.jou, 0u8),
+                        (NameKind::Tournaments, &names.trn, 1u8),
+                    ] {
+                        match names_path(explicit, path, kind) {
+                            Ok(p) => {
+                                name_paths.insert((p, tag));
+                            }
+                            Err(e) => out.summary.problems.push(file_problem(format!(
+                                "{e}; the games are imported without these names"
+                            ))),
+                        }
+                    }
+                    game_files.push((i, f));
+                }
+                Err(e) => out
+                    .summary
+                    .problems
+                    .push(file_problem(format!("{e} (file skipped)"))),
+            }
+        }
+        let mut name_files = Vec::new();
+        for (p, tag) in &name_paths {
+            let kind = if *tag == 0 {
+                NameKind::Players
+            } else {
+                NameKind::Tournaments
+            };
+            match NameFile::read(p, kind) {
+                Ok(f) => {
+                    for problem in &f.problems {
+                        out.summary.problems.push(Problem {
+                            file: p.display().to_string(),
+                            line: 0,
+                            game: 0,
+                            reason: problem.to_string(),
+                        });
+                    }
+                    name_files.push(f);
+                }
+                Err(e) => out.summary.problems.push(Problem {
+                    file: p.display().to_string(),
+                    line: 0,
+                    game: 0,
+                    reason: e.to_string(),
+                }),
+            }
+        }
+        apply_names(self, &name_files, &mut out.names)?;
+        store_year_headers(
+            self,
+            &game_files.iter().map(|(_, f)| f.header).collect::<Vec<_>>(),
+        )?;
+        let years: BTreeSet<u16> = game_files.iter().map(|(_, f)| f.header.year).collect();
+        out.years = years.into_iter().collect();
+
+        let read = self.store.read()?;
+        let mut next_game = meta_u64(&read, "next_game")?.max(1) as u32;
+        let mut dedup = if opts.keep_duplicates {
+            crate::keymap::KeyMap::default()
+        } else {
+            crate::facts::load_digests(&read)?
+        };
+        drop(read);
+
+        // With the ply of every occurrence, rare positions are kept every other ply (found
+        // through their successor's entry, see `run::build`).
+        let (batch_tx, batch_rx) = crossbeam_channel::bounded::<(Batch, Vec<u16>)>(1);
+        let batch_games = if opts.batch_games == 0 {
+            crate::import::OTHELLO_BATCH_GAMES
+        } else {
+            opts.batch_games
+        };
+        std::thread::scope(|s| -> Result<()> {
+            let writer = s.spawn(move || -> Result<()> {
+                for (batch, plies) in batch_rx {
+                    commit_batch_with_plies(self, batch, Some(plies))?;
+                }
+                Ok(())
+            });
+            let produced = (|| -> Result<()> {
+                let mut batch = new_batch(next_game);
+                let mut plies: Vec<u16> = Vec::new();
+                let mut occs: Vec<Occurrence> = Vec::with_capacity(MAX_MOVES + 1);
+                'files: for (fi, file) in &game_files {
+                    let fi = *fi;
+                    let name = file.path.display().to_string();
+                    progress.file_index.store(fi, Ordering::Relaxed);
+                    if let Ok(mut n) = progress.file_name.lock() {
+                        n.clone_from(&name);
+                    }
+                    progress
+                        .file_size
+                        .store(out.summary.files[fi].bytes, Ordering::Relaxed);
+                    let mut copies: HashMap<u128, u32> = HashMap::new();
+                    for gi in 0..file.games.len() {
+                        progress
+                            .file_bytes
+                            .store(file.record_offset(gi + 1) as u64, Ordering::Relaxed);
+                        progress.games.fetch_add(1, Ordering::Relaxed);
+                        out.summary.games += 1;
+                        out.summary.files[fi].games += 1;
+                        let offset = file.record_offset(gi);
+                        let problem = |reason: String| Problem {
+                            file: name.clone(),
+                            line: 0,
+                            game: gi as u64 + 1,
+                            reason,
+                        };
+                        let moves = match file.squares(gi) {
+                            Ok(m) => m,
+                            Err(e) => {
+                                skip(
+                                    &mut out.summary,
+                                    fi,
+                                    "bad move byte",
+                                    problem(format!("{e} (game skipped)")),
+                                );
+                                continue;
+                            }
+                        };
+                        let rec = &file.games[gi];
+                        let game = StoredGame {
+                            year: file.header.year,
+                            tournament: rec.tournament,
+                            black: rec.black,
+                            white: rec.white,
+                            black_score: rec.black_score,
+                            theoretical_score: rec.theoretical_score,
+                            moves,
+                        };
+                        let base = game.digest(0);
+                        let copy = copies.entry(base).or_insert(0);
+                        let digest = if *copy == 0 { base } else { game.digest(*copy) };
+                        *copy += 1;
+                        if !opts.keep_duplicates && dedup.contains_key(&digest) {
+                            out.summary.duplicates += 1;
+                            out.summary.files[fi].duplicates += 1;
+                            continue;
+                        }
+                        let last = match occurrences(&game.moves, &mut occs) {
+                            Ok(b) => b,
+                            Err(e) => {
+                                let at = offset + 8 + e.index;
+                                skip(
+                                    &mut out.summary,
+                                    fi,
+                                    "illegal move",
+                                    problem(format!(
+                                        "{name}: game {gi} (record at offset {offset}): {e} at offset {at}, {} to move (game skipped)",
+                                        e.board.side()
+                                    )),
+                                );
+                                continue;
+                            }
+                        };
+                        if !last.is_game_over() {
+                            out.unfinished += 1;
+                        }
+                        let id = next_game;
+                        next_game = next_game
+                            .checked_add(1)
+                            .ok_or_else(|| Error::Usage("database full (2^32 games)".into()))?;
+                        if !opts.keep_duplicates {
+                            dedup.insert(digest, id);
+                        }
+                        let mut record = Vec::with_capacity(12 + game.moves.len());
+                        game.encode(&mut record);
+                        batch.records.push(record);
+                        batch.facts.push(game.facts());
+                        batch.dedup.push((digest, id));
+                        batch.occs.extend(occs.iter().map(|o| Occ {
+                            key: o.key,
+                            game: id,
+                            code: o.code,
+                            mover: o.mover,
+                        }));
+                        plies.extend(0..occs.len() as u16);
+                        out.summary.imported += 1;
+                        out.summary.files[fi].imported += 1;
+                        progress.imported.fetch_add(1, Ordering::Relaxed);
+                        if batch.records.len() >= batch_games {
+                            let full = std::mem::replace(&mut batch, new_batch(next_game));
+                            if batch_tx.send((full, std::mem::take(&mut plies))).is_err() {
+                                break 'files;
+                            }
+                        }
+                        if progress.cancel.load(Ordering::Relaxed) {
+                            break 'files;
+                        }
+                    }
+                }
+                let _ = batch_tx.send((batch, plies));
+                Ok(())
+            })();
+            drop(batch_tx);
+            writer
+                .join()
+                .map_err(|_| Error::Corrupt("writer thread panicked".into()))??;
+            produced
+        })?;
+        crate::index::merge::compact(self)?;
+        let s = &mut out.summary;
+        s.seconds = started.elapsed().as_secs_f64();
+        s.games_per_second = if s.seconds > 0.0 {
+            s.games as f64 / s.seconds
+        } else {
+            0.0
+        };
+        s.database_games = self.game_count()?;
+        Ok(out)
+    }
+}
+
+fn new_batch(first_game: u32) -> Batch {
+    Batch {
+        first_game,
+        records: Vec::new(),
+        facts: Vec::new(),
+        occs: Vec::new(),
+        dedup: Vec::new(),
+        names: Vec::new(),
+    }
+}

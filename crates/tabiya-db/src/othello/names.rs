@@ -1,0 +1,326 @@
+//! WTHOR names and headers: the `wthor` table keeps the header of every imported file and
+//! every name record with all its bytes, so an export writes them back as they were.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use tabiya_othello::wthor::{self, Header, Name, NameFile, NameKind};
+use tabiya_store::ReadTx;
+
+use crate::game::Dict;
+use crate::{Database, Error, Result};
+
+/// The table of WTHOR headers and names.
+///
+/// | key | value |
+/// |---|---|
+/// | `H` `J` | header of the `.jou` file the player names come from (16 bytes) |
+/// | `H` `T` | header of the `.trn` file |
+/// | `H` `Y` year (u16 BE) | header of the `.wtb` file of that year |
+/// | `J` id (u16 BE) | player name record, all 20 bytes |
+/// | `T` id (u16 BE) | tournament name record, all 26 bytes |
+pub const WTHOR: &str = "wthor";
+
+pub(crate) fn name_key(kind: NameKind, id: u16) -> [u8; 3] {
+    let [a, b] = id.to_be_bytes();
+    match kind {
+        NameKind::Players => [b'J', a, b],
+        NameKind::Tournaments => [b'T', a, b],
+    }
+}
+
+fn names_header_key(kind: NameKind) -> [u8; 2] {
+    match kind {
+        NameKind::Players => *b"HJ",
+        NameKind::Tournaments => *b"HT",
+    }
+}
+
+fn year_header_key(year: u16) -> [u8; 4] {
+    let [a, b] = year.to_be_bytes();
+    [b'H', b'Y', a, b]
+}
+
+fn header_from(data: &[u8]) -> Result<Header> {
+    let b: &[u8; wthor::HEADER_SIZE] = data
+        .try_into()
+        .map_err(|_| Error::Corrupt(format!("WTHOR header of {} bytes", data.len())))?;
+    Ok(Header::parse(b))
+}
+
+/// Creation date of a header as a sortable number.
+fn created(h: &Header) -> u32 {
+    (h.created_century as u32 * 100 + h.created_year as u32) * 10000
+        + h.created_month as u32 * 100
+        + h.created_day as u32
+}
+
+/// The WTHOR names and headers stored in a database.
+#[derive(Debug, Clone, Default)]
+pub struct WthorNames {
+    /// Player name records, index = WTHOR id.
+    pub players: Vec<Name>,
+    /// Tournament name records, index = WTHOR id.
+    pub tournaments: Vec<Name>,
+    /// Header of the `.jou` file the player names come from (the newest one imported).
+    pub jou_header: Option<Header>,
+    /// Header of the `.trn` file.
+    pub trn_header: Option<Header>,
+    /// Header of the `.wtb` file of each year.
+    pub year_headers: BTreeMap<u16, Header>,
+}
+
+impl WthorNames {
+    /// Loads the names and headers.
+    pub fn load(read: &ReadTx) -> Result<WthorNames> {
+        let t = read.table(WTHOR)?;
+        let mut out = WthorNames::default();
+        let mut bad: Option<String> = None;
+        let mut players: BTreeMap<u16, Name> = BTreeMap::new();
+        let mut tournaments: BTreeMap<u16, Name> = BTreeMap::new();
+        t.scan(&[], None, |k, v| {
+            let id = |k: &[u8]| k.get(1..3).map(|b| u16::from_be_bytes([b[0], b[1]]));
+            match (k.first(), k.len()) {
+                (Some(b'J'), 3) => {
+                    players.insert(id(k).unwrap_or(0), Name { raw: v.to_vec() });
+                }
+                (Some(b'T'), 3) => {
+                    tournaments.insert(id(k).unwrap_or(0), Name { raw: v.to_vec() });
+                }
+                (Some(b'H'), _) => match header_from(v) {
+                    Ok(h) => match &k[1..] {
+                        b"J" => out.jou_header = Some(h),
+                        b"T" => out.trn_header = Some(h),
+                        [b'Y', a, b] => {
+                            out.year_headers.insert(u16::from_be_bytes([*a, *b]), h);
+                        }
+                        _ => {
+                            bad = Some(format!("unknown WTHOR header key {k:?}"));
+                            return false;
+                        }
+                    },
+                    Err(e) => {
+                        bad = Some(e.to_string());
+                        return false;
+                    }
+                },
+                _ => {
+                    bad = Some(format!("unknown WTHOR table key {k:?}"));
+                    return false;
+                }
+            }
+            true
+        })?;
+        if let Some(b) = bad {
+            return Err(Error::Corrupt(b));
+        }
+        for (list, map, what) in [
+            (&mut out.players, players, "player"),
+            (&mut out.tournaments, tournaments, "tournament"),
+        ] {
+            for (i, (id, name)) in map.into_iter().enumerate() {
+                if id as usize != i {
+                    return Err(Error::Corrupt(format!(
+                        "WTHOR {what} names: id {i} is missing"
+                    )));
+                }
+                list.push(name);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The list of one kind.
+    pub fn list(&self, kind: NameKind) -> &[Name] {
+        match kind {
+            NameKind::Players => &self.players,
+            NameKind::Tournaments => &self.tournaments,
+        }
+    }
+
+    /// A player's name, `?` for an id without a name.
+    pub fn player(&self, id: u16) -> String {
+        self.players
+            .get(id as usize)
+            .map_or_else(|| "?".to_string(), Name::text)
+    }
+
+    /// A tournament's name, `?` for an id without a name.
+    pub fn tournament(&self, id: u16) -> String {
+        self.tournaments
+            .get(id as usize)
+            .map_or_else(|| "?".to_string(), Name::text)
+    }
+
+    /// True for a player whose name contains "(" (the WTHOR convention for programs).
+    pub fn is_program(&self, id: u16) -> bool {
+        self.players.get(id as usize).is_some_and(Name::is_program)
+    }
+}
+
+/// A name that an import changed.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct NameChange {
+    /// `player` or `tournament`.
+    pub kind: &'static str,
+    /// WTHOR id.
+    pub id: u16,
+    /// The stored spelling before.
+    pub old: String,
+    /// The new spelling.
+    pub new: String,
+    /// The names file it came from.
+    pub file: String,
+}
+
+/// A names file read by an import.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NamesFileReport {
+    pub file: String,
+    /// `players` or `tournaments`.
+    pub kind: NameKind,
+    /// Creation date from its header.
+    pub created: String,
+    pub names: usize,
+    /// False when an older file than the stored names was given: its new ids are added, its
+    /// spellings of known ids are not taken.
+    pub spellings_taken: bool,
+}
+
+/// What an import did to the names.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NamesReport {
+    pub files: Vec<NamesFileReport>,
+    pub players_added: u64,
+    pub tournaments_added: u64,
+    /// Known ids whose spelling changed (a newer names file corrects them).
+    pub changed: Vec<NameChange>,
+    /// Names in the database after the import.
+    pub players: u64,
+    pub tournaments: u64,
+}
+
+/// Applies names files (in order of their creation dates, so the newest spelling wins whatever
+/// the order given) and writes what changed, with the headers, in one transaction.
+pub(crate) fn apply_names(
+    db: &Database,
+    files: &[NameFile],
+    report: &mut NamesReport,
+) -> Result<()> {
+    let read = db.store.read()?;
+    let mut stored = WthorNames::load(&read)?;
+    drop(read);
+    let mut order: Vec<&NameFile> = files.iter().collect();
+    order.sort_by_key(|f| (created(&f.header), f.names.len()));
+    let mut writes: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
+    let mut dict: Vec<(Dict, u32, String)> = Vec::new();
+    for f in order {
+        let (list, header, label, d) = match f.kind {
+            NameKind::Players => (
+                &mut stored.players,
+                &mut stored.jou_header,
+                "player",
+                Dict::Player,
+            ),
+            NameKind::Tournaments => (
+                &mut stored.tournaments,
+                &mut stored.trn_header,
+                "tournament",
+                Dict::Event,
+            ),
+        };
+        let newer = header.is_none_or(|h| created(&f.header) >= created(&h));
+        for (i, name) in f.names.iter().enumerate() {
+            let Ok(id) = u16::try_from(i) else { break };
+            match list.get(i) {
+                Some(old) if old == name => {}
+                Some(old) => {
+                    if newer {
+                        report.changed.push(NameChange {
+                            kind: label,
+                            id,
+                            old: old.text(),
+                            new: name.text(),
+                            file: f.path.display().to_string(),
+                        });
+                        list[i] = name.clone();
+                        writes.push((name_key(f.kind, id).to_vec(), name.raw.clone()));
+                        dict.push((d, id as u32, name.text()));
+                    }
+                }
+                None => {
+                    list.push(name.clone());
+                    writes.push((name_key(f.kind, id).to_vec(), name.raw.clone()));
+                    dict.push((d, id as u32, name.text()));
+                    match f.kind {
+                        NameKind::Players => report.players_added += 1,
+                        NameKind::Tournaments => report.tournaments_added += 1,
+                    }
+                }
+            }
+        }
+        if newer && *header != Some(f.header) {
+            *header = Some(f.header);
+            writes.push((
+                names_header_key(f.kind).to_vec(),
+                f.header.to_bytes().to_vec(),
+            ));
+        }
+        report.files.push(NamesFileReport {
+            file: f.path.display().to_string(),
+            kind: f.kind,
+            created: f.header.created(),
+            names: f.names.len(),
+            spellings_taken: newer,
+        });
+    }
+    report.players = stored.players.len() as u64;
+    report.tournaments = stored.tournaments.len() as u64;
+    if writes.is_empty() {
+        return Ok(());
+    }
+    let w = db.store.write()?;
+    w.with_table(WTHOR, |t| {
+        for (k, v) in &writes {
+            t.put(k, v)?;
+        }
+        Ok(())
+    })?;
+    // The names also go in the common dictionaries (players, events), so `tabiya stats`
+    // counts them.
+    crate::names::write_names(&w, &dict)?;
+    w.commit()?;
+    Ok(())
+}
+
+/// Stores the header of each year's file: the newest file of a year wins.
+pub(crate) fn store_year_headers(db: &Database, headers: &[Header]) -> Result<()> {
+    let read = db.store.read()?;
+    let stored = WthorNames::load(&read)?.year_headers;
+    drop(read);
+    let mut best: BTreeMap<u16, Header> = stored.clone();
+    for h in headers {
+        if best.get(&h.year).is_none_or(|b| created(h) >= created(b)) {
+            best.insert(h.year, *h);
+        }
+    }
+    let changed: Vec<(u16, Header)> = best
+        .into_iter()
+        .filter(|(y, h)| stored.get(y) != Some(h))
+        .collect();
+    if changed.is_empty() {
+        return Ok(());
+    }
+    let w = db.store.write()?;
+    w.with_table(WTHOR, |t| {
+        for (y, h) in &changed {
+            t.put(&year_header_key(*y), &h.to_bytes())?;
+        }
+        Ok(())
+    })?;
+    w.commit()?;
+    Ok(())
+}
