@@ -53,10 +53,10 @@ pub use error::{DecodeError, Error, Result};
 pub use game::{Dict, NO_MOVE, NameLookup, Names, Occurrence};
 pub use import::{
     BYTES_PER_OCCURRENCE, FileSummary, ImportOptions, ImportProgress, ImportSummary,
-    OTHELLO_BATCH_GAMES, Problem, Source, default_index_memory,
+    OTHELLO_BATCH_GAMES, Problem, ReadProgress, Source, default_index_memory,
 };
 pub use index::merge::{compact, compact_all};
 pub use index::{PROMOTE_AT, RunDir};
 pub use names::StoreNames;
 pub use query::{GamePage, GameSort, PositionStats, Snapshot};
-pub use stats::{GameFacts, GameOutcome, Stats};
+pub use stats::{GameFacts, GameOutcome, Stats, fide_dp};

@@ -29,6 +29,7 @@ pub const DICT_KEY: &[u8] = b"zdict";
 /// a small import's time. One build with a fixed segment size of 100 bytes (d = 8) compressed
 /// TWIC, TCEC and generated games as well or better (within 1 %; see BENCHMARKS.md) in a
 /// third to a half of the time.
+#[allow(unsafe_code)] // one memory map / FFI call, see the SAFETY comment below
 pub fn train(samples: &[Vec<u8>]) -> Option<Vec<u8>> {
     use zstd::zstd_safe::zstd_sys as zs;
     // Every n-th record, at most 2,000: enough for a good dictionary, quick to train.

@@ -12,7 +12,7 @@ use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Chess, Color, KnownOutcome, Move, Position};
 
 use crate::model::{Game, Node};
-use crate::parse::{decode_text, san_to_move, start_position_from};
+use crate::san::{decode_text, san_to_move, start_position_from};
 
 fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | b'\n')

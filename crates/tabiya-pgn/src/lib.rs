@@ -7,12 +7,16 @@
 //! - [`parse::parse_game`] parses one game into a [`Game`], checking every move.
 //! - [`fast::visit_plain`] reads a plain game (tags, moves, a result) move by move for a
 //!   caller that wants no [`Game`] built (the importer).
+//! - [`pipeline::ordered`] reads inputs on a reader thread, parses their chunks on worker
+//!   threads with the caller's function, and gives the results back in input order.
 //! - [`write::write_game`] writes a game back as PGN.
 
 pub mod fast;
 pub mod input;
 pub mod model;
 pub mod parse;
+pub mod pipeline;
+pub mod san;
 pub mod split;
 pub mod write;
 

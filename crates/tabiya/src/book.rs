@@ -18,7 +18,7 @@ use shakmaty::Chess;
 use tabiya_books::BookProbe;
 use tabiya_books::convert::{AnyBook, BookFormat};
 
-use crate::db::PositionArg;
+use crate::args::PositionArg;
 
 /// A book format on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

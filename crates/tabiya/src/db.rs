@@ -9,35 +9,19 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
-use shakmaty::fen::Fen;
-use shakmaty::san::{San, SanPlus};
+use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
+use shakmaty::{CastlingMode, Chess, Position};
 use tabiya_db::NO_MOVE;
 use tabiya_db::chess::openings;
 use tabiya_db::chess::{code_to_move, position_key};
 use tabiya_db::{Database, ImportOptions, ImportProgress, Kind};
 use tabiya_db::{GameFacts, GameOutcome, Stats};
 use tabiya_db::{GameSort, Snapshot};
+use tabiya_service::ChessPosition;
 
+use crate::args::{DbArg, PositionArg};
 use crate::output::print_json;
-
-/// Where the database lives.
-#[derive(Args, Clone)]
-pub struct DbArg {
-    /// Database directory (default: $TABIYA_DB, else ./tabiya-db).
-    #[arg(long, value_name = "DIR")]
-    pub db: Option<PathBuf>,
-}
-
-impl DbArg {
-    pub fn dir(&self) -> PathBuf {
-        self.db
-            .clone()
-            .or_else(|| std::env::var_os("TABIYA_DB").map(PathBuf::from))
-            .unwrap_or_else(|| PathBuf::from("tabiya-db"))
-    }
-}
 
 #[derive(Args)]
 pub struct ImportArgs {
@@ -66,73 +50,6 @@ pub struct ImportArgs {
     pub json: bool,
     #[command(flatten)]
     pub names: crate::othello_db::WthorNameArgs,
-}
-
-/// A position given on the command line.
-#[derive(Args, Clone)]
-pub struct PositionArg {
-    /// Position as FEN.
-    #[arg(long, conflicts_with = "play")]
-    pub fen: Option<String>,
-    /// Moves from the start, UCI or SAN, separated by commas or spaces (e2e4,c7c5).
-    #[arg(long)]
-    pub play: Option<String>,
-}
-
-/// A resolved position with the line that led to it (for the opening name).
-pub struct Resolved {
-    pub pos: Chess,
-    pub mode: CastlingMode,
-    pub line: Vec<Chess>,
-    pub fen: String,
-}
-
-impl PositionArg {
-    pub fn is_given(&self) -> bool {
-        self.fen.is_some() || self.play.is_some()
-    }
-
-    pub fn resolve(&self) -> anyhow::Result<Resolved> {
-        let (start, mode) = match &self.fen {
-            Some(f) if f != "startpos" => {
-                let fen = Fen::from_ascii(f.trim().as_bytes())
-                    .with_context(|| format!("invalid FEN {f:?}"))?;
-                let mode = CastlingMode::detect(fen.as_setup());
-                let pos: Chess = fen
-                    .into_position(mode)
-                    .with_context(|| format!("illegal position {f:?}"))?;
-                (pos, mode)
-            }
-            _ => (Chess::default(), CastlingMode::Standard),
-        };
-        let mut pos = start;
-        let mut line = vec![pos.clone()];
-        if let Some(play) = &self.play {
-            for (i, tok) in play.split([',', ' ']).filter(|t| !t.is_empty()).enumerate() {
-                let m = match tok
-                    .parse::<UciMove>()
-                    .ok()
-                    .and_then(|u| u.to_move(&pos).ok())
-                {
-                    Some(m) => m,
-                    None => tok
-                        .parse::<San>()
-                        .ok()
-                        .and_then(|s| s.to_move(&pos).ok())
-                        .with_context(|| format!("move {} {tok:?} is not legal here", i + 1))?,
-                };
-                pos.play_unchecked(m);
-                line.push(pos.clone());
-            }
-        }
-        let fen = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
-        Ok(Resolved {
-            pos,
-            mode,
-            line,
-            fen,
-        })
-    }
 }
 
 #[derive(Args)]
@@ -232,11 +149,12 @@ pub fn import(args: ImportArgs) -> anyhow::Result<()> {
             let start = Instant::now();
             let mut last_file = usize::MAX;
             while !done.load(Ordering::Relaxed) {
-                let fi = progress.file_index.load(Ordering::Relaxed);
+                let fi = progress.reading.file_index.load(Ordering::Relaxed);
                 if fi != last_file {
                     last_file = fi;
-                    let size = progress.file_size.load(Ordering::Relaxed);
+                    let size = progress.reading.file_size.load(Ordering::Relaxed);
                     let name = progress
+                        .reading
                         .file_name
                         .lock()
                         .map(|n| n.clone())
@@ -244,7 +162,7 @@ pub fn import(args: ImportArgs) -> anyhow::Result<()> {
                     bar.set_length(size.max(1));
                     bar.set_prefix(format!("[{}/{}] {}", fi + 1, nfiles, short_name(&name)));
                 }
-                bar.set_position(progress.file_bytes.load(Ordering::Relaxed));
+                bar.set_position(progress.reading.file_bytes.load(Ordering::Relaxed));
                 let games = progress.games.load(Ordering::Relaxed);
                 let rate = games as f64 / start.elapsed().as_secs_f64().max(1e-3);
                 // After the reading: the last index run is built and written, the runs
@@ -458,7 +376,7 @@ fn top_game(
 
 fn opening_for(
     snap: &Snapshot<'_>,
-    r: &Resolved,
+    r: &ChessPosition,
     top: &[(u32, u16)],
 ) -> anyhow::Result<Option<&'static openings::Opening>> {
     if let Some(o) = openings::last_named(&r.line) {
@@ -487,7 +405,7 @@ fn opening_for(
 
 pub fn explore_json(
     snap: &Snapshot<'_>,
-    r: &Resolved,
+    r: &ChessPosition,
     top_n: usize,
 ) -> anyhow::Result<ExploreJson> {
     let ps = snap.chess_position(&r.pos, top_n)?;

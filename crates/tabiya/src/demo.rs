@@ -7,7 +7,8 @@ use std::path::PathBuf;
 use clap::Args;
 use tabiya_db::{Database, ImportOptions, ImportProgress, Kind, Source};
 
-use crate::db::{DbArg, PositionArg, explore_json, print_explore};
+use crate::args::{DbArg, PositionArg};
+use crate::db::{explore_json, print_explore};
 
 /// The bundled sample: 2,500 TCEC games (CC BY-SA 3.0, see data/sample/SOURCE.md).
 const SAMPLE: &[u8] = include_bytes!("../../../data/sample/tcec-sample.pgn.zst");

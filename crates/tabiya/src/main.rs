@@ -3,6 +3,7 @@
 //! Each command group lives in its own module and only parses arguments, calls library code,
 //! and prints (a table on a terminal, JSON with `--json`).
 
+mod args;
 mod book;
 mod db;
 mod demo;

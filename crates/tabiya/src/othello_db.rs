@@ -19,7 +19,8 @@ use tabiya_db::othello::{
 };
 use tabiya_db::{Database, ImportOptions, ImportProgress, Kind};
 
-use crate::db::{DbArg, ExploreArgs, GamesArgs, ImportArgs, SortArg};
+use crate::args::DbArg;
+use crate::db::{ExploreArgs, GamesArgs, ImportArgs, SortArg};
 use crate::output::print_json;
 
 /// `--jou`/`--trn` of `tabiya import` (WTHOR only).
@@ -160,15 +161,16 @@ pub fn import(args: &ImportArgs) -> anyhow::Result<()> {
             let bar = crate::output::progress_bytes(None, "import");
             let start = Instant::now();
             while !done.load(Ordering::Relaxed) {
-                let fi = progress.file_index.load(Ordering::Relaxed);
+                let fi = progress.reading.file_index.load(Ordering::Relaxed);
                 let name = progress
+                    .reading
                     .file_name
                     .lock()
                     .map(|n| n.clone())
                     .unwrap_or_default();
                 bar.set_prefix(format!("[{}/{}] {}", fi + 1, nfiles, short_name(&name)));
-                bar.set_length(progress.file_size.load(Ordering::Relaxed).max(1));
-                bar.set_position(progress.file_bytes.load(Ordering::Relaxed));
+                bar.set_length(progress.reading.file_size.load(Ordering::Relaxed).max(1));
+                bar.set_position(progress.reading.file_bytes.load(Ordering::Relaxed));
                 let games = progress.games.load(Ordering::Relaxed);
                 let rate = games as f64 / start.elapsed().as_secs_f64().max(1e-3);
                 bar.set_message(format!("{games} games, {rate:.0} games/s"));

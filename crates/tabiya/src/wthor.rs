@@ -74,7 +74,7 @@ pub enum WthorCommand {
     /// WTHOR.TRN (byte-identical to the files it was imported from).
     Export {
         #[command(flatten)]
-        db: crate::db::DbArg,
+        db: crate::args::DbArg,
         /// Output directory (created if needed)
         #[arg(short, long, value_name = "OUTDIR")]
         output: PathBuf,

@@ -987,7 +987,7 @@ fn fide_table_of_the_books_is_the_databases() {
     for p in 0..=100 {
         assert_eq!(
             tabiya_books::aggregate::fide_dp(p),
-            tabiya_db::stats::fide_dp(p),
+            tabiya_db::fide_dp(p),
             "p = {p}"
         );
     }

@@ -36,6 +36,7 @@ impl Deref for Data {
     }
 }
 
+#[allow(unsafe_code)] // one memory map / FFI call, see the SAFETY comment below
 fn read_file(path: &Path) -> Result<Data> {
     let io = |source| CtgError::Io {
         path: path.to_path_buf(),

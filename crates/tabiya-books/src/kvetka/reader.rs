@@ -216,6 +216,7 @@ fn parse_err(path: &Path, base: u64) -> impl FnOnce(ParseError) -> KvetkaError +
     move |e| corrupt(path, base + e.offset as u64, e.what)
 }
 
+#[allow(unsafe_code)] // one memory map / FFI call, see the SAFETY comment below
 fn load(path: &Path) -> Result<Data, KvetkaError> {
     let file = fs::File::open(path).map_err(io_err(path))?;
     let len = file.metadata().map_err(io_err(path))?.len();

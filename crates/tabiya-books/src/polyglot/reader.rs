@@ -41,6 +41,7 @@ impl PolyglotReader {
     /// Memory-maps `path` and checks it: a size that is not a multiple of 16 gives
     /// [`PolyglotError::Truncated`], keys out of order give [`PolyglotError::Unsorted`], both
     /// naming the file and the offset.
+    #[allow(unsafe_code)] // one memory map / FFI call, see the SAFETY comment below
     pub fn open(path: impl AsRef<Path>) -> Result<PolyglotReader, PolyglotError> {
         let path = path.as_ref().to_path_buf();
         let io_err = |source| PolyglotError::Io {

@@ -1,27 +1,33 @@
 //! `Database::import_sources`: PGN into a chess database.
 //!
 //! ```text
-//! reader thread ──chunks──▶ parse workers ──parsed games──▶ main (in file order) ──batches──▶ writer
-//!  (decompress,             (parse, check moves,            (duplicates, ids,                (segment: compress games,
-//!   split games)             hash positions)                 names, stored form)              then index run, one transaction)
+//! tabiya-pgn's ordered pipeline ──parsed chunks──▶ main (in file order) ──batches──▶ writer
+//!  (read, decompress, split;                       (duplicates, ids,                (segment: compress games,
+//!   parse, check, hash positions                    names, stored form)              then index run, one transaction)
+//!   on the worker threads: ChunkParser)
 //! ```
+//!
+//! The steps: [`Intake`] takes each parsed game in file order (skipped, duplicate, or given
+//! an id and put in a batch); [`write_segments`] gathers batches into segments and commits
+//! each; the runs are merged at the end.
 
-use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use tabiya_pgn::{Chunk, Splitter};
-
-use std::path::PathBuf;
+use crossbeam_channel::{Receiver, Sender};
+use tabiya_pgn::pipeline::{self, Event, Source};
 
 use super::parse_chunk::{ChunkParser, ParsedChunk};
 use super::stored::assemble_tags;
 use crate::import::segment::load_dedup;
 use crate::import::{
     BYTES_PER_OCCURRENCE, Batch, FileSummary, ImportOptions, ImportProgress, ImportSummary,
-    Problem, Segment, Source, reason_kind,
+    Problem, Segment, reason_kind,
 };
 use crate::index::Occ;
+use crate::keymap::KeyMap;
 use crate::names::NameCache;
 use crate::trace::trace;
 use crate::{Database, Error, Result, meta_u64};
@@ -31,51 +37,8 @@ use crate::{Database, Error, Result, meta_u64};
 /// file of a few thousand games), and the recycled batches stay a few megabytes.
 const HANDOFF_MAX: usize = 1024;
 
-enum Work {
-    Chunk {
-        seq: u64,
-        file: usize,
-        chunk: Chunk,
-    },
-    FileError {
-        seq: u64,
-        file: usize,
-        error: String,
-    },
-    FileDone {
-        seq: u64,
-        file: usize,
-        bytes: u64,
-    },
-}
-
-enum Parsed {
-    Games {
-        seq: u64,
-        file: usize,
-        games: ParsedChunk,
-    },
-    FileError {
-        seq: u64,
-        file: usize,
-        error: String,
-    },
-    FileDone {
-        seq: u64,
-        file: usize,
-        bytes: u64,
-    },
-}
-
-impl Parsed {
-    fn seq(&self) -> u64 {
-        match self {
-            Parsed::Games { seq, .. }
-            | Parsed::FileError { seq, .. }
-            | Parsed::FileDone { seq, .. } => *seq,
-        }
-    }
-}
+/// A batch and the plies of its occurrences, on their way to the writer.
+type Handoff = (Batch, Vec<u16>);
 
 impl Database {
     /// Imports PGN files (`-` reads standard input). Malformed games are reported and
@@ -104,247 +67,57 @@ impl Database {
             )));
         }
         let started = Instant::now();
-        let max_ply = self.max_ply();
-        let read = self.store.read()?;
-        let mut next_game = meta_u64(&read, "next_game")?.max(1) as u32;
-        let mut names = NameCache::load(&read)?;
-        drop(read);
-        let mut dedup = if opts.keep_duplicates {
-            crate::keymap::KeyMap::default()
-        } else {
-            load_dedup(self)?
-        };
-        let mut summary = ImportSummary {
-            files: sources
-                .iter()
-                .map(|s| FileSummary {
-                    file: s.name(),
-                    ..Default::default()
-                })
-                .collect(),
-            ..Default::default()
-        };
-
-        let (work_tx, work_rx) = crossbeam_channel::bounded::<Work>(8);
-        let (parsed_tx, parsed_rx) = crossbeam_channel::bounded::<Parsed>(8);
-        let (batch_tx, batch_rx) = crossbeam_channel::bounded::<(Batch, Vec<u16>)>(1);
-        // Parsed chunks' buffers, back from the main thread to be filled again.
-        let (spent_tx, spent_rx) = crossbeam_channel::bounded::<ParsedChunk>(16);
-        let workers = opts.workers.max(1);
+        let mut intake = Intake::new(self, &sources, opts, progress)?;
         // Occurrences a segment may hold.
         let budget = (opts.index_memory / BYTES_PER_OCCURRENCE).max(1) as usize;
-        let names_of: Vec<String> = sources.iter().map(Source::name).collect();
-
+        let (batch_tx, batch_rx) = crossbeam_channel::bounded::<Handoff>(1);
+        // Committed batches come back to be filled again: no fresh hundreds of megabytes
+        // (and page faults) per batch.
+        let (recycle_tx, recycle_rx) = crossbeam_channel::bounded::<Handoff>(2);
+        // Parsed chunks' buffers, back from the main thread to be filled again.
+        let (spent_tx, spent_rx) = crossbeam_channel::bounded::<ParsedChunk>(16);
+        let max_ply = self.max_ply();
+        let events = pipeline::ordered(
+            sources,
+            pipeline::Options {
+                workers: opts.workers.max(1),
+                queue: 8,
+            },
+            Arc::clone(&progress.reading),
+            move || {
+                let spent = spent_rx.clone();
+                let mut parser = ChunkParser::new();
+                move |chunk: &tabiya_pgn::Chunk, _: pipeline::ChunkInfo| {
+                    parser.parse(chunk, max_ply, spent.try_recv().unwrap_or_default())
+                }
+            },
+        )
+        .map_err(|e| Error::Input(format!("cannot start a thread: {e}")))?;
+        intake.handoff = match opts.batch_games {
+            // Small enough for a segment to take several (about 100 positions a game).
+            0 => (budget / 400).clamp(64, HANDOFF_MAX),
+            // Batches of at most HANDOFF_MAX that add up to a segment exactly.
+            n => n.div_ceil(n.div_ceil(HANDOFF_MAX)),
+        };
+        intake.batch = Batch::with_capacity(intake.next_game, intake.handoff);
+        intake.batch_plies = Vec::with_capacity(intake.handoff * 90);
         std::thread::scope(|s| -> Result<()> {
-            // Reader.
-            let named = |name: &str| std::thread::Builder::new().name(name.to_string());
-            named("tabiya-read")
-                .spawn_scoped(s, move || read_inputs(sources, &work_tx, progress))
-                .map_err(|e| Error::Input(format!("cannot start a thread: {e}")))?;
-            // Parse workers.
-            for _ in 0..workers {
-                let rx = work_rx.clone();
-                let tx = parsed_tx.clone();
-                let spent_rx = spent_rx.clone();
-                named("tabiya-parse")
-                    .spawn_scoped(s, move || {
-                        let mut parser = ChunkParser::new();
-                        for w in rx {
-                            let out = match w {
-                                Work::Chunk { seq, file, chunk } => {
-                                    let buffers = spent_rx.try_recv().unwrap_or_default();
-                                    Parsed::Games {
-                                        seq,
-                                        file,
-                                        games: parser.parse(&chunk, max_ply, buffers),
-                                    }
-                                }
-                                Work::FileError { seq, file, error } => {
-                                    Parsed::FileError { seq, file, error }
-                                }
-                                Work::FileDone { seq, file, bytes } => {
-                                    Parsed::FileDone { seq, file, bytes }
-                                }
-                            };
-                            if tx.send(out).is_err() {
-                                break;
-                            }
-                        }
-                    })
-                    .map_err(|e| Error::Input(format!("cannot start a thread: {e}")))?;
-            }
-            drop(work_rx);
-            drop(parsed_tx);
-            // Writer: batches gather into a segment, committed (index run and games in one
-            // transaction) when it holds `batch_games` games or fills `index_memory`.
-            // Committed batches come back to be filled again: no fresh hundreds of megabytes
-            // (and page faults) per batch.
-            let (recycle_tx, recycle_rx) = crossbeam_channel::bounded::<(Batch, Vec<u16>)>(2);
-            let seg_games = opts.batch_games;
-            let writer = named("tabiya-write")
-                .spawn_scoped(s, move || -> Result<u32> {
-                    let mut seg = Segment::new(0);
-                    let mut last = 0usize;
-                    let mut runs = 0u32;
-                    let mut commit = |seg: &mut Segment| -> Result<()> {
-                        progress.indexing.store(true, Ordering::Relaxed);
-                        let written = seg.commit(self);
-                        progress.indexing.store(false, Ordering::Relaxed);
-                        runs += u32::from(written?);
-                        Ok(())
-                    };
-                    for (batch, mut plies) in batch_rx {
-                        if seg_games == 0 && seg.games() == 0 {
-                            // Address space for the whole segment: no copies as it grows.
-                            seg.reserve(budget + batch.occs.len().max(last));
-                        }
-                        seg.add(self, &batch, Some(&plies))?;
-                        last = last.max(batch.occs.len());
-                        plies.clear();
-                        let _ = recycle_tx.try_send((batch, plies));
-                        // The games asked for, or no room for one more batch like the
-                        // biggest so far.
-                        let full = (seg_games > 0 && seg.games() >= seg_games)
-                            || seg.occurrences() + last > budget;
-                        if full {
-                            commit(&mut seg)?;
-                        }
-                    }
-                    commit(&mut seg)?;
-                    Ok(runs)
+            let writer = std::thread::Builder::new()
+                .name("tabiya-write".into())
+                .spawn_scoped(s, || {
+                    write_segments(self, batch_rx, recycle_tx, opts, budget, progress)
                 })
                 .map_err(|e| Error::Input(format!("cannot start a thread: {e}")))?;
-
-            // Main: put games in file order, drop duplicates, assign ids, build batches.
-            let mut pending: BTreeMap<u64, Parsed> = BTreeMap::new();
-            let mut next_seq = 0u64;
-            // Batches of at most HANDOFF_MAX that add up to a segment exactly, or, when
-            // the memory decides, small enough for a segment to take several (about 100
-            // positions a game).
-            let handoff = match opts.batch_games {
-                0 => (budget / 400).clamp(64, HANDOFF_MAX),
-                n => n.div_ceil(n.div_ceil(HANDOFF_MAX)),
-            };
-            let mut batch = Batch::with_capacity(next_game, handoff);
-            let mut batch_plies: Vec<u16> = Vec::with_capacity(handoff * 90);
-            let mut game_index: Vec<u64> = vec![0; names_of.len()];
-            let mut writer_failed = false;
-            'receive: for msg in parsed_rx {
-                pending.insert(msg.seq(), msg);
-                while let Some(msg) = pending.remove(&next_seq) {
-                    next_seq += 1;
-                    match msg {
-                        Parsed::FileError { file, error, .. } => {
-                            summary.problems.push(Problem {
-                                file: names_of[file].clone(),
-                                line: 0,
-                                game: 0,
-                                reason: error,
-                            });
-                        }
-                        Parsed::FileDone { file, bytes, .. } => summary.files[file].bytes = bytes,
-                        Parsed::Games {
-                            file, games: chunk, ..
-                        } => {
-                            for pg in chunk.games.iter() {
-                                game_index[file] += 1;
-                                summary.games += 1;
-                                summary.files[file].games += 1;
-                                progress.games.fetch_add(1, Ordering::Relaxed);
-                                let prepared = match &pg.result {
-                                    Ok(p) => p,
-                                    Err(e) => {
-                                        summary.skipped += 1;
-                                        summary.files[file].skipped += 1;
-                                        *summary
-                                            .skipped_by_reason
-                                            .entry(reason_kind(&e.reason))
-                                            .or_default() += 1;
-                                        summary.problems.push(Problem {
-                                            file: names_of[file].clone(),
-                                            line: e.line,
-                                            game: game_index[file],
-                                            reason: e.reason.clone(),
-                                        });
-                                        continue;
-                                    }
-                                };
-                                let _ = pg.line;
-                                if !opts.keep_duplicates && dedup.contains_key(&prepared.hash) {
-                                    summary.duplicates += 1;
-                                    summary.files[file].duplicates += 1;
-                                    continue;
-                                }
-                                if prepared.warnings {
-                                    summary.warnings += 1;
-                                }
-                                let id = next_game;
-                                next_game = next_game.checked_add(1).ok_or_else(|| {
-                                    Error::Usage("database full (2^32 games)".into())
-                                })?;
-                                if !opts.keep_duplicates {
-                                    dedup.insert(prepared.hash, id);
-                                }
-                                let body = &chunk.body[prepared.body.clone()];
-                                let mut record = Vec::with_capacity(body.len() + 128);
-                                assemble_tags(
-                                    chunk.tags(prepared.tags.clone()),
-                                    &mut names,
-                                    body,
-                                    &mut record,
-                                );
-                                batch.records.push(record);
-                                batch.facts.push(prepared.facts);
-                                batch.dedup.push((prepared.hash, id));
-                                let occs = prepared.occs.clone();
-                                batch
-                                    .occs
-                                    .extend(chunk.occs[occs.clone()].iter().map(|o| Occ {
-                                        key: o.key,
-                                        game: id,
-                                        code: o.code,
-                                        mover: o.mover,
-                                    }));
-                                batch_plies.extend_from_slice(&chunk.plies[occs]);
-                                summary.imported += 1;
-                                summary.files[file].imported += 1;
-                                progress.imported.fetch_add(1, Ordering::Relaxed);
-                                if batch.records.len() >= handoff {
-                                    batch.names = names.take_pending();
-                                    let (mut fresh, fresh_plies) =
-                                        recycle_rx.try_recv().unwrap_or_else(|_| {
-                                            (
-                                                Batch::with_capacity(next_game, handoff),
-                                                Vec::with_capacity(handoff * 90),
-                                            )
-                                        });
-                                    fresh.reset(next_game);
-                                    let full = std::mem::replace(&mut batch, fresh);
-                                    let plies = std::mem::replace(&mut batch_plies, fresh_plies);
-                                    if batch_tx.send((full, plies)).is_err() {
-                                        writer_failed = true;
-                                        break 'receive;
-                                    }
-                                }
-                                if progress.cancel.load(Ordering::Relaxed) {
-                                    break 'receive;
-                                }
-                            }
-                            let _ = spent_tx.try_send(chunk);
-                        }
-                    }
-                }
-            }
-            if !writer_failed {
-                batch.names = names.take_pending();
-                let _ = batch_tx.send((batch, batch_plies));
-            }
+            let taken = intake.take_all(events, &batch_tx, &recycle_rx, &spent_tx);
             drop(batch_tx);
-            summary.runs_written = writer
+            let written = writer
                 .join()
-                .map_err(|_| Error::Corrupt("writer thread panicked".into()))??;
-            Ok(())
+                .map_err(|_| Error::Corrupt("writer thread panicked".into()))?;
+            // The writer's error explains a hand-over that failed; else the intake's own.
+            intake.summary.runs_written = written?;
+            taken
         })?;
+        let mut summary = intake.summary;
         let t = Instant::now();
         progress.merging.store(true, Ordering::Relaxed);
         let merged = crate::index::merge::compact(self);
@@ -362,82 +135,250 @@ impl Database {
     }
 }
 
-fn read_inputs(
-    sources: Vec<Source>,
-    tx: &crossbeam_channel::Sender<Work>,
+/// The writer thread: batches gather into a segment, committed (index run and games in one
+/// transaction) when it holds `batch_games` games or fills the index memory. Returns the
+/// runs written.
+fn write_segments(
+    db: &Database,
+    batches: Receiver<Handoff>,
+    recycle: Sender<Handoff>,
+    opts: &ImportOptions,
+    budget: usize,
     progress: &ImportProgress,
-) {
-    let mut seq = 0u64;
-    let send = |w: Work| tx.send(w).is_ok();
-    for (file, source) in sources.into_iter().enumerate() {
-        progress.file_index.store(file, Ordering::Relaxed);
-        if let Ok(mut n) = progress.file_name.lock() {
-            *n = source.name();
+) -> Result<u32> {
+    let seg_games = opts.batch_games;
+    let mut seg = Segment::new(0);
+    let mut last = 0usize;
+    let mut runs = 0u32;
+    let mut commit = |seg: &mut Segment| -> Result<()> {
+        progress.indexing.store(true, Ordering::Relaxed);
+        let written = seg.commit(db);
+        progress.indexing.store(false, Ordering::Relaxed);
+        runs += u32::from(written?);
+        Ok(())
+    };
+    for (batch, mut plies) in batches {
+        if seg_games == 0 && seg.games() == 0 {
+            // Address space for the whole segment: no copies as it grows.
+            seg.reserve(budget + batch.occs.len().max(last));
         }
-        progress.file_bytes.store(0, Ordering::Relaxed);
-        let opened = match source {
-            Source::Path(path) => tabiya_pgn::input::open(&path),
-            Source::Reader { name, size, reader } => {
-                tabiya_pgn::input::from_reader(name, size, reader)
-            }
+        seg.add(db, &batch, Some(&plies))?;
+        last = last.max(batch.occs.len());
+        plies.clear();
+        let _ = recycle.try_send((batch, plies));
+        // The games asked for, or no room for one more batch like the biggest so far.
+        let full = (seg_games > 0 && seg.games() >= seg_games) || seg.occurrences() + last > budget;
+        if full {
+            commit(&mut seg)?;
+        }
+    }
+    commit(&mut seg)?;
+    Ok(runs)
+}
+
+/// The main thread's side of an import: games in file order, duplicates dropped, ids
+/// assigned, names resolved, batches filled and handed to the writer.
+struct Intake<'a> {
+    opts: &'a ImportOptions,
+    progress: &'a ImportProgress,
+    summary: ImportSummary,
+    names_of: Vec<String>,
+    /// Games seen in each input so far (the 1-based index of a problem's game).
+    game_index: Vec<u64>,
+    next_game: u32,
+    names: NameCache,
+    dedup: KeyMap<u32>,
+    handoff: usize,
+    batch: Batch,
+    batch_plies: Vec<u16>,
+}
+
+/// Why the intake stopped before the end of the input.
+enum Stop {
+    /// The writer is gone (its error says why).
+    Writer,
+    /// The interface asked to stop.
+    Cancelled,
+}
+
+impl<'a> Intake<'a> {
+    fn new(
+        db: &Database,
+        sources: &[Source],
+        opts: &'a ImportOptions,
+        progress: &'a ImportProgress,
+    ) -> Result<Intake<'a>> {
+        let read = db.store.read()?;
+        let next_game = meta_u64(&read, "next_game")?.max(1) as u32;
+        let names = NameCache::load(&read)?;
+        drop(read);
+        let dedup = if opts.keep_duplicates {
+            KeyMap::default()
+        } else {
+            load_dedup(db)?
         };
-        let input = match opened {
-            Ok(i) => i,
-            Err(e) => {
-                if !send(Work::FileError {
-                    seq,
-                    file,
-                    error: format!("cannot read: {e}"),
-                }) {
-                    return;
+        let names_of: Vec<String> = sources.iter().map(Source::name).collect();
+        Ok(Intake {
+            opts,
+            progress,
+            summary: ImportSummary {
+                files: names_of
+                    .iter()
+                    .map(|n| FileSummary {
+                        file: n.clone(),
+                        ..Default::default()
+                    })
+                    .collect(),
+                ..Default::default()
+            },
+            game_index: vec![0; names_of.len()],
+            names_of,
+            next_game,
+            names,
+            dedup,
+            handoff: HANDOFF_MAX,
+            batch: Batch::default(),
+            batch_plies: Vec::new(),
+        })
+    }
+
+    /// Takes every event of the pipeline, then hands the last batch over.
+    fn take_all(
+        &mut self,
+        events: pipeline::Ordered<ParsedChunk>,
+        batches: &Sender<Handoff>,
+        recycled: &Receiver<Handoff>,
+        spent: &Sender<ParsedChunk>,
+    ) -> Result<()> {
+        for event in events {
+            match event {
+                Event::FileError { file, error } => self.summary.problems.push(Problem {
+                    file: self.names_of[file].clone(),
+                    line: 0,
+                    game: 0,
+                    reason: error,
+                }),
+                Event::FileDone { file, bytes } => self.summary.files[file].bytes = bytes,
+                Event::Chunk { info, parsed } => {
+                    let taken = self.take_chunk(info.file, &parsed, batches, recycled);
+                    let _ = spent.try_send(parsed);
+                    match taken? {
+                        None => {}
+                        Some(Stop::Writer) => return Ok(()),
+                        Some(Stop::Cancelled) => break,
+                    }
                 }
-                seq += 1;
+            }
+        }
+        self.batch.names = self.names.take_pending();
+        let last = (
+            std::mem::take(&mut self.batch),
+            std::mem::take(&mut self.batch_plies),
+        );
+        let _ = batches.send(last);
+        Ok(())
+    }
+
+    /// Takes the games of one parsed chunk.
+    fn take_chunk(
+        &mut self,
+        file: usize,
+        chunk: &ParsedChunk,
+        batches: &Sender<Handoff>,
+        recycled: &Receiver<Handoff>,
+    ) -> Result<Option<Stop>> {
+        for pg in chunk.games.iter() {
+            self.game_index[file] += 1;
+            self.summary.games += 1;
+            self.summary.files[file].games += 1;
+            self.progress.games.fetch_add(1, Ordering::Relaxed);
+            let prepared = match &pg.result {
+                Ok(p) => p,
+                Err(e) => {
+                    self.skip(file, e.line, &e.reason);
+                    continue;
+                }
+            };
+            if !self.opts.keep_duplicates && self.dedup.contains_key(&prepared.hash) {
+                self.summary.duplicates += 1;
+                self.summary.files[file].duplicates += 1;
                 continue;
             }
-        };
-        progress
-            .file_size
-            .store(input.size.unwrap_or(0), Ordering::Relaxed);
-        let counter = input.progress.clone();
-        let mut splitter = Splitter::new(input.reader);
-        loop {
-            match splitter.next_chunk() {
-                Ok(Some(chunk)) => {
-                    progress
-                        .file_bytes
-                        .store(counter.bytes(), Ordering::Relaxed);
-                    if !send(Work::Chunk { seq, file, chunk }) {
-                        return;
-                    }
-                    seq += 1;
-                    if progress.cancel.load(Ordering::Relaxed) {
-                        return;
-                    }
-                }
-                Ok(None) => break,
-                Err(e) => {
-                    if !send(Work::FileError {
-                        seq,
-                        file,
-                        error: format!("read error after {} bytes: {e}", counter.bytes()),
-                    }) {
-                        return;
-                    }
-                    seq += 1;
-                    break;
-                }
+            if prepared.warnings {
+                self.summary.warnings += 1;
+            }
+            let id = self.next_game;
+            self.next_game = self
+                .next_game
+                .checked_add(1)
+                .ok_or_else(|| Error::Usage("database full (2^32 games)".into()))?;
+            if !self.opts.keep_duplicates {
+                self.dedup.insert(prepared.hash, id);
+            }
+            let body = &chunk.body[prepared.body.clone()];
+            let mut record = Vec::with_capacity(body.len() + 128);
+            assemble_tags(
+                chunk.tags(prepared.tags.clone()),
+                &mut self.names,
+                body,
+                &mut record,
+            );
+            self.batch.records.push(record);
+            self.batch.facts.push(prepared.facts);
+            self.batch.dedup.push((prepared.hash, id));
+            let occs = prepared.occs.clone();
+            self.batch
+                .occs
+                .extend(chunk.occs[occs.clone()].iter().map(|o| Occ {
+                    key: o.key,
+                    game: id,
+                    code: o.code,
+                    mover: o.mover,
+                }));
+            self.batch_plies.extend_from_slice(&chunk.plies[occs]);
+            self.summary.imported += 1;
+            self.summary.files[file].imported += 1;
+            self.progress.imported.fetch_add(1, Ordering::Relaxed);
+            if self.batch.records.len() >= self.handoff && !self.hand_over(batches, recycled) {
+                return Ok(Some(Stop::Writer));
+            }
+            if self.progress.reading.cancel.load(Ordering::Relaxed) {
+                return Ok(Some(Stop::Cancelled));
             }
         }
-        progress
-            .file_bytes
-            .store(counter.bytes(), Ordering::Relaxed);
-        if !send(Work::FileDone {
-            seq,
-            file,
-            bytes: counter.bytes(),
-        }) {
-            return;
-        }
-        seq += 1;
+        Ok(None)
+    }
+
+    /// A game that could not be read: counted and reported.
+    fn skip(&mut self, file: usize, line: u64, reason: &str) {
+        self.summary.skipped += 1;
+        self.summary.files[file].skipped += 1;
+        *self
+            .summary
+            .skipped_by_reason
+            .entry(reason_kind(reason))
+            .or_default() += 1;
+        self.summary.problems.push(Problem {
+            file: self.names_of[file].clone(),
+            line,
+            game: self.game_index[file],
+            reason: reason.to_string(),
+        });
+    }
+
+    /// Hands the full batch to the writer and starts a new one (a recycled one when the
+    /// writer has one back). False when the writer is gone.
+    fn hand_over(&mut self, batches: &Sender<Handoff>, recycled: &Receiver<Handoff>) -> bool {
+        self.batch.names = self.names.take_pending();
+        let (mut fresh, fresh_plies) = recycled.try_recv().unwrap_or_else(|_| {
+            (
+                Batch::with_capacity(self.next_game, self.handoff),
+                Vec::with_capacity(self.handoff * 90),
+            )
+        });
+        fresh.reset(self.next_game);
+        let full = std::mem::replace(&mut self.batch, fresh);
+        let plies = std::mem::replace(&mut self.batch_plies, fresh_plies);
+        batches.send((full, plies)).is_ok()
     }
 }

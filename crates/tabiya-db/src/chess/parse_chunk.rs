@@ -32,7 +32,6 @@ pub(super) struct Prepared {
 }
 
 pub(super) struct ParsedGame {
-    pub(super) line: u64,
     pub(super) result: Result<Prepared, GameError>,
 }
 
@@ -150,10 +149,7 @@ impl ChunkParser {
         out.clear();
         for span in &chunk.games {
             let result = self.prepare(&mut out, chunk.game_bytes(span), span.line, max_ply);
-            out.games.push(ParsedGame {
-                line: span.line,
-                result,
-            });
+            out.games.push(ParsedGame { result });
         }
         out
     }

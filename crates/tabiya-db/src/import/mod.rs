@@ -16,11 +16,11 @@
 pub mod segment;
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64};
 
 use serde::Serialize;
+pub use tabiya_pgn::pipeline::{ReadProgress, Source};
 
 pub use segment::BYTES_PER_OCCURRENCE;
 pub(crate) use segment::{Batch, Segment, commit_batch_with_plies};
@@ -82,17 +82,12 @@ pub fn default_index_memory() -> u64 {
 /// Live counters an interface can poll to draw a progress bar.
 #[derive(Debug, Default)]
 pub struct ImportProgress {
-    pub file_index: AtomicUsize,
-    pub file_name: Mutex<String>,
-    /// Bytes of the current file consumed (compressed bytes for compressed files).
-    pub file_bytes: AtomicU64,
-    /// Size of the current file, 0 when unknown (standard input).
-    pub file_size: AtomicU64,
+    /// Which input, and how much of it is read (its `cancel` flag stops the import early,
+    /// after the current batch).
+    pub reading: Arc<ReadProgress>,
     /// Games read so far (all files), whatever became of them.
     pub games: AtomicU64,
     pub imported: AtomicU64,
-    /// Set by the interface to stop the import early (after the current batch).
-    pub cancel: AtomicBool,
     /// True while an index run is built and written with its games.
     pub indexing: AtomicBool,
     /// True while the index runs are merged, at the end.
@@ -149,31 +144,4 @@ pub(crate) fn reason_kind(reason: &str) -> String {
     let r = reason.split_once("): ").map_or(reason, |(_, r)| r);
     let words: Vec<&str> = r.split_whitespace().take(2).collect();
     words.join(" ")
-}
-
-/// Something to import: a file (`-` for standard input) or an already open reader.
-pub enum Source {
-    Path(PathBuf),
-    Reader {
-        name: String,
-        size: Option<u64>,
-        reader: Box<dyn std::io::Read + Send>,
-    },
-}
-
-impl Source {
-    pub(crate) fn name(&self) -> String {
-        match self {
-            Source::Path(p) => display(p),
-            Source::Reader { name, .. } => name.clone(),
-        }
-    }
-}
-
-pub(crate) fn display(p: &Path) -> String {
-    if p.as_os_str() == "-" {
-        "<stdin>".to_string()
-    } else {
-        p.display().to_string()
-    }
 }

@@ -15,6 +15,7 @@ use crate::trace::trace;
 use crate::{Database, Error, GAMES, META, Result, meta_u64, records};
 
 /// One batch of games to commit.
+#[derive(Default)]
 pub(crate) struct Batch {
     pub first_game: u32,
     pub records: Vec<Vec<u8>>,

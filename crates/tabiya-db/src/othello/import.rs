@@ -210,16 +210,18 @@ impl Database {
                 'files: for (fi, file) in &game_files {
                     let fi = *fi;
                     let name = file.path.display().to_string();
-                    progress.file_index.store(fi, Ordering::Relaxed);
-                    if let Ok(mut n) = progress.file_name.lock() {
+                    progress.reading.file_index.store(fi, Ordering::Relaxed);
+                    if let Ok(mut n) = progress.reading.file_name.lock() {
                         n.clone_from(&name);
                     }
                     progress
+                        .reading
                         .file_size
                         .store(out.summary.files[fi].bytes, Ordering::Relaxed);
                     let mut copies: HashMap<u128, u32> = HashMap::new();
                     for gi in 0..file.games.len() {
                         progress
+                            .reading
                             .file_bytes
                             .store(file.record_offset(gi + 1) as u64, Ordering::Relaxed);
                         progress.games.fetch_add(1, Ordering::Relaxed);
@@ -310,7 +312,7 @@ impl Database {
                                 break 'files;
                             }
                         }
-                        if progress.cancel.load(Ordering::Relaxed) {
+                        if progress.reading.cancel.load(Ordering::Relaxed) {
                             break 'files;
                         }
                     }

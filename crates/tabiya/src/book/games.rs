@@ -24,7 +24,7 @@ use shakmaty::{Chess, Color, KnownOutcome, Move, Position};
 use tabiya_books::polyglot::{self, CountedGame, CountedMove, count_game};
 use tabiya_books::{BookGame, GameResult, SourceRef};
 use tabiya_pgn::model::{parse_elo, parse_year};
-use tabiya_pgn::parse::{decode_text, san_to_move};
+use tabiya_pgn::san::{decode_text, san_to_move};
 use tabiya_pgn::{Chunk, Game, Splitter, parse_game};
 
 /// One game read for a book.
@@ -436,7 +436,7 @@ impl Visitor for LightVisitor {
     }
 
     fn san(&mut self, mt: &mut Movetext, san_plus: SanPlus) -> ControlFlow<Light> {
-        let found = match tabiya_pgn::parse::fast_san(&mt.pos, &san_plus.san) {
+        let found = match tabiya_pgn::san::fast_san(&mt.pos, &san_plus.san) {
             Some(m) => Ok(m),
             None => san_to_move(&mt.pos, san_plus.san),
         };
@@ -897,7 +897,7 @@ mod tests {
                         }
                         for t in tries {
                             total += 1;
-                            if let Some(fm) = tabiya_pgn::parse::fast_san(&pos, &t) {
+                            if let Some(fm) = tabiya_pgn::san::fast_san(&pos, &t) {
                                 fast += 1;
                                 assert_eq!(
                                     Ok(fm),

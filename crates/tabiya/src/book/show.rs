@@ -661,7 +661,7 @@ fn read_source(path: &Path, offset: u64, length: u64) -> anyhow::Result<String> 
             )
         })?;
     }
-    Ok(tabiya_pgn::parse::decode_text(&buf).into_owned())
+    Ok(tabiya_pgn::san::decode_text(&buf).into_owned())
 }
 
 pub fn game(args: GameArgs) -> anyhow::Result<()> {

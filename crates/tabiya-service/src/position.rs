@@ -1,0 +1,74 @@
+//! A chess position as a user gives it: a FEN (or `startpos`) and moves played from it, in
+//! UCI or SAN, separated by commas or spaces.
+
+use shakmaty::fen::Fen;
+use shakmaty::san::San;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Position as _};
+
+use crate::error::{Context, Error, ErrorKind, Result};
+
+/// A chess position, resolved, with the line that led to it (for naming its opening).
+#[derive(Debug, Clone)]
+pub struct ChessPosition {
+    pub pos: Chess,
+    /// How castling is written (Chess960 when the FEN needs it).
+    pub mode: CastlingMode,
+    /// Every position from the start to this one.
+    pub line: Vec<Chess>,
+    /// The position's FEN (en passant only when a capture there is legal).
+    pub fen: String,
+}
+
+impl ChessPosition {
+    /// The standard starting position.
+    pub fn start() -> ChessPosition {
+        ChessPosition::resolve(None, None).expect("the start position is legal")
+    }
+
+    /// Resolves `fen` (absent or `startpos`: the standard start) and the moves of `play`
+    /// from it. Errors name the FEN, or the move and its number.
+    pub fn resolve(fen: Option<&str>, play: Option<&str>) -> Result<ChessPosition> {
+        let (start, mode) = match fen {
+            Some(f) if f != "startpos" => {
+                let fen = Fen::from_ascii(f.trim().as_bytes())
+                    .context(ErrorKind::BadRequest, || format!("invalid FEN {f:?}"))?;
+                let mode = CastlingMode::detect(fen.as_setup());
+                let pos: Chess = fen
+                    .into_position(mode)
+                    .context(ErrorKind::BadRequest, || format!("illegal position {f:?}"))?;
+                (pos, mode)
+            }
+            _ => (Chess::default(), CastlingMode::Standard),
+        };
+        let mut pos = start;
+        let mut line = vec![pos.clone()];
+        if let Some(play) = play {
+            for (i, tok) in play.split([',', ' ']).filter(|t| !t.is_empty()).enumerate() {
+                let m = match tok
+                    .parse::<UciMove>()
+                    .ok()
+                    .and_then(|u| u.to_move(&pos).ok())
+                {
+                    Some(m) => m,
+                    None => tok
+                        .parse::<San>()
+                        .ok()
+                        .and_then(|s| s.to_move(&pos).ok())
+                        .ok_or_else(|| {
+                            Error::bad_request(format!("move {} {tok:?} is not legal here", i + 1))
+                        })?,
+                };
+                pos.play_unchecked(m);
+                line.push(pos.clone());
+            }
+        }
+        let fen = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
+        Ok(ChessPosition {
+            pos,
+            mode,
+            line,
+            fen,
+        })
+    }
+}
