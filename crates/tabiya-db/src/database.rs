@@ -61,7 +61,7 @@ impl Database {
 
     fn open_with_cache(dir: &Path, cache: usize) -> Result<Database> {
         if !Store::exists(dir) {
-            return Err(Error::Usage(format!(
+            return Err(Error::NotFound(format!(
                 "no Tabiya database in {} (create one with `tabiya import --db {}`)",
                 dir.display(),
                 dir.display()
@@ -134,6 +134,11 @@ impl Database {
             kind,
             max_ply,
         })
+    }
+
+    /// Whether `dir` holds a database.
+    pub fn exists(dir: &Path) -> bool {
+        Store::exists(dir)
     }
 
     pub fn dir(&self) -> &Path {

@@ -13,6 +13,9 @@ pub enum Error {
     /// Input that cannot be read (a file, a game).
     #[error("{0}")]
     Input(String),
+    /// What was asked for does not exist (a database directory, a game).
+    #[error("{0}")]
+    NotFound(String),
     /// A request that cannot be done as asked (a wrong kind, a bad option).
     #[error("{0}")]
     Usage(String),

@@ -142,3 +142,9 @@ fn wrap(
         reader,
     })
 }
+
+/// A writer that compresses what it is given with zstd (level 3), finishing the frame when
+/// it is dropped: what `.zst` outputs are written through.
+pub fn zstd_writer<W: io::Write>(w: W) -> io::Result<zstd::stream::AutoFinishEncoder<'static, W>> {
+    Ok(zstd::stream::write::Encoder::new(w, 3)?.auto_finish())
+}

@@ -104,6 +104,7 @@ impl From<tabiya_db::Error> for Error {
     fn from(e: tabiya_db::Error) -> Error {
         let kind = match &e {
             tabiya_db::Error::Usage(_) => ErrorKind::BadRequest,
+            tabiya_db::Error::NotFound(_) => ErrorKind::NotFound,
             tabiya_db::Error::Input(_) => ErrorKind::BadInput,
             tabiya_db::Error::Corrupt(_) | tabiya_db::Error::Decode(_) => ErrorKind::Damaged,
             tabiya_db::Error::Store(_) => ErrorKind::Io,

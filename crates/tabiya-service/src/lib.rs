@@ -2,13 +2,32 @@
 //! serialisable answer (the JSON shapes `--json` prints). The command line and the server
 //! only parse what they are given, call these functions, and print or send the answer.
 //!
-//! - [`position`]: a chess position from a FEN and moves.
+//! - [`database`]: open or create a database of either kind ([`Db`]); its statistics.
+//! - [`import`]: games in (PGN or WTHOR), with progress.
+//! - [`explore`]: what the explorer shows of a position (chess, with books beside it;
+//!   Othello); [`games`]: the games of a position, paged; [`export`]: games out as PGN or
+//!   WTHOR files.
+//! - [`position`], [`othello`]: positions as users give them.
 //! - [`books`]: opening books — probe, dump, check, info, convert, merge, build (from PGN or
 //!   a database), the games a Kvetka book links.
+//! - [`codecs`]: compact position codecs; [`wthor`]: WTHOR files on their own;
+//!   [`generate`]: realistic PGN for benchmarks; [`demo`]: the bundled sample.
 
 pub mod books;
+pub mod codecs;
+pub mod database;
+pub mod demo;
 pub mod error;
+pub mod explore;
+pub mod export;
+pub mod games;
+pub mod generate;
+pub mod import;
+pub mod othello;
 pub mod position;
+pub mod wthor;
 
+pub use database::{Db, Kind};
 pub use error::{Context, Error, ErrorKind, Result};
+pub use othello::OthelloPosition;
 pub use position::ChessPosition;

@@ -2,8 +2,9 @@
 
 use std::path::PathBuf;
 
-use clap::Args;
-use tabiya_service::ChessPosition;
+use clap::{Args, ValueEnum};
+use tabiya_service::games::{GameSort, PlayerKind};
+use tabiya_service::{ChessPosition, OthelloPosition};
 
 /// Where the database lives.
 #[derive(Args, Clone)]
@@ -41,5 +42,97 @@ impl PositionArg {
     /// The position (the start when none is given).
     pub fn resolve(&self) -> tabiya_service::Result<ChessPosition> {
         ChessPosition::resolve(self.fen.as_deref(), self.play.as_deref())
+    }
+}
+
+/// `--moves` of `tabiya explore` (Othello databases).
+#[derive(Args, Clone, Default)]
+pub struct MovesArg {
+    /// Othello: the position after these moves from the start, like f5d6c3d3c4 (any of the 8
+    /// orientations; "" or absent = the start position)
+    #[arg(long, value_name = "LINE", conflicts_with_all = ["fen", "play"])]
+    pub moves: Option<String>,
+}
+
+impl MovesArg {
+    pub fn resolve(&self) -> tabiya_service::Result<OthelloPosition> {
+        OthelloPosition::from_line(self.moves.as_deref().unwrap_or(""))
+    }
+}
+
+/// `--jou`/`--trn` of `tabiya import` (WTHOR only).
+#[derive(Args, Clone, Default)]
+pub struct WthorNameArgs {
+    /// WTHOR player names (.jou) for every .wtb file [default: WTHOR.JOU beside each file]
+    #[arg(long, value_name = "FILE")]
+    pub jou: Option<PathBuf>,
+    /// WTHOR tournament names (.trn) for every .wtb file [default: WTHOR.TRN beside each file]
+    #[arg(long, value_name = "FILE")]
+    pub trn: Option<PathBuf>,
+}
+
+/// Filters of `tabiya games` on an Othello database.
+#[derive(Args, Clone, Default)]
+pub struct OthelloFilterArgs {
+    /// Othello: games reaching the position after these moves (any orientation, any order)
+    #[arg(long, value_name = "LINE", conflicts_with_all = ["fen", "play"])]
+    pub moves: Option<String>,
+    /// Othello: games of a player whose name contains this (case-insensitive)
+    #[arg(long, value_name = "NAME")]
+    pub player: Option<String>,
+    /// Othello: games of a tournament whose name contains this (case-insensitive)
+    #[arg(long, value_name = "NAME")]
+    pub tournament: Option<String>,
+    /// Othello: games from this year on
+    #[arg(long, value_name = "YEAR")]
+    pub from: Option<u16>,
+    /// Othello: games up to this year
+    #[arg(long, value_name = "YEAR")]
+    pub to: Option<u16>,
+    /// Othello: games between two humans (no name contains "(")
+    #[arg(long, conflicts_with = "programs")]
+    pub humans: bool,
+    /// Othello: games with at least one program (a name containing "(")
+    #[arg(long)]
+    pub programs: bool,
+}
+
+impl OthelloFilterArgs {
+    pub fn is_given(&self) -> bool {
+        self.moves.is_some()
+            || self.player.is_some()
+            || self.tournament.is_some()
+            || self.from.is_some()
+            || self.to.is_some()
+            || self.humans
+            || self.programs
+    }
+
+    pub fn players(&self) -> PlayerKind {
+        if self.humans {
+            PlayerKind::Humans
+        } else if self.programs {
+            PlayerKind::Programs
+        } else {
+            PlayerKind::Any
+        }
+    }
+}
+
+/// How to order a game list.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum SortArg {
+    Rating,
+    Date,
+    Id,
+}
+
+impl From<SortArg> for GameSort {
+    fn from(s: SortArg) -> GameSort {
+        match s {
+            SortArg::Rating => GameSort::Rating,
+            SortArg::Date => GameSort::Date,
+            SortArg::Id => GameSort::Id,
+        }
     }
 }

@@ -5,12 +5,15 @@
 
 mod args;
 mod book;
-mod db;
 mod demo;
+mod explore;
+mod export;
+mod games;
 mod generate;
-mod othello_db;
+mod import;
 mod output;
 mod position;
+mod stats;
 mod wthor;
 
 use clap::{Parser, Subcommand};
@@ -31,15 +34,15 @@ enum Command {
     /// Import the bundled sample into a local database and explore a few positions.
     Demo(demo::DemoArgs),
     /// Import PGN files into a database (created if needed).
-    Import(db::ImportArgs),
+    Import(import::ImportArgs),
     /// What was played in a position: moves with results, ratings, top games, opening.
-    Explore(db::ExploreArgs),
+    Explore(explore::ExploreArgs),
     /// Every game reaching a position, by any move order.
-    Games(db::GamesArgs),
+    Games(games::GamesArgs),
     /// Write games back as PGN.
-    Export(db::ExportArgs),
+    Export(export::ExportArgs),
     /// What the database holds and what it costs on disk.
-    Stats(db::StatsArgs),
+    Stats(stats::StatsArgs),
     /// Generate realistic PGN from real games (deterministic), for scale benchmarks.
     Gen(generate::GenArgs),
     /// Opening books: ChessBase CTG, Polyglot, Kvetka.
@@ -56,13 +59,13 @@ enum Command {
 fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Demo(a) => demo::demo(a),
-        Command::Import(a) => db::import(a),
-        Command::Explore(a) => db::explore(a),
-        Command::Games(a) => db::games(a),
-        Command::Export(a) => db::export(a),
-        Command::Stats(a) => db::stats(a),
-        Command::Gen(a) => generate::generate(a),
+        Command::Demo(a) => demo::run(a),
+        Command::Import(a) => import::run(a),
+        Command::Explore(a) => explore::run(a),
+        Command::Games(a) => games::run(a),
+        Command::Export(a) => export::run(a),
+        Command::Stats(a) => stats::run(a),
+        Command::Gen(a) => generate::run(a),
         Command::Book(cmd) => book::run(cmd),
         Command::Position(cmd) => position::run(cmd),
         Command::Wthor(cmd) => wthor::run(cmd),

@@ -2,9 +2,14 @@
 //! stderr is not a terminal.
 
 use std::io::{IsTerminal, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
+use tabiya_service::import::{self, ImportProgress};
 
 /// Prints a value as pretty JSON on stdout, followed by a newline.
 pub fn print_json<T: Serialize + ?Sized>(value: &T) -> anyhow::Result<()> {
@@ -26,7 +31,6 @@ pub fn report_error(err: &anyhow::Error) {
 
 /// A progress bar on stderr when it is a terminal, hidden otherwise. `len` is the total in
 /// bytes when known.
-#[allow(dead_code)]
 pub fn progress_bytes(len: Option<u64>, what: &str) -> ProgressBar {
     let pb = match len {
         Some(len) => ProgressBar::new(len),
@@ -43,10 +47,51 @@ pub fn progress_bytes(len: Option<u64>, what: &str) -> ProgressBar {
         "{spinner} {prefix} {bytes} {msg}"
     };
     pb.set_style(
-        ProgressStyle::with_template(template)
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> "),
+        ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     pb.set_prefix(what.to_string());
     pb
+}
+
+/// An import's progress bar, drawn from its live counters on its own thread while stderr
+/// is a terminal (nothing otherwise). Stop it with [`ImportTicker::finish`].
+pub struct ImportTicker {
+    done: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl ImportTicker {
+    pub fn start(progress: &Arc<ImportProgress>, files: usize) -> ImportTicker {
+        let done = Arc::new(AtomicBool::new(false));
+        let thread = std::io::stderr().is_terminal().then(|| {
+            let progress = Arc::clone(progress);
+            let done = Arc::clone(&done);
+            std::thread::spawn(move || {
+                let bar = progress_bytes(None, "import");
+                let started = Instant::now();
+                while !done.load(Ordering::Relaxed) {
+                    let s = import::status(&progress, started);
+                    bar.set_prefix(format!("[{}/{}] {}", s.file_index + 1, files, s.file_name));
+                    bar.set_length(s.file_size.max(1));
+                    bar.set_position(s.file_bytes);
+                    let stage = s.stage.map(|st| format!(", {st}")).unwrap_or_default();
+                    bar.set_message(format!(
+                        "{} games, {:.0} games/s{stage}",
+                        s.games, s.games_per_second
+                    ));
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+                bar.finish_and_clear();
+            })
+        });
+        ImportTicker { done, thread }
+    }
+
+    /// Stops and clears the bar.
+    pub fn finish(mut self) {
+        self.done.store(true, Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
 }

@@ -23,9 +23,7 @@ use std::io::{BufRead, Write};
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand, ValueEnum};
 use serde::Serialize;
-use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, EnPassantMode};
-use tabiya_books::{ctg, kvetka, polyglot};
+use tabiya_service::codecs::{self, Codec};
 
 use crate::output::print_json;
 
@@ -36,6 +34,18 @@ pub enum CodecArg {
     Ctg,
     Kvetka,
     Polyglot,
+}
+
+impl From<CodecArg> for Codec {
+    fn from(c: CodecArg) -> Codec {
+        match c {
+            CodecArg::B32 => Codec::B32,
+            CodecArg::Cdb => Codec::Cdb,
+            CodecArg::Ctg => Codec::Ctg,
+            CodecArg::Kvetka => Codec::Kvetka,
+            CodecArg::Polyglot => Codec::Polyglot,
+        }
+    }
 }
 
 #[derive(Subcommand)]
@@ -129,80 +139,22 @@ fn inputs(args: &[String]) -> anyhow::Result<Vec<String>> {
     Ok(out)
 }
 
-fn hex(b: &[u8]) -> String {
-    b.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn unhex(s: &str) -> anyhow::Result<Vec<u8>> {
-    let s = s.trim();
-    let s = s.strip_prefix("0x").unwrap_or(s);
-    if !s.len().is_multiple_of(2) {
-        bail!("{s:?}: odd number of hex digits");
-    }
-    (0..s.len())
-        .step_by(2)
-        .map(|i| {
-            u8::from_str_radix(&s[i..i + 2], 16)
-                .with_context(|| format!("{s:?}: not hex at digit {i}"))
-        })
-        .collect()
-}
-
-fn parse_fen(s: &str) -> anyhow::Result<(Fen, Chess)> {
-    let fen: Fen = if s == "startpos" {
-        Fen::from_position(&Chess::default(), EnPassantMode::Legal)
-    } else {
-        Fen::from_ascii(s.trim().as_bytes()).with_context(|| format!("invalid FEN {s:?}"))?
-    };
-    let mode = CastlingMode::detect(fen.as_setup());
-    let pos: Chess = fen
-        .clone()
-        .into_position(mode)
-        .with_context(|| format!("illegal position {s:?}"))?;
-    Ok((fen, pos))
-}
-
-/// Encodes one FEN: (hex, flipped, mirrored).
-fn encode_one(format: CodecArg, s: &str) -> anyhow::Result<(String, Option<(bool, bool)>)> {
-    let (fen, pos) = parse_fen(s)?;
-    Ok(match format {
-        // B32 stores the FEN's en-passant square as written, clocks included.
-        CodecArg::B32 => (
-            hex(&tabiya_compact::encode_b32(fen.as_setup()).map_err(|e| anyhow::anyhow!("{e}"))?),
-            None,
-        ),
-        CodecArg::Cdb => (
-            hex(&tabiya_compact::encode_cdb(&pos).map_err(|e| anyhow::anyhow!("{e}"))?),
-            None,
-        ),
-        CodecArg::Ctg => {
-            let (k, t) = ctg::encode_key_with_transform(&pos)?;
-            (hex(k.as_bytes()), Some((t.flipped, t.mirrored)))
-        }
-        CodecArg::Kvetka => {
-            let (k, n) = kvetka::position_key(&pos)?;
-            (hex(&k), Some((n.flipped, n.mirrored)))
-        }
-        CodecArg::Polyglot => (format!("{:016x}", polyglot::key(&pos)), None),
-    })
-}
-
 fn encode(args: EncodeArgs) -> anyhow::Result<()> {
     let items = inputs(&args.fens)?;
     let mut lines = Vec::with_capacity(items.len());
     let mut failed = 0;
     for s in items {
-        match encode_one(args.format, &s) {
-            Ok((h, t)) => lines.push(Line {
+        match codecs::encode(args.format.into(), &s) {
+            Ok(e) => lines.push(Line {
                 input: s,
-                output: Some(h),
-                flipped: t.map(|t| t.0),
-                mirrored: t.map(|t| t.1),
+                output: Some(e.hex),
+                flipped: e.flipped,
+                mirrored: e.mirrored,
                 error: None,
             }),
             Err(e) => {
                 failed += 1;
-                lines.push(Line::failed(s, &e));
+                lines.push(Line::failed(s, &e.into()));
             }
         }
     }
@@ -235,57 +187,12 @@ fn emit(lines: &[Line], json: bool, failed: usize) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn decode_one(args: &DecodeArgs, s: &str) -> anyhow::Result<String> {
-    let bytes = unhex(s)?;
-    if (args.black || args.mirrored) && !matches!(args.format, CodecArg::Ctg | CodecArg::Kvetka) {
-        bail!("--black and --mirrored are for CTG and Kvetka keys (normalised positions)");
-    }
-    let fen = match args.format {
-        CodecArg::B32 => {
-            let setup =
-                tabiya_compact::decode_b32(&bytes).map_err(|e| anyhow::anyhow!("B32 {s}: {e}"))?;
-            Fen::try_from_setup(setup)
-                .map_err(|e| anyhow::anyhow!("B32 {s}: {e:?}"))?
-                .to_string()
-        }
-        CodecArg::Cdb => {
-            let pos =
-                tabiya_compact::decode_cdb(&bytes).map_err(|e| anyhow::anyhow!("CDB {s}: {e}"))?;
-            Fen::from_position(&pos, EnPassantMode::Legal).to_string()
-        }
-        CodecArg::Ctg => {
-            let d = ctg::decode_key(&bytes).with_context(|| format!("CTG key {s}"))?;
-            let t = ctg::Transform {
-                flipped: args.black,
-                mirrored: args.mirrored,
-            };
-            let pos = t
-                .undo(&d.position)
-                .with_context(|| format!("CTG key {s}"))?;
-            Fen::from_position(&pos, EnPassantMode::Legal).to_string()
-        }
-        CodecArg::Kvetka => {
-            let normal = kvetka::decode_key(&bytes).with_context(|| format!("Kvetka key {s}"))?;
-            let n = kvetka::Normalisation {
-                flipped: args.black,
-                mirrored: args.mirrored,
-            };
-            let pos = kvetka::transform(&normal, n).with_context(|| format!("Kvetka key {s}"))?;
-            Fen::from_position(&pos, EnPassantMode::Legal).to_string()
-        }
-        CodecArg::Polyglot => {
-            bail!("a Polyglot key is a 64-bit hash: it cannot be decoded into a position")
-        }
-    };
-    Ok(fen)
-}
-
 fn decode(args: DecodeArgs) -> anyhow::Result<()> {
     let items = inputs(&args.hex)?;
     let mut lines = Vec::with_capacity(items.len());
     let mut failed = 0;
     for s in items {
-        match decode_one(&args, &s) {
+        match codecs::decode(args.format.into(), &s, args.black, args.mirrored) {
             Ok(f) => lines.push(Line {
                 input: s,
                 output: Some(f),
@@ -295,7 +202,7 @@ fn decode(args: DecodeArgs) -> anyhow::Result<()> {
             }),
             Err(e) => {
                 failed += 1;
-                lines.push(Line::failed(s, &e));
+                lines.push(Line::failed(s, &e.into()));
             }
         }
     }

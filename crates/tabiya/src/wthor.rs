@@ -5,11 +5,10 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::{Args, Subcommand};
-use serde::Serialize;
-use tabiya_othello::check::{CheckOptions, Problem};
-use tabiya_othello::csv as wcsv;
-use tabiya_othello::wthor::{GameFile, NameFile, NameKind};
+use tabiya_service::Db;
+use tabiya_service::wthor::{self, CheckOptions, CsvRow};
 
+use crate::args::DbArg;
 use crate::output::print_json;
 
 #[derive(Args)]
@@ -74,7 +73,7 @@ pub enum WthorCommand {
     /// WTHOR.TRN (byte-identical to the files it was imported from).
     Export {
         #[command(flatten)]
-        db: crate::args::DbArg,
+        db: DbArg,
         /// Output directory (created if needed)
         #[arg(short, long, value_name = "OUTDIR")]
         output: PathBuf,
@@ -103,42 +102,12 @@ pub fn run(cmd: WthorCommand) -> anyhow::Result<()> {
         } => run_csv(&files, output, &names, json),
         WthorCommand::Info { files, json } => run_info(&files, json),
         WthorCommand::Opening { moves, json } => run_opening(&moves, json),
-        WthorCommand::Export { db, output, json } => crate::othello_db::export(&db, &output, json),
-    }
-}
-
-fn describe(p: &Problem) -> String {
-    match p {
-        Problem::BadMoveByte { message, .. } => message.clone(),
-        Problem::IllegalMove {
-            mv,
-            square,
-            side,
-            reason,
-            ..
-        } => {
-            format!("illegal move {mv} {square} ({side} to move): {reason}")
-        }
-        Problem::Unfinished {
-            moves,
-            discs,
-            stored_black_score,
-        } => format!(
-            "unfinished after {moves} moves: board {}-{}, stored black score {stored_black_score}",
-            discs.0, discs.1
-        ),
-        Problem::ScoreMismatch { stored, board, .. } => {
-            format!("stored black score {stored}, board gives {board}")
-        }
-        Problem::UnknownId { field, id, known } => format!(
-            "unknown {field} id {id} (names 0–{})",
-            known.saturating_sub(1)
-        ),
+        WthorCommand::Export { db, output, json } => run_export(&db, &output, json),
     }
 }
 
 fn run_check(files: &[PathBuf], names: &NameFiles, json: bool) -> anyhow::Result<()> {
-    let report = tabiya_othello::check(files, &names.options());
+    let report = wthor::check(files, &names.options());
     if json {
         print_json(&report)?;
     } else {
@@ -170,7 +139,7 @@ fn run_check(files: &[PathBuf], names: &NameFiles, json: bool) -> anyhow::Result
                     "  game {} (offset {}): {}",
                     p.game,
                     p.offset,
-                    describe(&p.problem)
+                    wthor::describe(&p.problem)
                 )?;
             }
             if f.problems.len() > SHOWN {
@@ -210,7 +179,7 @@ fn run_csv(
     names: &NameFiles,
     json: bool,
 ) -> anyhow::Result<()> {
-    let export = wcsv::export(files, &names.options())?;
+    let export = wthor::csv(files, &names.options())?;
     for w in &export.warnings {
         eprintln!("tabiya: warning: {w}");
     }
@@ -241,73 +210,16 @@ fn run_csv(
     Ok(())
 }
 
-fn write_csv(w: &mut impl Write, rows: &[wcsv::CsvRow]) -> std::io::Result<()> {
-    wcsv::write_header(w)?;
+fn write_csv(w: &mut impl Write, rows: &[CsvRow]) -> std::io::Result<()> {
+    wthor::write_csv_header(w)?;
     for r in rows {
-        wcsv::write_row(w, r)?;
+        wthor::write_csv_row(w, r)?;
     }
     w.flush()
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct InfoRow {
-    file: String,
-    kind: &'static str,
-    header: tabiya_othello::wthor::Header,
-    created: String,
-    records: usize,
-    trailing_bytes: usize,
-    problems: Vec<String>,
-}
-
 fn run_info(files: &[PathBuf], json: bool) -> anyhow::Result<()> {
-    let mut rows = Vec::new();
-    for path in files {
-        let ext = path
-            .extension()
-            .map(|e| e.to_string_lossy().to_ascii_lowercase())
-            .unwrap_or_default();
-        let row = match ext.as_str() {
-            "jou" | "trn" => {
-                let kind = if ext == "jou" {
-                    NameKind::Players
-                } else {
-                    NameKind::Tournaments
-                };
-                let f = NameFile::read(path, kind)?;
-                InfoRow {
-                    file: path.display().to_string(),
-                    kind: if ext == "jou" {
-                        "players"
-                    } else {
-                        "tournaments"
-                    },
-                    header: f.header,
-                    created: f.header.created(),
-                    records: f.names.len(),
-                    trailing_bytes: f.trailing.len(),
-                    problems: f.problems.iter().map(|p| p.to_string()).collect(),
-                }
-            }
-            _ => {
-                let f = GameFile::read(path)?;
-                InfoRow {
-                    file: path.display().to_string(),
-                    kind: match f.board {
-                        tabiya_othello::wthor::BoardSize::Eight => "games 8x8",
-                        tabiya_othello::wthor::BoardSize::Ten => "games 10x10",
-                    },
-                    header: f.header,
-                    created: f.header.created(),
-                    records: f.games.len(),
-                    trailing_bytes: f.trailing.len(),
-                    problems: f.problems.iter().map(|p| p.to_string()).collect(),
-                }
-            }
-        };
-        rows.push(row);
-    }
+    let rows = wthor::info(files)?;
     if json {
         return print_json(&rows);
     }
@@ -333,43 +245,46 @@ fn run_info(files: &[PathBuf], json: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct OpeningOut {
-    name: Option<String>,
-    aliases: Vec<String>,
-    moves_to_name: Option<usize>,
-    named_line: Option<String>,
-}
-
 fn run_opening(moves: &str, json: bool) -> anyhow::Result<()> {
-    let moves = tabiya_othello::parse_transcript(moves)?;
-    let found = tabiya_othello::deepest_opening(&moves);
-    let out = OpeningOut {
-        name: found.map(|(_, o)| o.name.to_string()),
-        aliases: found
-            .map(|(_, o)| o.aliases.iter().map(|s| s.to_string()).collect())
-            .unwrap_or_default(),
-        moves_to_name: found.map(|(n, _)| n),
-        named_line: found.map(|(_, o)| tabiya_othello::format_transcript(&o.moves)),
-    };
+    let out = wthor::opening(moves)?;
     if json {
         return print_json(&out);
     }
-    match found {
-        Some((n, o)) => {
-            let aliases = if o.aliases.is_empty() {
+    match (&out.name, out.moves_to_name, &out.named_line) {
+        (Some(name), Some(n), Some(line)) => {
+            let aliases = if out.aliases.is_empty() {
                 String::new()
             } else {
-                format!(" ({})", o.aliases.join(", "))
+                format!(" ({})", out.aliases.join(", "))
             };
-            println!(
-                "{}{aliases} after {n} moves (named line {})",
-                o.name,
-                tabiya_othello::format_transcript(&o.moves)
-            );
+            println!("{name}{aliases} after {n} moves (named line {line})");
         }
-        None => println!("no named opening on this line"),
+        _ => println!("no named opening on this line"),
     }
+    Ok(())
+}
+
+/// `tabiya wthor export`: writes an Othello database back as WTHOR files.
+fn run_export(db: &DbArg, output: &std::path::Path, json: bool) -> anyhow::Result<()> {
+    let e = tabiya_service::export::wthor(&Db::open(&db.dir())?, output)?;
+    if json {
+        return print_json(&e);
+    }
+    let mut w = std::io::stdout().lock();
+    for f in &e.files {
+        writeln!(
+            w,
+            "{:<40} {:>7} records {:>9} bytes",
+            f.file, f.records, f.bytes
+        )?;
+    }
+    writeln!(
+        w,
+        "{} games, {} players, {} tournaments written to {}",
+        e.games,
+        e.players,
+        e.tournaments,
+        output.display()
+    )?;
     Ok(())
 }

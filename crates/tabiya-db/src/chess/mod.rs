@@ -3,6 +3,7 @@
 //! game ([`stored`], [`tags`]), its facts for the index ([`facts`]) and opening names
 //! ([`openings`]).
 
+mod explore;
 pub mod facts;
 mod import;
 pub mod key;
@@ -19,6 +20,7 @@ pub mod walk;
 mod tests;
 
 pub use crate::game::{Dict, NO_MOVE, NameLookup, Names, Occurrence};
+pub use explore::{ChessExplore, ChessGames, GameRow, MoveRow, OpeningName, Player, TopGame};
 pub use facts::{facts, facts_from, index_outcome};
 pub use key::{next_key, next_key_from, position_key, successor_keys};
 pub use moves::{code_to_move, decode_move, encode_move, encode_move_ep, move_code};

@@ -92,6 +92,8 @@ pub struct ImportProgress {
     pub indexing: AtomicBool,
     /// True while the index runs are merged, at the end.
     pub merging: AtomicBool,
+    /// True while the file gives its free pages back, after the import.
+    pub compacting: AtomicBool,
 }
 
 /// A game that was skipped, and why.

@@ -1,0 +1,68 @@
+//! Games back out: chess games as PGN (tags, moves, variations, comments, NAGs), an Othello
+//! database as WTHOR files.
+
+use std::io::Write;
+use std::path::Path;
+
+pub use tabiya_db::othello::{ExportedFile, WthorExport};
+
+use crate::database::{Db, Kind};
+use crate::error::{Context, Error, ErrorKind, Result};
+use crate::games::GameSort;
+use crate::position::ChessPosition;
+
+/// Which chess games to export.
+#[derive(Debug, Clone)]
+pub enum Selection {
+    /// One game by id.
+    Game(u32),
+    /// Every game reaching a position, in id order.
+    Position(ChessPosition),
+    /// Every game, in id order.
+    All,
+}
+
+/// Writes the selected games as PGN to `out`; returns how many.
+pub fn pgn(db: &Db, selection: &Selection, out: &mut dyn Write) -> Result<u64> {
+    if db.kind() != Kind::Chess {
+        return Err(Error::bad_request(format!(
+            "{} is an Othello database: its games are exported as WTHOR files",
+            db.dir().display()
+        )));
+    }
+    let snap = db.inner.snapshot()?;
+    let ids: Vec<u32> = match selection {
+        Selection::Game(id) => vec![*id],
+        Selection::Position(at) => {
+            let (_, page) = snap.chess_position_games(&at.pos, GameSort::Id, 0, usize::MAX)?;
+            page.into_iter().map(|(id, _)| id).collect()
+        }
+        Selection::All => snap.all_game_ids()?,
+    };
+    let mut text = String::new();
+    for &id in &ids {
+        let g = snap
+            .chess_game(id)?
+            .ok_or_else(|| Error::not_found(format!("no game {id} in {}", db.dir().display())))?;
+        text.clear();
+        tabiya_pgn::write_game(&g, &mut text);
+        out.write_all(text.as_bytes())
+            .context(ErrorKind::Io, || "cannot write the games".to_string())?;
+    }
+    out.flush()
+        .context(ErrorKind::Io, || "cannot write the games".to_string())?;
+    Ok(ids.len() as u64)
+}
+
+/// One chess game as PGN text.
+pub fn game_pgn(db: &Db, id: u32) -> Result<String> {
+    let mut out = Vec::new();
+    pgn(db, &Selection::Game(id), &mut out)?;
+    Ok(String::from_utf8_lossy(&out).into_owned())
+}
+
+/// Writes an Othello database back as WTHOR files in `dir`: `WTH_<year>.wtb` per year,
+/// `WTHOR.JOU`, `WTHOR.TRN` (byte-identical to the files it was imported from).
+pub fn wthor(db: &Db, dir: &Path) -> Result<WthorExport> {
+    Ok(db.inner.export_wthor(dir)?)
+}

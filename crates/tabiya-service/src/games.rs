@@ -1,0 +1,68 @@
+//! The games of a position (any move order), sorted and paged; Othello game lists with
+//! their filters.
+
+pub use tabiya_db::GameSort;
+pub use tabiya_db::chess::{ChessGames, GameRow};
+pub use tabiya_db::othello::{OthelloGameRow, OthelloGames, PlayerKind};
+
+use crate::database::Db;
+use crate::error::Result;
+use crate::othello::OthelloPosition;
+use crate::position::ChessPosition;
+
+/// A page of the games reaching a chess position.
+pub fn chess(
+    db: &Db,
+    at: &ChessPosition,
+    sort: GameSort,
+    offset: usize,
+    limit: usize,
+) -> Result<ChessGames> {
+    Ok(db
+        .inner
+        .snapshot()?
+        .chess_games(&at.pos, at.mode, sort, offset, limit)?)
+}
+
+/// Which Othello games to list.
+#[derive(Debug, Clone, Default)]
+pub struct OthelloFilter {
+    /// Games reaching this position (any orientation, any move order).
+    pub position: Option<OthelloPosition>,
+    /// A player (either colour) whose name contains this, case-insensitive.
+    pub player: Option<String>,
+    /// A tournament whose name contains this, case-insensitive.
+    pub tournament: Option<String>,
+    /// Years, inclusive.
+    pub from: Option<u16>,
+    pub to: Option<u16>,
+    /// Humans, programs, or both.
+    pub players: PlayerKind,
+}
+
+/// A page of the Othello games that pass `filter` (sorted by date or id; a rating sort
+/// means date: WTHOR games carry no ratings).
+pub fn othello(
+    db: &Db,
+    filter: OthelloFilter,
+    sort: GameSort,
+    offset: usize,
+    limit: usize,
+) -> Result<OthelloGames> {
+    let filter = tabiya_db::othello::GameFilter {
+        position: filter.position.map(|p| p.asked),
+        player: filter.player,
+        tournament: filter.tournament,
+        from: filter.from,
+        to: filter.to,
+        players: filter.players,
+    };
+    let sort = match sort {
+        GameSort::Rating | GameSort::Date => GameSort::Date,
+        GameSort::Id => GameSort::Id,
+    };
+    Ok(db
+        .inner
+        .snapshot()?
+        .othello_games(&filter, sort, offset, limit)?)
+}

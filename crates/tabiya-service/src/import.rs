@@ -1,0 +1,213 @@
+//! Importing games: PGN into a chess database, WTHOR `.wtb` files into an Othello one. The
+//! kind is told from the inputs and the database (a mix is refused with a message saying
+//! what to do); the database is created when it does not exist; after the import the file
+//! gives its free pages back.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use serde::Serialize;
+pub use tabiya_db::othello::{NameSources, WthorImportSummary};
+pub use tabiya_db::{FileSummary, ImportProgress, ImportSummary, Problem, Source};
+
+use crate::database::{Db, Kind};
+use crate::error::{Error, Result};
+
+/// What to import and how.
+#[derive(Debug, Clone, Default)]
+pub struct ImportRequest {
+    /// PGN files (plain, `.zst`, `.gz`, `.bz2`, `-` for standard input), or WTHOR `.wtb`
+    /// files.
+    pub files: Vec<PathBuf>,
+    /// Index positions up to this ply only (set when a chess database is created).
+    pub max_ply: Option<u32>,
+    /// Keep games equal to a stored game.
+    pub keep_duplicates: bool,
+    /// Games per transaction (0: as many as the index memory allows; Othello: 50,000).
+    pub batch: u64,
+    /// Chess: memory for building one transaction's index, in MiB (default: a quarter of
+    /// the machine's memory).
+    pub memory_mib: Option<u64>,
+    /// WTHOR: the player (`.jou`) and tournament (`.trn`) name files for every `.wtb`
+    /// (default: the ones beside each file).
+    pub names: NameSources,
+}
+
+/// What an import did, by kind (the JSON is the kind's summary itself).
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub enum ImportReport {
+    Chess(ImportSummary),
+    Othello(WthorImportSummary),
+}
+
+impl ImportReport {
+    /// What both kinds report.
+    pub fn summary(&self) -> &ImportSummary {
+        match self {
+            ImportReport::Chess(s) => s,
+            ImportReport::Othello(w) => &w.summary,
+        }
+    }
+}
+
+fn is_wthor_games(p: &Path) -> bool {
+    p.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("wtb") || e.eq_ignore_ascii_case("wtd"))
+}
+
+/// The kind of database an import goes into: Othello for `.wtb` inputs or an existing
+/// Othello database, chess otherwise. A mix of kinds is refused, saying what to do.
+pub fn kind_of_import(dir: &Path, req: &ImportRequest) -> Result<Kind> {
+    let wthor: Vec<&PathBuf> = req.files.iter().filter(|f| is_wthor_games(f)).collect();
+    let existing = Db::kind_of(dir)?;
+    if !wthor.is_empty() && wthor.len() != req.files.len() {
+        let other = req
+            .files
+            .iter()
+            .find(|f| !is_wthor_games(f))
+            .expect("a file that is not .wtb");
+        return Err(Error::bad_request(format!(
+            "cannot import WTHOR files ({}) and other files ({}) together: an Othello database takes .wtb files, a chess database PGN",
+            wthor[0].display(),
+            other.display()
+        )));
+    }
+    match (existing, wthor.is_empty()) {
+        (Some(Kind::Chess), false) => Err(Error::bad_request(format!(
+            "{} is a chess database: WTHOR files ({}) can only go into an Othello database (use another --db)",
+            dir.display(),
+            wthor[0].display()
+        ))),
+        (Some(Kind::Othello), true) => Err(Error::bad_request(format!(
+            "{} is an Othello database: it takes WTHOR .wtb files, not {} (use another --db for chess)",
+            dir.display(),
+            req.files[0].display()
+        ))),
+        (_, true) => {
+            if req.names.jou.is_some() || req.names.trn.is_some() {
+                return Err(Error::bad_request(
+                    "--jou and --trn name the WTHOR names of .wtb files; no .wtb file was given",
+                ));
+            }
+            Ok(Kind::Chess)
+        }
+        (_, false) => {
+            if req.max_ply.is_some() {
+                return Err(Error::bad_request(
+                    "--max-ply is for chess databases: an Othello database indexes every position",
+                ));
+            }
+            Ok(Kind::Othello)
+        }
+    }
+}
+
+/// Imports `req.files` into the database in `dir` (created when missing), reporting
+/// progress in `progress`, then gives the file's free pages back.
+pub fn import(dir: &Path, req: &ImportRequest, progress: &ImportProgress) -> Result<ImportReport> {
+    let kind = kind_of_import(dir, req)?;
+    let sources = req.files.iter().map(|p| Source::Path(p.clone())).collect();
+    import_sources(dir, kind, sources, req, progress)
+}
+
+/// [`import`] from open readers (chess only for readers; Othello reads its files by path).
+pub fn import_sources(
+    dir: &Path,
+    kind: Kind,
+    sources: Vec<Source>,
+    req: &ImportRequest,
+    progress: &ImportProgress,
+) -> Result<ImportReport> {
+    let db = Db::open_or_create(
+        dir,
+        kind,
+        if kind == Kind::Chess {
+            req.max_ply
+        } else {
+            None
+        },
+    )?;
+    let mut opts = tabiya_db::ImportOptions {
+        keep_duplicates: req.keep_duplicates,
+        batch_games: req.batch as usize,
+        ..Default::default()
+    };
+    if let Some(mib) = req.memory_mib {
+        opts.index_memory = mib << 20;
+    }
+    let result = match kind {
+        Kind::Chess => db
+            .inner
+            .import_sources(sources, &opts, progress)
+            .map(ImportReport::Chess),
+        Kind::Othello => db
+            .inner
+            .import_wthor(&req.files, &req.names, &opts, progress)
+            .map(ImportReport::Othello),
+    };
+    // Merges free the pages of the runs they replace, and a big transaction leaves the file
+    // larger than what it holds: give the free pages back.
+    progress.compacting.store(true, Ordering::Relaxed);
+    let shrunk = if result.is_ok() {
+        db.inner.shrink_reopened().map(|_| ())
+    } else {
+        Ok(())
+    };
+    progress.compacting.store(false, Ordering::Relaxed);
+    let report = result?;
+    shrunk?;
+    Ok(report)
+}
+
+/// What an import is doing now, for a progress display.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ImportStatus {
+    /// Index of the input being read.
+    pub file_index: usize,
+    /// Its name (the last part of its path).
+    pub file_name: String,
+    /// Bytes of it consumed, and its size (0 when unknown).
+    pub file_bytes: u64,
+    pub file_size: u64,
+    /// Games read and imported so far.
+    pub games: u64,
+    pub imported: u64,
+    /// Games read a second, since `started`.
+    pub games_per_second: f64,
+    /// What happens after the reading, when it does.
+    pub stage: Option<&'static str>,
+}
+
+/// The state of an import, read from its live counters.
+pub fn status(progress: &ImportProgress, started: Instant) -> ImportStatus {
+    let r = &progress.reading;
+    let name = r.file_name.lock().map(|n| n.clone()).unwrap_or_default();
+    let games = progress.games.load(Ordering::Relaxed);
+    // After the reading: the last index run is built and written, the runs merged, the
+    // file compacted; say so rather than sit at 100 %.
+    let stage = if progress.compacting.load(Ordering::Relaxed) {
+        Some("giving free pages back")
+    } else if progress.merging.load(Ordering::Relaxed) {
+        Some("merging index runs")
+    } else if progress.indexing.load(Ordering::Relaxed) {
+        Some("writing an index run")
+    } else {
+        None
+    };
+    ImportStatus {
+        file_index: r.file_index.load(Ordering::Relaxed),
+        file_name: Path::new(&name)
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or(name),
+        file_bytes: r.file_bytes.load(Ordering::Relaxed),
+        file_size: r.file_size.load(Ordering::Relaxed),
+        games,
+        imported: progress.imported.load(Ordering::Relaxed),
+        games_per_second: games as f64 / started.elapsed().as_secs_f64().max(1e-3),
+        stage,
+    }
+}

@@ -1,0 +1,255 @@
+//! `tabiya explore`: what was played in a position — moves with their results, ratings and
+//! years, the best games, the opening, and what books say beside the database.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::bail;
+use clap::Args;
+use tabiya_service::explore::{self, ChessAnswer, OthelloExplore};
+use tabiya_service::{Db, Kind};
+
+use crate::args::{DbArg, MovesArg, PositionArg};
+use crate::output::print_json;
+
+#[derive(Args)]
+pub struct ExploreArgs {
+    #[command(flatten)]
+    pub db: DbArg,
+    #[command(flatten)]
+    pub position: PositionArg,
+    #[command(flatten)]
+    pub othello: MovesArg,
+    /// Number of top games to show.
+    #[arg(long, default_value_t = 8)]
+    pub top: usize,
+    /// Also show what an opening book (CTG, Polyglot, Kvetka) says of the position; repeatable.
+    #[arg(long = "book", value_name = "FILE")]
+    pub books: Vec<PathBuf>,
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: ExploreArgs) -> anyhow::Result<()> {
+    let dir = args.db.dir();
+    let db = Db::open(&dir)?;
+    match db.kind() {
+        Kind::Othello => {
+            if args.position.is_given() {
+                bail!(
+                    "{} is an Othello database: give the position with --moves (like f5d6c3)",
+                    dir.display()
+                );
+            }
+            let e = explore::othello(&db, &args.othello.resolve()?, args.top)?;
+            if args.json {
+                return print_json(&e);
+            }
+            print_othello(&e)
+        }
+        Kind::Chess => {
+            if args.othello.moves.is_some() {
+                bail!(
+                    "{} is a chess database: --moves is for Othello; give the position with --play or --fen",
+                    dir.display()
+                );
+            }
+            let e = explore::chess(&db, &args.position.resolve()?, args.top, &args.books)?;
+            if args.json {
+                return print_json(&e);
+            }
+            print_chess(&e)
+        }
+    }
+}
+
+fn pct(n: u64, total: u64) -> String {
+    if total == 0 {
+        "-".into()
+    } else {
+        format!("{:.1}%", 100.0 * n as f64 / total as f64)
+    }
+}
+
+pub fn print_chess(e: &ChessAnswer) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    let books = &e.books;
+    let e = &e.explore;
+    writeln!(out, "{}", e.fen)?;
+    if let Some(o) = &e.opening {
+        writeln!(out, "{} {}", o.eco, o.name)?;
+    }
+    let total = e.white + e.draws + e.black;
+    writeln!(
+        out,
+        "{} games: white {} / draws {} / black {}{}",
+        total + e.unknown,
+        pct(e.white, total),
+        pct(e.draws, total),
+        pct(e.black, total),
+        if e.unknown > 0 {
+            format!(" ({} without result)", e.unknown)
+        } else {
+            String::new()
+        }
+    )?;
+    if e.moves.is_empty() {
+        writeln!(out, "no moves in the database from this position")?;
+    } else {
+        writeln!(
+            out,
+            "{:<8} {:>7} {:>7} {:>7} {:>7} {:>6} {:>6}  years",
+            "move", "games", "white", "draws", "black", "avg", "perf"
+        )?;
+        for m in &e.moves {
+            let n = m.white + m.draws + m.black;
+            let years = match (m.first_year, m.last_year) {
+                (Some(a), Some(b)) if a != b => format!("{a}-{b}"),
+                (Some(a), _) => a.to_string(),
+                _ => String::new(),
+            };
+            writeln!(
+                out,
+                "{:<8} {:>7} {:>7} {:>7} {:>7} {:>6} {:>6}  {}",
+                m.san,
+                n + m.unknown,
+                pct(m.white, n),
+                pct(m.draws, n),
+                pct(m.black, n),
+                m.average_rating.map_or("-".into(), |v| v.to_string()),
+                m.performance.map_or("-".into(), |v| v.to_string()),
+                years
+            )?;
+        }
+    }
+    if !e.top_games.is_empty() {
+        writeln!(out, "top games:")?;
+        for g in &e.top_games {
+            let res = match g.winner {
+                Some("white") => "1-0",
+                Some("black") => "0-1",
+                _ => "½-½",
+            };
+            writeln!(
+                out,
+                "  #{:<8} {} ({}) - {} ({}) {} {} {}",
+                g.id,
+                g.white.name,
+                g.white.rating.map_or("?".into(), |r| r.to_string()),
+                g.black.name,
+                g.black.rating.map_or("?".into(), |r| r.to_string()),
+                res,
+                g.year.map_or(String::new(), |y| y.to_string()),
+                g.uci.clone().unwrap_or_default()
+            )?;
+        }
+    }
+    for b in books {
+        if !b.probe.found {
+            writeln!(out, "book {}: position not in the book", b.file)?;
+            continue;
+        }
+        writeln!(out, "book {}:", b.file)?;
+        for m in &b.probe.moves {
+            let mut parts = Vec::new();
+            if let Some(g) = m.games {
+                parts.push(format!("{g} games"));
+            }
+            if let (Some(w), Some(d), Some(l)) = (m.wins, m.draws, m.losses) {
+                parts.push(format!("+{w} ={d} -{l}"));
+            }
+            if let Some(w) = m.weight {
+                parts.push(format!("weight {w}"));
+            }
+            if let Some(a) = m.annotation.filter(|a| *a != 0) {
+                parts.push(format!("${a}"));
+            }
+            writeln!(out, "  {:<8} {}", m.san, parts.join(", "))?;
+        }
+    }
+    Ok(())
+}
+
+fn avg(v: Option<f64>) -> String {
+    v.map_or("-".into(), |v| format!("{v:.1}"))
+}
+
+fn print_othello(e: &OthelloExplore) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "{}",
+        if e.line.is_empty() {
+            "start position".to_string()
+        } else {
+            e.line.clone()
+        }
+    )?;
+    if let Some(o) = &e.opening {
+        let also = if o.aliases.is_empty() {
+            String::new()
+        } else {
+            format!(" (also {})", o.aliases.join(", "))
+        };
+        writeln!(
+            out,
+            "opening: {}{also}, reached after move {}: {}",
+            o.name, o.at_move, o.line
+        )?;
+    }
+    writeln!(
+        out,
+        "{} games: black {} / draws {} / white {}; average black discs {}, theoretical {}",
+        e.games,
+        pct(e.black, e.games),
+        pct(e.draws, e.games),
+        pct(e.white, e.games),
+        avg(e.average_black_discs),
+        avg(e.average_theoretical_score)
+    )?;
+    if e.ended > 0 {
+        writeln!(out, "{} games ended here", e.ended)?;
+    }
+    if e.moves.is_empty() {
+        writeln!(out, "no moves in the database from this position")?;
+    } else {
+        writeln!(out, "{} to move", e.side_to_move)?;
+        writeln!(
+            out,
+            "{:<6} {:>7} {:>8} {:>7} {:>7} {:>7} {:>6}  same as",
+            "move", "games", "win", "black", "draws", "white", "discs"
+        )?;
+        for m in &e.moves {
+            writeln!(
+                out,
+                "{:<6} {:>7} {:>7.1}% {:>7} {:>7} {:>7} {:>6}  {}",
+                m.square,
+                m.games,
+                100.0 * m.win_rate,
+                pct(m.black, m.games),
+                pct(m.draws, m.games),
+                pct(m.white, m.games),
+                avg(m.average_black_discs),
+                m.equivalent.join(" ")
+            )?;
+        }
+    }
+    if !e.top_games.is_empty() {
+        writeln!(out, "newest games:")?;
+        for g in &e.top_games {
+            writeln!(
+                out,
+                "  #{:<7} {} {} - {} {}-{} {} {}",
+                g.id,
+                g.year,
+                g.black.name,
+                g.white.name,
+                g.black_score,
+                64 - g.black_score,
+                g.tournament.name,
+                g.played.clone().unwrap_or_default()
+            )?;
+        }
+    }
+    Ok(())
+}

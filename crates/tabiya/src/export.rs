@@ -1,0 +1,52 @@
+//! `tabiya export`: chess games back out as PGN.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::{Context, bail};
+use clap::Args;
+use tabiya_service::export::{self, Selection};
+use tabiya_service::{Db, Kind};
+
+use crate::args::{DbArg, PositionArg};
+
+#[derive(Args)]
+pub struct ExportArgs {
+    #[command(flatten)]
+    pub db: DbArg,
+    /// Export one game.
+    #[arg(long, conflicts_with_all = ["fen", "play"])]
+    pub game: Option<u32>,
+    #[command(flatten)]
+    pub position: PositionArg,
+    /// Output file (default: standard output).
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+}
+
+pub fn run(args: ExportArgs) -> anyhow::Result<()> {
+    let dir = args.db.dir();
+    let db = Db::open(&dir)?;
+    if db.kind() == Kind::Othello {
+        bail!(
+            "{} is an Othello database: export it as WTHOR files with `tabiya wthor export --db {} -o OUTDIR`",
+            dir.display(),
+            dir.display()
+        );
+    }
+    let selection = if let Some(id) = args.game {
+        Selection::Game(id)
+    } else if args.position.is_given() {
+        Selection::Position(args.position.resolve()?)
+    } else {
+        Selection::All
+    };
+    let mut out: Box<dyn Write> = match &args.output {
+        Some(p) => Box::new(std::io::BufWriter::new(
+            std::fs::File::create(p).with_context(|| format!("creating {}", p.display()))?,
+        )),
+        None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
+    };
+    export::pgn(&db, &selection, &mut out)?;
+    Ok(())
+}

@@ -1,0 +1,132 @@
+//! `tabiya games`: every game reaching a position by any move order (chess), or passing
+//! the filters (Othello), sorted and paged.
+
+use std::io::Write;
+
+use anyhow::bail;
+use clap::Args;
+use tabiya_service::games::{self, ChessGames, OthelloFilter, OthelloGames};
+use tabiya_service::{Db, Kind, OthelloPosition};
+
+use crate::args::{DbArg, OthelloFilterArgs, PositionArg, SortArg};
+use crate::output::print_json;
+
+#[derive(Args)]
+pub struct GamesArgs {
+    #[command(flatten)]
+    pub db: DbArg,
+    #[command(flatten)]
+    pub position: PositionArg,
+    #[command(flatten)]
+    pub othello: OthelloFilterArgs,
+    #[arg(long, value_enum, default_value = "rating")]
+    pub sort: SortArg,
+    #[arg(long, default_value_t = 20)]
+    pub limit: usize,
+    #[arg(long, default_value_t = 0)]
+    pub offset: usize,
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: GamesArgs) -> anyhow::Result<()> {
+    let dir = args.db.dir();
+    let db = Db::open(&dir)?;
+    match db.kind() {
+        Kind::Othello => {
+            if args.position.is_given() {
+                bail!(
+                    "{} is an Othello database: give the position with --moves (like f5d6c3)",
+                    dir.display()
+                );
+            }
+            let o = &args.othello;
+            let filter = OthelloFilter {
+                position: o
+                    .moves
+                    .as_deref()
+                    .map(OthelloPosition::from_line)
+                    .transpose()?,
+                player: o.player.clone(),
+                tournament: o.tournament.clone(),
+                from: o.from,
+                to: o.to,
+                players: o.players(),
+            };
+            let page = games::othello(&db, filter, args.sort.into(), args.offset, args.limit)?;
+            if args.json {
+                return print_json(&page);
+            }
+            print_othello(&page)
+        }
+        Kind::Chess => {
+            if args.othello.is_given() {
+                bail!(
+                    "{} is a chess database: --moves, --player, --tournament, --from, --to, --humans and --programs are for Othello databases",
+                    dir.display()
+                );
+            }
+            let at = args.position.resolve()?;
+            let page = games::chess(&db, &at, args.sort.into(), args.offset, args.limit)?;
+            if args.json {
+                return print_json(&page);
+            }
+            print_chess(&page, args.offset)
+        }
+    }
+}
+
+fn print_chess(page: &ChessGames, offset: usize) -> anyhow::Result<()> {
+    let mut w = std::io::stdout().lock();
+    writeln!(
+        w,
+        "{} games reach this position; showing {}–{}",
+        page.total,
+        offset + 1,
+        offset + page.games.len()
+    )?;
+    for g in &page.games {
+        writeln!(
+            w,
+            "#{:<8} {} ({}) - {} ({}) {} {} {} {}",
+            g.id,
+            g.white.name,
+            g.white.rating.map_or("?".into(), |r| r.to_string()),
+            g.black.name,
+            g.black.rating.map_or("?".into(), |r| r.to_string()),
+            g.result,
+            g.date,
+            g.event,
+            g.uci.clone().unwrap_or_default()
+        )?;
+    }
+    Ok(())
+}
+
+fn print_othello(p: &OthelloGames) -> anyhow::Result<()> {
+    let mut w = std::io::stdout().lock();
+    writeln!(
+        w,
+        "{} games; showing {}–{}",
+        p.total,
+        p.offset + 1,
+        p.offset + p.games.len()
+    )?;
+    for g in &p.games {
+        writeln!(
+            w,
+            "#{:<7} {} {} - {} {}-{} (theoretical {}) {} {} {}",
+            g.id,
+            g.year,
+            g.black.name,
+            g.white.name,
+            g.black_score,
+            64 - g.black_score,
+            g.theoretical_score,
+            g.tournament.name,
+            g.played.clone().unwrap_or_default(),
+            g.moves
+        )?;
+    }
+    Ok(())
+}

@@ -1,0 +1,170 @@
+//! `tabiya import`: games into a database (PGN into chess, WTHOR into Othello).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use clap::Args;
+use tabiya_service::import::{
+    self, ImportProgress, ImportReport, ImportRequest, ImportSummary, NameSources,
+    WthorImportSummary,
+};
+
+use crate::args::{DbArg, WthorNameArgs};
+use crate::output::{ImportTicker, print_json};
+
+#[derive(Args)]
+pub struct ImportArgs {
+    #[command(flatten)]
+    pub db: DbArg,
+    /// PGN files (plain, .zst, .gz, .bz2), or - for standard input.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Index positions up to this ply only (set when the database is created).
+    #[arg(long, value_name = "N")]
+    pub max_ply: Option<u32>,
+    /// Keep games equal to a stored game (same Seven Tag Roster and main line).
+    #[arg(long)]
+    pub keep_duplicates: bool,
+    /// Games per transaction (each makes an index run; runs are merged at the end).
+    /// Default: as many as --memory allows (chess), 50,000 (Othello).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub batch: Option<u64>,
+    /// Chess: memory for building the index of one transaction, in MiB (about 60 bytes a
+    /// position). Default: a quarter of the machine's memory (or of the container's
+    /// limit), 256 MiB to 16 GiB.
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(64..))]
+    pub memory: Option<u64>,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub names: WthorNameArgs,
+}
+
+pub fn run(args: ImportArgs) -> anyhow::Result<()> {
+    let dir = args.db.dir();
+    let req = ImportRequest {
+        files: args.files.clone(),
+        max_ply: args.max_ply,
+        keep_duplicates: args.keep_duplicates,
+        batch: args.batch.unwrap_or(0),
+        memory_mib: args.memory,
+        names: NameSources {
+            jou: args.names.jou.clone(),
+            trn: args.names.trn.clone(),
+        },
+    };
+    let progress = Arc::new(ImportProgress::default());
+    let ticker = ImportTicker::start(&progress, args.files.len());
+    let result = import::import(&dir, &req, &progress);
+    ticker.finish();
+    let report = result?;
+    if args.json {
+        return print_json(&report);
+    }
+    match &report {
+        ImportReport::Chess(s) => print_chess(s, &dir),
+        ImportReport::Othello(w) => print_othello(w, &dir),
+    }
+}
+
+/// The first lines of an import's terminal summary (chess and Othello alike).
+fn print_head(out: &mut impl Write, s: &ImportSummary, skipped: &str) -> anyhow::Result<()> {
+    writeln!(
+        out,
+        "imported {} of {} games from {} file(s) in {:.2} s ({:.0} games/s)",
+        s.imported,
+        s.games,
+        s.files.len(),
+        s.seconds,
+        s.games_per_second
+    )?;
+    writeln!(out, "  duplicates skipped: {}", s.duplicates)?;
+    writeln!(out, "  {skipped}, skipped: {}", s.skipped)?;
+    for (reason, n) in &s.skipped_by_reason {
+        writeln!(out, "    {n:>6}  {reason}")?;
+    }
+    Ok(())
+}
+
+fn print_chess(summary: &ImportSummary, dir: &Path) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    print_head(&mut out, summary, "malformed or unsupported")?;
+    if summary.warnings > 0 {
+        writeln!(
+            out,
+            "  imported with warnings (e.g. a variation cut at an illegal move): {}",
+            summary.warnings
+        )?;
+    }
+    writeln!(
+        out,
+        "  database {}: {} games",
+        dir.display(),
+        summary.database_games
+    )?;
+    drop(out);
+    for p in summary.problems.iter().take(20) {
+        if p.game == 0 {
+            eprintln!("{}: {}", p.file, p.reason);
+        } else {
+            eprintln!("{}:{}: game {}: {}", p.file, p.line, p.game, p.reason);
+        }
+    }
+    if summary.problems.len() > 20 {
+        eprintln!(
+            "... and {} more (use --json to see all)",
+            summary.problems.len() - 20
+        );
+    }
+    Ok(())
+}
+
+fn print_othello(s: &WthorImportSummary, dir: &Path) -> anyhow::Result<()> {
+    let c = &s.summary;
+    let mut out = std::io::stdout().lock();
+    print_head(&mut out, c, "illegal or undecodable")?;
+    writeln!(
+        out,
+        "  unfinished games imported (result = stored adjudicated score): {}",
+        s.unfinished
+    )?;
+    let n = &s.names;
+    writeln!(
+        out,
+        "  names: {} players (+{}), {} tournaments (+{})",
+        n.players, n.players_added, n.tournaments, n.tournaments_added
+    )?;
+    for ch in &n.changed {
+        writeln!(
+            out,
+            "    {} {} renamed: {:?} -> {:?}",
+            ch.kind, ch.id, ch.old, ch.new
+        )?;
+    }
+    writeln!(
+        out,
+        "  database {}: {} games",
+        dir.display(),
+        c.database_games
+    )?;
+    drop(out);
+    for p in c.problems.iter().take(20) {
+        eprintln!(
+            "{}",
+            if p.reason.starts_with(&p.file) {
+                p.reason.clone()
+            } else {
+                format!("{}: {}", p.file, p.reason)
+            }
+        );
+    }
+    if c.problems.len() > 20 {
+        eprintln!(
+            "... and {} more (use --json to see all)",
+            c.problems.len() - 20
+        );
+    }
+    Ok(())
+}
