@@ -111,7 +111,7 @@ fn lines_in_other_orientations_from_public_lists() {
 #[test]
 fn transpositions_match() {
     // Move orders that reach the same board as a named line (found and confirmed with the
-    // independent Python referee in tests/oracle/wthor_oracle.py, which plays on a list board).
+    // independent Python referee in oracle/wthor_oracle.py (at the workspace root), which plays on a list board).
     for (line, name) in [
         ("f5d6c4d3c3", "Tiger"),
         ("f5f4e3f6e6", "Cow"),

@@ -14,7 +14,7 @@ const WTHOR_NEW: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../../../shared/data/wthor-2022-2023"
 );
-const ORACLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/oracle/wthor_oracle.py");
+const ORACLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../oracle/wthor_oracle.py");
 const ORACLE_SUMMARY: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/tests/fixtures/oracle_summary.json"

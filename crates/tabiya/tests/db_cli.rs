@@ -1,6 +1,6 @@
 //! End-to-end tests of `tabiya import | explore | games | export | stats` on the real data in
 //! `../shared/data`, with expected values from the issue, from python-chess (an independent
-//! oracle in `tests/oracle/`), from pgn-extract, or counted by hand.
+//! oracle in the workspace's `oracle/`), from pgn-extract, or counted by hand.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -18,7 +18,7 @@ fn fixture(name: &str) -> PathBuf {
 
 fn oracle(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/oracle")
+        .join("../../oracle")
         .join(name)
 }
 

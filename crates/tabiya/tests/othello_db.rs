@@ -2,7 +2,7 @@
 //! files, `explore --moves`, `games` with its filters, `wthor export`, and the refusals of
 //! mixed kinds.
 //!
-//! Expected values come from `tests/oracle/othello_positions.py`, an independent Python
+//! Expected values come from `oracle/othello_positions.py`, an independent Python
 //! reader and referee that finds the games reaching a position by comparing boards with the 8
 //! images of the asked board (no canonical keys), from the WTHOR files' own bytes, and from
 //! `shared/docs/format-notes.md` (127,475 games, 413 unfinished). Tests that need python3 skip
@@ -18,7 +18,7 @@ mod common;
 use common::{json, run_ok as ok, run_raw as run, shared};
 
 fn oracle_script() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/othello_positions.py")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../oracle/othello_positions.py")
 }
 
 fn old_files() -> Vec<PathBuf> {

@@ -12,7 +12,7 @@ const WTHOR_NEW: &str = concat!(
 );
 const ORACLE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../tabiya-othello/tests/oracle/wthor_oracle.py"
+    "/../../oracle/wthor_oracle.py"
 );
 const TINY_WTD: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -55,7 +55,7 @@ fn check_json_on_every_shared_file() {
         String::from_utf8_lossy(&out.stderr)
     );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    // Figures counted by the independent Python oracle (tabiya-othello/tests/oracle,
+    // Figures counted by the independent Python oracle (oracle/wthor_oracle.py,
     // fixture tests/fixtures/oracle_summary.json).
     assert_eq!(v["games"], 129_703);
     assert_eq!(v["illegal"], 0);

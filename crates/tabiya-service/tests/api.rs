@@ -1,0 +1,172 @@
+//! The library face as the command line and the server use it: answers of both kinds, and
+//! errors of the right kind for what a user can get wrong (a 400 is not a 500).
+
+use std::path::{Path, PathBuf};
+
+use tabiya_service::explore;
+use tabiya_service::export::{self, Selection};
+use tabiya_service::games::{self, GameSort, OthelloFilter};
+use tabiya_service::import::{self, ImportProgress, ImportReport, ImportRequest};
+use tabiya_service::{ChessPosition, Db, ErrorKind, Kind, OthelloPosition};
+
+fn shared(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data")
+        .join(rel)
+}
+
+fn import_into(dir: &Path, files: &[PathBuf]) -> ImportReport {
+    let req = ImportRequest {
+        files: files.to_vec(),
+        ..ImportRequest::default()
+    };
+    import::import(dir, &req, &ImportProgress::default()).unwrap()
+}
+
+fn twic_db() -> (tempfile::TempDir, Db) {
+    let dir = tempfile::tempdir().unwrap();
+    import_into(dir.path(), &[shared("pgn/twic/twic0920.pgn")]);
+    let db = Db::open(dir.path()).unwrap();
+    (dir, db)
+}
+
+/// What a user can get wrong is a bad request, naming what was wrong.
+#[test]
+fn bad_positions_are_bad_requests() {
+    for (fen, play, says) in [
+        (Some("not a fen"), None, "invalid FEN"),
+        (Some("8/8/8/8/8/8/8/8 w - - 0 1"), None, "illegal position"),
+        (None, Some("e2e4,e2e4"), "move 2 \"e2e4\" is not legal here"),
+        (None, Some("e4 Nf6 Ke2 Ke7x"), "move 4 \"Ke7x\""),
+    ] {
+        let e = ChessPosition::resolve(fen, play).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::BadRequest, "{fen:?} {play:?}");
+        assert!(e.to_string().contains(says), "{e}");
+    }
+    let e = OthelloPosition::from_line("f5f5").unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::BadRequest);
+    assert!(e.to_string().contains("f5"), "{e}");
+}
+
+/// A database that is not there is not found; one of the other kind is a bad request.
+#[test]
+fn missing_databases_and_wrong_kinds() {
+    let nowhere = tempfile::tempdir().unwrap();
+    let e = Db::open(&nowhere.path().join("none")).err().unwrap();
+    assert_eq!(e.kind(), ErrorKind::NotFound);
+    assert!(e.to_string().contains("no Tabiya database"), "{e}");
+
+    let othello = tempfile::tempdir().unwrap();
+    import_into(othello.path(), &[shared("wthor/WTH_1981.wtb")]);
+    let db = Db::open(othello.path()).unwrap();
+    assert_eq!(db.kind(), Kind::Othello);
+    let start = ChessPosition::start();
+    for e in [
+        explore::chess(&db, &start, 8, &[]).err().unwrap(),
+        games::chess(&db, &start, GameSort::Id, 0, 10).err().unwrap(),
+        export::pgn(&db, &Selection::All, &mut Vec::new()).err().unwrap(),
+    ] {
+        assert_eq!(e.kind(), ErrorKind::BadRequest, "{e}");
+    }
+    drop(db);
+    // PGN into the Othello database, or WTHOR with PGN: refused before anything is read.
+    let req = ImportRequest {
+        files: vec![shared("pgn/twic/twic0920.pgn")],
+        ..ImportRequest::default()
+    };
+    let e = import::import(othello.path(), &req, &ImportProgress::default()).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::BadRequest);
+    assert!(e.to_string().contains("is an Othello database"), "{e}");
+    let mixed = ImportRequest {
+        files: vec![shared("wthor/WTH_1981.wtb"), shared("pgn/twic/twic0920.pgn")],
+        ..ImportRequest::default()
+    };
+    let e = import::import(nowhere.path(), &mixed, &ImportProgress::default()).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::BadRequest);
+    assert!(!Db::exists(nowhere.path()));
+}
+
+/// A damaged book is bad input that names the file; a missing one too.
+#[test]
+fn damaged_books_are_bad_input_naming_the_file() {
+    let (_dir, db) = twic_db();
+    let tmp = tempfile::tempdir().unwrap();
+    let cut = tmp.path().join("cut.bin");
+    let book = std::fs::read(shared("polyglot/gm2001.bin")).unwrap();
+    std::fs::write(&cut, &book[..1601]).unwrap();
+    for path in [cut, tmp.path().join("absent.bin")] {
+        let e = explore::chess(&db, &ChessPosition::start(), 8, std::slice::from_ref(&path))
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::BadInput, "{e}");
+        assert!(
+            e.to_string().contains(&path.display().to_string()),
+            "{e}"
+        );
+    }
+}
+
+/// The chess answer has the Lichess explorer's fields and the books' answers after them;
+/// totals add up over the moves and the games that ended there; the game list of the
+/// position holds as many games as the totals count.
+#[test]
+fn chess_answers_add_up() {
+    let (_dir, db) = twic_db();
+    let at = ChessPosition::resolve(None, Some("e4 c5")).unwrap();
+    let book = shared("polyglot/gm2001.bin");
+    let a = explore::chess(&db, &at, 8, std::slice::from_ref(&book)).unwrap();
+    let v = serde_json::to_value(&a).unwrap();
+    for f in ["white", "draws", "black", "moves", "topGames", "opening", "books"] {
+        assert!(v.get(f).is_some(), "{f} missing in {v}");
+    }
+    assert_eq!(v["books"][0]["file"], book.display().to_string());
+    let e = &a.explore;
+    let sum = |f: fn(&explore::MoveRow) -> u64| e.moves.iter().map(f).sum::<u64>();
+    assert_eq!(
+        e.white + e.draws + e.black + e.unknown,
+        sum(|m| m.white) + sum(|m| m.draws) + sum(|m| m.black) + sum(|m| m.unknown) + e.ended
+    );
+    let page = games::chess(&db, &at, GameSort::Rating, 0, 5).unwrap();
+    assert_eq!(page.total, e.white + e.draws + e.black + e.unknown);
+    assert_eq!(page.games.len(), 5);
+    // The best-rated games of the answer are the first of the list by rating.
+    let top: Vec<&str> = e.top_games.iter().map(|g| g.id.as_str()).take(5).collect();
+    let listed: Vec<&str> = page.games.iter().map(|g| g.id.as_str()).collect();
+    assert_eq!(top, listed);
+    // One game out as PGN: the game's own tags.
+    let id: u32 = listed[0].parse().unwrap();
+    let pgn = export::game_pgn(&db, id).unwrap();
+    let w = &page.games[0].white.name;
+    assert!(pgn.contains(&format!("[White \"{w}\"]")), "{pgn}");
+    let e = export::game_pgn(&db, 999_999).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::NotFound);
+}
+
+/// Othello: the answer of the start position counts every game imported; a filter on a
+/// year lists only that year's games.
+#[test]
+fn othello_answers_and_filters() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = [shared("wthor/WTH_1981.wtb"), shared("wthor/WTH_1982.wtb")];
+    let report = import_into(dir.path(), &files);
+    let ImportReport::Othello(s) = report else {
+        panic!("an Othello import")
+    };
+    let db = Db::open(dir.path()).unwrap();
+    let start = explore::othello(&db, &OthelloPosition::from_line("").unwrap(), 3).unwrap();
+    assert_eq!(start.games, s.summary.imported);
+    let filter = OthelloFilter {
+        from: Some(1982),
+        to: Some(1982),
+        ..OthelloFilter::default()
+    };
+    let page = games::othello(&db, filter, GameSort::Date, 0, 1000).unwrap();
+    let in_1982 = tabiya_othello_games(&files[1]);
+    assert_eq!(page.total as usize, in_1982);
+}
+
+/// The games of a WTHOR file, read by the format's own reader.
+fn tabiya_othello_games(path: &Path) -> usize {
+    // The WTHOR header says how many records follow (bytes 4–7, little-endian).
+    let bytes = std::fs::read(path).unwrap();
+    u32::from_le_bytes(bytes[4..8].try_into().unwrap()) as usize
+}
