@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use tabiya_store::{ReadTx, TableRef, WriteTx};
 
 use crate::Result;
-use crate::chess::{Dict, NameLookup, Names};
+use crate::game::{Dict, NameLookup, Names};
 
 pub const NAMES: &str = "names";
 
