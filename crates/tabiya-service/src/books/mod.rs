@@ -1,5 +1,5 @@
 //! Opening books: ChessBase CTG, Polyglot and Kvetka — probe, dump, check, info, convert,
-//! merge, and the games a Kvetka book links.
+//! merge, build (from PGN files or a database), and the games a Kvetka book links.
 //!
 //! A book's format is told from its path (extension, sibling files, magic bytes) unless
 //! [`BookFile::format`] says it. Every command is one function with a typed answer whose
@@ -14,12 +14,15 @@
 //! | `info` | [`info()`] | [`BookInfo`] |
 //! | `convert` | [`convert()`] | [`ConvertReport`] |
 //! | `merge` | [`merge()`] | [`MergeReport`] |
+//! | `build` | [`build()`] | [`BuildReport`] |
 //! | `game` | [`linked_games`] | [`LinkedGames`] |
 
+mod build;
 mod check;
 mod convert;
 mod dump;
 mod eco;
+mod games;
 mod info;
 mod linked;
 mod merge;
@@ -27,6 +30,7 @@ mod open;
 mod paths;
 mod probe;
 
+pub use build::{BuildOptions, BuildReport, KvetkaOptions, Problem, build};
 pub use check::{CheckReport, CtgCheck, CtgCheckProblem, KvetkaCheck, PolyglotCheck, check};
 pub use convert::{ConvertRequest, convert};
 pub use dump::{
@@ -45,3 +49,6 @@ pub use shakmaty::Chess;
 /// The codec types the answers hold.
 pub use tabiya_books::convert::{AnyBook, BookFormat, ConvertReport, ReadReport};
 pub use tabiya_books::{BookProbe, BookProbeMove};
+
+#[cfg(test)]
+mod tests;
