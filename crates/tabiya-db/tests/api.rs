@@ -78,7 +78,10 @@ const LINES: [&str; 6] = [
 /// be kept as single entries, not in the opening tree.
 fn twic_line(n: usize, plies: usize) -> String {
     let text = std::fs::read(twic()).unwrap();
-    let (_, game) = tabiya_pgn::read_all(text.as_slice()).nth(n).unwrap().unwrap();
+    let (_, game) = tabiya_pgn::read_all(text.as_slice())
+        .nth(n)
+        .unwrap()
+        .unwrap();
     game.unwrap()
         .moves
         .iter()
@@ -94,7 +97,14 @@ fn twic_line(n: usize, plies: usize) -> String {
 #[test]
 fn explore_and_games_equal_python_chess() {
     let mut lines: Vec<String> = LINES.iter().map(|s| s.to_string()).collect();
-    for (n, plies) in [(0, 14), (0, 15), (500, 22), (500, 23), (1500, 30), (2000, 41)] {
+    for (n, plies) in [
+        (0, 14),
+        (0, 15),
+        (500, 22),
+        (500, 23),
+        (1500, 30),
+        (2000, 41),
+    ] {
         lines.push(twic_line(n, plies));
     }
     let mut args = vec![twic().display().to_string(), "--".into()];
@@ -113,13 +123,19 @@ fn explore_and_games_equal_python_chess() {
             let l = l.as_str();
             let want = &expected[l];
             let line = line_of(l);
-            let e = snap.chess_explore(&line, CastlingMode::Standard, 8).unwrap();
+            let e = snap
+                .chess_explore(&line, CastlingMode::Standard, 8)
+                .unwrap();
             let got = serde_json::to_value(&e).unwrap();
             for f in ["white", "draws", "black", "unknown"] {
                 assert_eq!(got[f], want["total"][f], "{l:?}: {f}");
             }
             let moves = got["moves"].as_array().unwrap();
-            assert_eq!(moves.len(), want["moves"].as_object().unwrap().len(), "{l:?}");
+            assert_eq!(
+                moves.len(),
+                want["moves"].as_object().unwrap().len(),
+                "{l:?}"
+            );
             for m in moves {
                 let w = &want["moves"][m["uci"].as_str().unwrap()];
                 for f in ["white", "draws", "black", "averageRating", "performance"] {
@@ -210,12 +226,19 @@ fn stored_games_and_counted_positions_are_the_input_s() {
         assert_eq!(a, b, "game {id}");
         assert_eq!(stored.moves, original.moves, "game {id}");
     }
-    let counted = python(&oracle("count_positions.py"), &[twic().display().to_string()]);
+    let counted = python(
+        &oracle("count_positions.py"),
+        &[twic().display().to_string()],
+    );
     let stats = tabiya_db::collect_stats(&db).unwrap();
     assert_eq!(stats.positions, counted["positions"].as_u64().unwrap());
     // Importing the same file again adds nothing: every game is a duplicate.
     let again = db
-        .import(&[twic()], &ImportOptions::default(), &ImportProgress::default())
+        .import(
+            &[twic()],
+            &ImportOptions::default(),
+            &ImportProgress::default(),
+        )
         .unwrap();
     assert_eq!((again.imported, again.duplicates), (0, 2245));
     assert_eq!(db.game_count().unwrap(), 2245);

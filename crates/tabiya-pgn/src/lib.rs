@@ -5,6 +5,7 @@
 //! - [`split::Splitter`] cuts the byte stream into whole games (with byte offsets and line
 //!   numbers) without parsing them, so games can be parsed on several threads.
 //! - [`parse::parse_game`] parses one game into a [`Game`], checking every move.
+//! - [`parse::read_tags`] reads only a game's tags (its moves unread).
 //! - [`fast::visit_plain`] reads a plain game (tags, moves, a result) move by move for a
 //!   caller that wants no [`Game`] built (the importer).
 //! - [`pipeline::ordered`] reads inputs on a reader thread, parses their chunks on worker
@@ -21,7 +22,7 @@ pub mod split;
 pub mod write;
 
 pub use model::{Game, Node, Variation};
-pub use parse::{GameError, GameParser, parse_game};
+pub use parse::{GameError, GameParser, parse_game, read_tags};
 pub use split::{Chunk, GameSpan, Splitter};
 pub use write::{game_to_string, write_game};
 

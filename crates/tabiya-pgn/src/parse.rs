@@ -361,6 +361,43 @@ fn parse_with<R: std::io::Read>(
     }
 }
 
+/// Reads only the tag section of a game: every tag in file order, names and values decoded
+/// as [`parse_game`] decodes them (so `Game::tags` of the game, when it parses). The movetext
+/// is not read, so a game whose moves would not parse still gives its tags. `None` when the
+/// bytes hold no game.
+pub fn read_tags(bytes: &[u8]) -> Option<Vec<(String, String)>> {
+    struct TagsOnly;
+
+    impl Visitor for TagsOnly {
+        type Tags = Tags;
+        type Movetext = ();
+        type Output = Tags;
+
+        fn begin_tags(&mut self) -> ControlFlow<Tags, Tags> {
+            ControlFlow::Continue(Vec::with_capacity(16))
+        }
+
+        fn tag(&mut self, tags: &mut Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<Tags> {
+            tags.push((
+                decode_text(name).into_owned(),
+                decode_text(&value.decode()).into_owned(),
+            ));
+            ControlFlow::Continue(())
+        }
+
+        fn begin_movetext(&mut self, tags: Tags) -> ControlFlow<Tags, ()> {
+            // Stop here: the movetext is skipped unread.
+            ControlFlow::Break(tags)
+        }
+
+        fn end_game(&mut self, _: ()) -> Tags {
+            Vec::new()
+        }
+    }
+
+    Reader::new(bytes).read_game(&mut TagsOnly).ok().flatten()
+}
+
 /// Finds the `ply`-th main-line move token of a game's text: its line (0-based, relative to
 /// the game's first line) and the token. Only used to point at errors.
 fn locate_main_line_move(bytes: &[u8], ply: usize) -> (u64, Option<String>) {
@@ -602,6 +639,29 @@ mod tests {
         .unwrap();
         assert_eq!(g.castling_mode, CastlingMode::Chess960);
         assert_eq!(g.moves.len(), 2);
+    }
+
+    /// The tags-only reader gives the tags `parse_game` keeps, also of games whose moves
+    /// do not parse.
+    #[test]
+    fn tags_are_read_without_the_moves() {
+        let text = b"[Event \"a \\\" b\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n[White \"J\xe9r\xf4me\"]\n\n1. e4 e4 *";
+        assert!(parse_game(text, 1).is_err());
+        let tags = read_tags(text).unwrap();
+        assert_eq!(
+            tags,
+            [
+                ("Event".to_string(), "a \" b".to_string()),
+                (
+                    "FEN".to_string(),
+                    "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".to_string()
+                ),
+                ("White".to_string(), "J\u{e9}r\u{f4}me".to_string()),
+            ]
+        );
+        let good = b"[Event \"a \\\" b\"]\n[White \"J\xe9r\xf4me\"]\n\n1. e4 e5 *";
+        assert_eq!(read_tags(good).unwrap(), parse_game(good, 1).unwrap().tags);
+        assert_eq!(read_tags(b"  \n"), None);
     }
 
     #[test]

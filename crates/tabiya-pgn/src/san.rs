@@ -208,3 +208,97 @@ pub fn san_to_move(pos: &Chess, san: San) -> Result<Move, String> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use shakmaty::san::SanPlus;
+
+    use super::*;
+    use crate::{Splitter, parse_game};
+
+    /// Every move of every shared game: the fast SAN path agrees with shakmaty's
+    /// `San::to_move` for every SAN of the move (as written, without and with full disambiguation, with the
+    /// wrong capture mark), or steps aside; and it is taken for most of them.
+    #[test]
+    fn fast_san_agrees_with_shakmaty_on_every_shared_move() {
+        let shared = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/pgn/");
+        let mut files: Vec<PathBuf> = vec![
+            format!("{shared}twic/twic0920.pgn").into(),
+            format!("{shared}tcec/tcec-partial.nocomments.pgn.zst").into(),
+        ];
+        let mut v: Vec<PathBuf> = std::fs::read_dir(format!("{shared}pgnmentor"))
+            .expect("shared data")
+            .map(|e| e.unwrap().path())
+            .collect();
+        v.sort();
+        files.extend(v);
+        let (mut fast, mut total) = (0u64, 0u64);
+        for f in &files {
+            let input = crate::input::open(f).unwrap();
+            for chunk in Splitter::new(input.reader) {
+                let chunk = chunk.unwrap();
+                for span in &chunk.games {
+                    let Ok(game) = parse_game(chunk.game_bytes(span), span.line) else {
+                        continue;
+                    };
+                    let mut pos = game.start.clone();
+                    for m in game.main_line() {
+                        let san = SanPlus::from_move(pos.clone(), *m).san;
+                        let mut tries = vec![san];
+                        if let San::Normal {
+                            role,
+                            file,
+                            rank,
+                            capture,
+                            to,
+                            promotion,
+                        } = san
+                        {
+                            tries.push(San::Normal {
+                                role,
+                                file: None,
+                                rank: None,
+                                capture,
+                                to,
+                                promotion,
+                            });
+                            tries.push(San::Normal {
+                                role,
+                                file: Some(m.from().unwrap().file()),
+                                rank: Some(m.from().unwrap().rank()),
+                                capture,
+                                to,
+                                promotion,
+                            });
+                            tries.push(San::Normal {
+                                role,
+                                file,
+                                rank,
+                                capture: !capture,
+                                to,
+                                promotion,
+                            });
+                        }
+                        for t in tries {
+                            total += 1;
+                            if let Some(fm) = fast_san(&pos, &t) {
+                                fast += 1;
+                                assert_eq!(
+                                    Ok(fm),
+                                    t.to_move(&pos),
+                                    "{} line {}: {t}",
+                                    f.display(),
+                                    span.line
+                                );
+                            }
+                        }
+                        pos.play_unchecked(*m);
+                    }
+                }
+            }
+        }
+        assert!(fast * 2 > total, "fast path taken for {fast} of {total}");
+    }
+}

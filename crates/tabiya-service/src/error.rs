@@ -29,6 +29,9 @@ pub struct Error {
     kind: ErrorKind,
     message: String,
     source: Option<Box<dyn std::error::Error + Send + Sync + 'static>>,
+    /// The message is the source's own ([`Error::transparent`]): the causes start at the
+    /// source's cause.
+    transparent: bool,
 }
 
 /// The service's results.
@@ -40,6 +43,21 @@ impl Error {
             kind,
             message: message.into(),
             source: None,
+            transparent: false,
+        }
+    }
+
+    /// An error from below passed on as it is, with a kind: its message and its causes,
+    /// as `?` passes an error on (no message of ours added).
+    pub fn transparent(
+        kind: ErrorKind,
+        e: impl std::error::Error + Send + Sync + 'static,
+    ) -> Error {
+        Error {
+            kind,
+            message: e.to_string(),
+            source: Some(Box::new(e)),
+            transparent: true,
         }
     }
 
@@ -61,6 +79,7 @@ impl Error {
     /// This error, with what caused it.
     pub fn caused_by(mut self, source: impl std::error::Error + Send + Sync + 'static) -> Error {
         self.source = Some(Box::new(source));
+        self.transparent = false;
         self
     }
 
@@ -82,9 +101,12 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        self.source
-            .as_deref()
-            .map(|e| e as &(dyn std::error::Error + 'static))
+        let source = self.source.as_deref()?;
+        if self.transparent {
+            source.source()
+        } else {
+            Some(source)
+        }
     }
 }
 
@@ -100,16 +122,21 @@ impl<T, E: std::error::Error + Send + Sync + 'static> Context<T> for Result<T, E
     }
 }
 
+/// The kind of a database error.
+pub(crate) fn kind_of_db_error(e: &tabiya_db::Error) -> ErrorKind {
+    match e {
+        tabiya_db::Error::Usage(_) => ErrorKind::BadRequest,
+        tabiya_db::Error::NotFound(_) => ErrorKind::NotFound,
+        tabiya_db::Error::Input(_) => ErrorKind::BadInput,
+        tabiya_db::Error::Corrupt(_) | tabiya_db::Error::Decode(_) => ErrorKind::Damaged,
+        tabiya_db::Error::Store(_) => ErrorKind::Io,
+    }
+}
+
 impl From<tabiya_db::Error> for Error {
+    /// Passed on as it is: its message and causes.
     fn from(e: tabiya_db::Error) -> Error {
-        let kind = match &e {
-            tabiya_db::Error::Usage(_) => ErrorKind::BadRequest,
-            tabiya_db::Error::NotFound(_) => ErrorKind::NotFound,
-            tabiya_db::Error::Input(_) => ErrorKind::BadInput,
-            tabiya_db::Error::Corrupt(_) | tabiya_db::Error::Decode(_) => ErrorKind::Damaged,
-            tabiya_db::Error::Store(_) => ErrorKind::Io,
-        };
-        Error::new(kind, e.to_string())
+        Error::transparent(kind_of_db_error(&e), e)
     }
 }
 

@@ -63,8 +63,12 @@ fn missing_databases_and_wrong_kinds() {
     let start = ChessPosition::start();
     for e in [
         explore::chess(&db, &start, 8, &[]).err().unwrap(),
-        games::chess(&db, &start, GameSort::Id, 0, 10).err().unwrap(),
-        export::pgn(&db, &Selection::All, &mut Vec::new()).err().unwrap(),
+        games::chess(&db, &start, GameSort::Id, 0, 10)
+            .err()
+            .unwrap(),
+        export::pgn(&db, &Selection::All, &mut Vec::new())
+            .err()
+            .unwrap(),
     ] {
         assert_eq!(e.kind(), ErrorKind::BadRequest, "{e}");
     }
@@ -78,7 +82,10 @@ fn missing_databases_and_wrong_kinds() {
     assert_eq!(e.kind(), ErrorKind::BadRequest);
     assert!(e.to_string().contains("is an Othello database"), "{e}");
     let mixed = ImportRequest {
-        files: vec![shared("wthor/WTH_1981.wtb"), shared("pgn/twic/twic0920.pgn")],
+        files: vec![
+            shared("wthor/WTH_1981.wtb"),
+            shared("pgn/twic/twic0920.pgn"),
+        ],
         ..ImportRequest::default()
     };
     let e = import::import(nowhere.path(), &mixed, &ImportProgress::default()).unwrap_err();
@@ -98,10 +105,7 @@ fn damaged_books_are_bad_input_naming_the_file() {
         let e = explore::chess(&db, &ChessPosition::start(), 8, std::slice::from_ref(&path))
             .unwrap_err();
         assert_eq!(e.kind(), ErrorKind::BadInput, "{e}");
-        assert!(
-            e.to_string().contains(&path.display().to_string()),
-            "{e}"
-        );
+        assert!(e.to_string().contains(&path.display().to_string()), "{e}");
     }
 }
 
@@ -115,7 +119,9 @@ fn chess_answers_add_up() {
     let book = shared("polyglot/gm2001.bin");
     let a = explore::chess(&db, &at, 8, std::slice::from_ref(&book)).unwrap();
     let v = serde_json::to_value(&a).unwrap();
-    for f in ["white", "draws", "black", "moves", "topGames", "opening", "books"] {
+    for f in [
+        "white", "draws", "black", "moves", "topGames", "opening", "books",
+    ] {
         assert!(v.get(f).is_some(), "{f} missing in {v}");
     }
     assert_eq!(v["books"][0]["file"], book.display().to_string());

@@ -1,22 +1,17 @@
 //! `tabiya book …`: opening books in ChessBase CTG, Polyglot and Kvetka formats — probe, dump,
 //! check, info, convert, build (from PGN or a database), merge (Polyglot), game (Kvetka).
 //!
-//! The format of a book is told from its path (extension, sibling files, magic bytes;
-//! `tabiya_books::convert::BookFormat::detect`) unless `--book-format` says it. Every command
-//! prints a table or text, or JSON with `--json`. Errors name the file (and the byte offset
-//! for damaged files).
+//! Each command parses its arguments, calls one function of `tabiya_service::books`, and
+//! prints the answer as a table or text, or as JSON with `--json`. The format of a book is
+//! told from its path unless `--book-format` says it.
 
 mod build;
-mod games;
 mod show;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use anyhow::Context;
 use clap::{Args, Subcommand, ValueEnum};
-use shakmaty::Chess;
-use tabiya_books::BookProbe;
-use tabiya_books::convert::{AnyBook, BookFormat};
+use tabiya_service::books::{BookFile, BookFormat};
 
 use crate::args::PositionArg;
 
@@ -51,13 +46,12 @@ pub struct BookArg {
 }
 
 impl BookArg {
-    /// Opens the book (errors name the file).
-    pub fn open(&self) -> anyhow::Result<AnyBook> {
-        let book = match self.book_format {
-            Some(f) => AnyBook::open_as(&self.book, f.into()),
-            None => AnyBook::open(&self.book),
-        };
-        book.with_context(|| format!("cannot open book {}", self.book.display()))
+    /// The book to read.
+    pub fn file(&self) -> BookFile {
+        BookFile {
+            path: self.book.clone(),
+            format: self.book_format.map(BookFormat::from),
+        }
     }
 }
 
@@ -181,28 +175,4 @@ pub fn run(cmd: BookCommand) -> anyhow::Result<()> {
         BookCommand::Merge(a) => build::merge(a),
         BookCommand::Game(a) => show::game(a),
     }
-}
-
-/// Opens any book (format told from the file) and probes a real position: the explorer's
-/// `--book FILE` source. Position totals from the side to move, move statistics from the
-/// mover's side, fields the format does not hold are `None`.
-pub fn probe_any(path: &Path, pos: &Chess) -> anyhow::Result<BookProbe> {
-    let book =
-        AnyBook::open(path).with_context(|| format!("cannot open book {}", path.display()))?;
-    book.probe(pos)
-        .with_context(|| format!("cannot probe book {}", path.display()))
-}
-
-/// Kvetka ECO comments from the Lichess opening tables: `B33|Sicilian Defense|Pelikan
-/// Variation` — the name split at its first `:` into opening and variation.
-pub fn eco_comment(pos: &Chess) -> Option<(String, String, Option<String>)> {
-    let o = tabiya_db::chess::openings::named(pos)?;
-    Some(match o.name.split_once(':') {
-        Some((name, variation)) => (
-            o.eco.clone(),
-            name.trim().to_string(),
-            Some(variation.trim().to_string()),
-        ),
-        None => (o.eco.clone(), o.name.trim().to_string(), None),
-    })
 }

@@ -10,10 +10,7 @@ const WTHOR_NEW: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../../../shared/data/wthor-2022-2023"
 );
-const ORACLE: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../oracle/wthor_oracle.py"
-);
+const ORACLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../oracle/wthor_oracle.py");
 const TINY_WTD: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../tabiya-othello/tests/fixtures/tiny.wtd"

@@ -245,10 +245,47 @@ pub fn write_book(
     options: &CtgWriteOptions,
 ) -> Result<WriteReport> {
     let mut rep = WriteReport::default();
-    let mut records: Vec<WRecord> = Vec::new();
-    let mut index: HashMap<CtgKey, usize> = HashMap::new();
-
+    let mut records = Records::default();
     for bp in positions {
+        records.add(bp, options, &mut rep)?;
+    }
+    records.limit_moves(&mut rep);
+    records.synthesise_children(options, &mut rep);
+    rep.records_written = records.list.len() as u64;
+    rep.games = header_games(&records, options, &mut rep)?;
+    let leaves = lay_out(&records.list, options, &mut rep)?;
+    let files = BookFiles::of(stem);
+    rep.files = files.list();
+    write_ctg(&files.ctg, &records.list, &leaves, &mut rep)?;
+    write_cto(&files.cto, &leaves, &rep)?;
+    write_ctb(&files.ctb, &rep)?;
+    let name = options.name.clone().unwrap_or_else(|| {
+        files
+            .base
+            .file_name()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    });
+    write_ini(&files.ini, &name, &rep)?;
+    Ok(rep)
+}
+
+/// The records to write, in the order given, with their keys' places.
+#[derive(Default)]
+struct Records {
+    list: Vec<WRecord>,
+    index: HashMap<CtgKey, usize>,
+}
+
+impl Records {
+    /// Adds a given position: its key, its moves that have a code; a position whose key an
+    /// earlier one has is merged into it (or refused, as the options say).
+    fn add(
+        &mut self,
+        bp: BookPosition,
+        options: &CtgWriteOptions,
+        rep: &mut WriteReport,
+    ) -> Result<()> {
         rep.positions_given += 1;
         let pos = &bp.position;
         let t = Transform::of(pos);
@@ -262,51 +299,12 @@ pub fn write_book(
                         reason: e.to_string(),
                     });
                 }
-                continue;
+                return Ok(());
             }
         };
-        let mut moves = Vec::with_capacity(bp.moves.len());
-        for bm in &bp.moves {
-            let drop = |rep: &mut WriteReport, reason: String| {
-                if rep.dropped.len() < MAX_REPORTED_EXAMPLES {
-                    rep.dropped.push(DroppedMove {
-                        fen: fen_of(pos),
-                        uci: UciMove::from_standard(bm.mv).to_string(),
-                        reason,
-                    });
-                }
-            };
-            if !pos.is_legal(bm.mv) {
-                rep.moves_dropped_illegal += 1;
-                drop(&mut rep, "illegal in its position".into());
-                continue;
-            }
-            let code = match encode_move(pos, t, bm.mv) {
-                Ok(c) => c,
-                Err(e) => {
-                    if e == MoveCodeError::Underpromotion {
-                        rep.moves_dropped_underpromotion += 1;
-                    } else {
-                        rep.moves_dropped_no_code += 1;
-                    }
-                    drop(&mut rep, e.to_string());
-                    continue;
-                }
-            };
-            let mut child = pos.clone();
-            child.play_unchecked(bm.mv);
-            moves.push(WMove {
-                code,
-                annotation: bm.annotation.unwrap_or(0),
-                child: encode_key(&child).ok(),
-                stats: bm.stats.clone(),
-                green: bm.green,
-                red: bm.red,
-                commentary: bm.commentary,
-            });
-        }
+        let moves = record_moves(&bp, t, rep);
         let stats = bp.stats.clone().unwrap_or_default();
-        match index.get(&key) {
+        match self.index.get(&key) {
             Some(&i) => {
                 if options.duplicates == DuplicatePolicy::Error {
                     return Err(CtgError::Write(format!(
@@ -316,7 +314,7 @@ pub fn write_book(
                     )));
                 }
                 rep.duplicates_merged += 1;
-                let r = &mut records[i];
+                let r = &mut self.list[i];
                 add_stats(&mut r.stats, &stats);
                 for m in moves {
                     if !r.moves.iter().any(|x| x.code == m.code) {
@@ -325,8 +323,8 @@ pub fn write_book(
                 }
             }
             None => {
-                index.insert(key, records.len());
-                records.push(WRecord {
+                self.index.insert(key, self.list.len());
+                self.list.push(WRecord {
                     key,
                     stats,
                     recommendation: bp.recommendation.unwrap_or(0),
@@ -335,84 +333,154 @@ pub fn write_book(
                 });
             }
         }
+        Ok(())
     }
 
-    // Per record: duplicates of a code, and the 127-move limit.
-    for r in &mut records {
-        let mut seen = [false; 256];
-        let before = r.moves.len();
-        r.moves
-            .retain(|m| !std::mem::replace(&mut seen[usize::from(m.code)], true));
-        rep.moves_dropped_duplicate += (before - r.moves.len()) as u64;
-        if r.moves.len() > MAX_MOVES {
-            rep.moves_dropped_too_many += (r.moves.len() - MAX_MOVES) as u64;
-            r.moves.truncate(MAX_MOVES);
+    /// Per record: a code given twice is kept once, and at most 127 moves.
+    fn limit_moves(&mut self, rep: &mut WriteReport) {
+        for r in &mut self.list {
+            let mut seen = [false; 256];
+            let before = r.moves.len();
+            r.moves
+                .retain(|m| !std::mem::replace(&mut seen[usize::from(m.code)], true));
+            rep.moves_dropped_duplicate += (before - r.moves.len()) as u64;
+            if r.moves.len() > MAX_MOVES {
+                rep.moves_dropped_too_many += (r.moves.len() - MAX_MOVES) as u64;
+                r.moves.truncate(MAX_MOVES);
+            }
         }
     }
 
-    // Children.
-    let mut synthesised = Vec::new();
-    for r in &records {
-        for m in &r.moves {
-            rep.moves_written += 1;
-            let Some(child) = m.child else {
-                rep.moves_without_child += 1;
-                continue;
-            };
-            if index.contains_key(&child) {
-                continue;
-            }
-            match (&m.stats, options.synthesise_children) {
-                (Some(s), true) => {
-                    index.insert(child, records.len() + synthesised.len());
-                    let mut rec = 0u8;
-                    if m.green == Some(true) {
-                        rec |= 0x80;
-                    }
-                    if m.red == Some(true) {
-                        rec |= 0x40;
-                    }
-                    synthesised.push(WRecord {
-                        key: child,
-                        // The child's side to move is the mover's opponent.
-                        stats: BookStats {
-                            wins: s.losses,
-                            losses: s.wins,
-                            ..s.clone()
-                        },
-                        recommendation: rec,
-                        commentary: m.commentary.unwrap_or(0),
-                        moves: Vec::new(),
-                    });
+    /// Counts the moves written and those whose child is not in the book; with
+    /// `synthesise_children`, adds a record (no moves) for each missing child of a move with
+    /// statistics, after the given ones.
+    fn synthesise_children(&mut self, options: &CtgWriteOptions, rep: &mut WriteReport) {
+        let mut synthesised = Vec::new();
+        for r in &self.list {
+            for m in &r.moves {
+                rep.moves_written += 1;
+                let Some(child) = m.child else {
+                    rep.moves_without_child += 1;
+                    continue;
+                };
+                if self.index.contains_key(&child) {
+                    continue;
                 }
-                _ => rep.moves_without_child += 1,
+                match (&m.stats, options.synthesise_children) {
+                    (Some(s), true) => {
+                        self.index
+                            .insert(child, self.list.len() + synthesised.len());
+                        synthesised.push(child_record(child, s, m));
+                    }
+                    _ => rep.moves_without_child += 1,
+                }
             }
         }
+        rep.children_synthesised = synthesised.len() as u64;
+        self.list.extend(synthesised);
     }
-    rep.children_synthesised = synthesised.len() as u64;
-    records.extend(synthesised);
-    rep.records_written = records.len() as u64;
+}
 
-    rep.games = match options.games {
-        Some(g) => g,
-        None => {
-            let start = encode_key(&Chess::default())?;
-            match index.get(&start) {
-                Some(&i) => clamp(
-                    records[i].stats.games,
-                    u64::from(u32::MAX),
-                    &mut rep.values_clamped,
-                ),
-                None => clamp(
-                    records.iter().map(|r| r.stats.games).max().unwrap_or(0),
-                    u64::from(u32::MAX),
-                    &mut rep.values_clamped,
-                ),
+/// The moves of a given position that the format can hold, with their codes; the others
+/// are counted (and the first few kept as examples).
+fn record_moves(bp: &BookPosition, t: Transform, rep: &mut WriteReport) -> Vec<WMove> {
+    let pos = &bp.position;
+    let mut moves = Vec::with_capacity(bp.moves.len());
+    for bm in &bp.moves {
+        let drop = |rep: &mut WriteReport, reason: String| {
+            if rep.dropped.len() < MAX_REPORTED_EXAMPLES {
+                rep.dropped.push(DroppedMove {
+                    fen: fen_of(pos),
+                    uci: UciMove::from_standard(bm.mv).to_string(),
+                    reason,
+                });
             }
+        };
+        if !pos.is_legal(bm.mv) {
+            rep.moves_dropped_illegal += 1;
+            drop(rep, "illegal in its position".into());
+            continue;
         }
-    };
+        let code = match encode_move(pos, t, bm.mv) {
+            Ok(c) => c,
+            Err(e) => {
+                if e == MoveCodeError::Underpromotion {
+                    rep.moves_dropped_underpromotion += 1;
+                } else {
+                    rep.moves_dropped_no_code += 1;
+                }
+                drop(rep, e.to_string());
+                continue;
+            }
+        };
+        let mut child = pos.clone();
+        child.play_unchecked(bm.mv);
+        moves.push(WMove {
+            code,
+            annotation: bm.annotation.unwrap_or(0),
+            child: encode_key(&child).ok(),
+            stats: bm.stats.clone(),
+            green: bm.green,
+            red: bm.red,
+            commentary: bm.commentary,
+        });
+    }
+    moves
+}
 
-    // Slot table layout.
+/// The record of a move's missing child, from the move's statistics and marks.
+fn child_record(key: CtgKey, s: &BookStats, m: &WMove) -> WRecord {
+    let mut rec = 0u8;
+    if m.green == Some(true) {
+        rec |= 0x80;
+    }
+    if m.red == Some(true) {
+        rec |= 0x40;
+    }
+    WRecord {
+        key,
+        // The child's side to move is the mover's opponent.
+        stats: BookStats {
+            wins: s.losses,
+            losses: s.wins,
+            ..s.clone()
+        },
+        recommendation: rec,
+        commentary: m.commentary.unwrap_or(0),
+        moves: Vec::new(),
+    }
+}
+
+/// The header's game count: as given, else the start position's, else the largest of any
+/// position.
+fn header_games(
+    records: &Records,
+    options: &CtgWriteOptions,
+    rep: &mut WriteReport,
+) -> Result<u32> {
+    if let Some(g) = options.games {
+        return Ok(g);
+    }
+    let start = encode_key(&Chess::default())?;
+    let games = match records.index.get(&start) {
+        Some(&i) => records.list[i].stats.games,
+        None => records
+            .list
+            .iter()
+            .map(|r| r.stats.games)
+            .max()
+            .unwrap_or(0),
+    };
+    Ok(clamp(games, u64::from(u32::MAX), &mut rep.values_clamped))
+}
+
+/// The slot table's layout: the base level, buckets split until each fits a page. Returns
+/// the leaves (slot, records in given order) by slot; sets the report's table fields.
+fn lay_out(
+    records: &[WRecord],
+    options: &CtgWriteOptions,
+    rep: &mut WriteReport,
+) -> Result<Vec<(u32, Vec<usize>)>> {
     let total: usize = records.iter().map(WRecord::size).sum();
     let fill = usize::from(options.fill_percent.clamp(1, 100));
     let per_page = PAGE_ROOM * fill / 100;
@@ -474,97 +542,138 @@ pub fn write_book(
             rep.slots
         )));
     }
+    Ok(leaves)
+}
 
-    let base = book_stem(stem);
-    let with = |e: &str| {
-        let mut s = base.clone().into_os_string();
-        s.push(".");
-        s.push(e);
-        PathBuf::from(s)
-    };
-    let (ctg, cto, ctb, ini) = (with("ctg"), with("cto"), with("ctb"), with("ini"));
-    rep.files = vec![ctg.clone(), cto.clone(), ctb.clone(), ini.clone()];
+/// The four files of a book.
+struct BookFiles {
+    /// The stem, no extension.
+    base: PathBuf,
+    ctg: PathBuf,
+    cto: PathBuf,
+    ctb: PathBuf,
+    ini: PathBuf,
+}
 
-    // .ctg
-    {
-        let f = File::create(&ctg).map_err(write_err(&ctg))?;
-        let mut w = BufWriter::new(f);
-        let mut page = vec![0u8; PAGE_SIZE];
-        // Header page: bytes seen identical in both real books, counts, games.
-        page[..16].copy_from_slice(&[
-            0x00, 0x20, 0x10, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0x10, 0x00, 0x7f, 0xff,
-            0x7f, 0xff,
-        ]);
-        page[16..20].copy_from_slice(&rep.data_pages.to_be_bytes());
-        page[20..24].copy_from_slice(&[0xff; 4]);
-        page[24..28]
-            .copy_from_slice(&(rep.records_written.min(u64::from(u32::MAX)) as u32).to_be_bytes());
-        page[28..32].copy_from_slice(&rep.games.to_be_bytes());
-        page[1024..1048].copy_from_slice(&[
-            0x00, 0x01, 0x00, 0x05, 0x00, 0x01, 0x7f, 0xff, 0x00, 0x03, 0x7f, 0xff, 0x00, 0x05,
-            0x00, 0x1e, 0x00, 0x06, 0x00, 0x02, 0x00, 0x07, 0x00, 0x01,
-        ]);
-        w.write_all(&page).map_err(write_err(&ctg))?;
-        for (_, members) in &leaves {
-            page.fill(0);
-            let mut at = 4;
-            for &i in members {
-                let r = &records[i];
-                let k = r.key.as_bytes();
-                page[at..at + k.len()].copy_from_slice(k);
-                at += k.len();
-                page[at] = (2 * r.moves.len() + 1) as u8;
-                at += 1;
-                for m in &r.moves {
-                    page[at] = m.code;
-                    page[at + 1] = m.annotation;
-                    at += 2;
-                }
-                let t = trailer_of(r, &mut rep.values_clamped);
-                page[at..at + TRAILER_LEN].copy_from_slice(&t.to_bytes());
-                at += TRAILER_LEN;
-            }
-            page[0..2].copy_from_slice(&(members.len() as u16).to_be_bytes());
-            page[2..4].copy_from_slice(&(at as u16).to_be_bytes());
-            w.write_all(&page).map_err(write_err(&ctg))?;
+impl BookFiles {
+    fn of(stem: &Path) -> BookFiles {
+        let base = book_stem(stem);
+        let with = |e: &str| {
+            let mut s = base.clone().into_os_string();
+            s.push(".");
+            s.push(e);
+            PathBuf::from(s)
+        };
+        BookFiles {
+            ctg: with("ctg"),
+            cto: with("cto"),
+            ctb: with("ctb"),
+            ini: with("ini"),
+            base,
         }
-        w.flush().map_err(write_err(&ctg))?;
     }
-    // .cto
-    {
-        let mut table = vec![EMPTY_SLOT; rep.slots as usize];
-        for (p, (slot, _)) in leaves.iter().enumerate() {
-            table[*slot as usize] = p as u32;
+
+    fn list(&self) -> Vec<PathBuf> {
+        vec![
+            self.ctg.clone(),
+            self.cto.clone(),
+            self.ctb.clone(),
+            self.ini.clone(),
+        ]
+    }
+}
+
+/// The `.ctg`: the header page, then one data page per leaf.
+fn write_ctg(
+    path: &Path,
+    records: &[WRecord],
+    leaves: &[(u32, Vec<usize>)],
+    rep: &mut WriteReport,
+) -> Result<()> {
+    let f = File::create(path).map_err(write_err(path))?;
+    let mut w = BufWriter::new(f);
+    let mut page = vec![0u8; PAGE_SIZE];
+    header_page(&mut page, rep);
+    w.write_all(&page).map_err(write_err(path))?;
+    for (_, members) in leaves {
+        data_page(&mut page, records, members, &mut rep.values_clamped);
+        w.write_all(&page).map_err(write_err(path))?;
+    }
+    w.flush().map_err(write_err(path))
+}
+
+/// The header page: bytes seen identical in both real books, counts, games.
+fn header_page(page: &mut [u8], rep: &WriteReport) {
+    page[..16].copy_from_slice(&[
+        0x00, 0x20, 0x10, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0x10, 0x00, 0x7f, 0xff, 0x7f,
+        0xff,
+    ]);
+    page[16..20].copy_from_slice(&rep.data_pages.to_be_bytes());
+    page[20..24].copy_from_slice(&[0xff; 4]);
+    page[24..28]
+        .copy_from_slice(&(rep.records_written.min(u64::from(u32::MAX)) as u32).to_be_bytes());
+    page[28..32].copy_from_slice(&rep.games.to_be_bytes());
+    page[1024..1048].copy_from_slice(&[
+        0x00, 0x01, 0x00, 0x05, 0x00, 0x01, 0x7f, 0xff, 0x00, 0x03, 0x7f, 0xff, 0x00, 0x05, 0x00,
+        0x1e, 0x00, 0x06, 0x00, 0x02, 0x00, 0x07, 0x00, 0x01,
+    ]);
+}
+
+/// A data page: its records (key, moves, trailer), after the record count and the bytes
+/// used.
+fn data_page(page: &mut [u8], records: &[WRecord], members: &[usize], clamped: &mut u64) {
+    page.fill(0);
+    let mut at = 4;
+    for &i in members {
+        let r = &records[i];
+        let k = r.key.as_bytes();
+        page[at..at + k.len()].copy_from_slice(k);
+        at += k.len();
+        page[at] = (2 * r.moves.len() + 1) as u8;
+        at += 1;
+        for m in &r.moves {
+            page[at] = m.code;
+            page[at + 1] = m.annotation;
+            at += 2;
         }
-        let mut bytes = Vec::with_capacity(16 + 4 * table.len());
-        bytes.extend_from_slice(&[0x00, 0x10, 0x00, 0x01]);
-        bytes.extend_from_slice(&rep.slots.to_be_bytes());
-        bytes.extend_from_slice(&[0; 4]);
-        bytes.extend_from_slice(&rep.lower_bound.to_be_bytes());
-        for v in table {
-            bytes.extend_from_slice(&v.to_be_bytes());
-        }
-        std::fs::write(&cto, bytes).map_err(write_err(&cto))?;
+        let t = trailer_of(r, clamped);
+        page[at..at + TRAILER_LEN].copy_from_slice(&t.to_bytes());
+        at += TRAILER_LEN;
     }
-    // .ctb
-    {
-        let mut bytes = vec![0x00, 0x0c, 0x00, 0x01];
-        bytes.extend_from_slice(&rep.lower_bound.to_be_bytes());
-        bytes.extend_from_slice(&rep.upper_bound.to_be_bytes());
-        std::fs::write(&ctb, bytes).map_err(write_err(&ctb))?;
+    page[0..2].copy_from_slice(&(members.len() as u16).to_be_bytes());
+    page[2..4].copy_from_slice(&(at as u16).to_be_bytes());
+}
+
+/// The `.cto`: the slot table, each slot the data page of its leaf.
+fn write_cto(path: &Path, leaves: &[(u32, Vec<usize>)], rep: &WriteReport) -> Result<()> {
+    let mut table = vec![EMPTY_SLOT; rep.slots as usize];
+    for (p, (slot, _)) in leaves.iter().enumerate() {
+        table[*slot as usize] = p as u32;
     }
-    // .ini
-    {
-        let name = options.name.clone().unwrap_or_else(|| {
-            base.file_name()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default()
-        });
-        let text = format!(
-            "[Book]\r\nName={name}\r\nGames={}\r\nPositions={}\r\nCreator=Tabiya\r\n",
-            rep.games, rep.records_written
-        );
-        std::fs::write(&ini, text).map_err(write_err(&ini))?;
+    let mut bytes = Vec::with_capacity(16 + 4 * table.len());
+    bytes.extend_from_slice(&[0x00, 0x10, 0x00, 0x01]);
+    bytes.extend_from_slice(&rep.slots.to_be_bytes());
+    bytes.extend_from_slice(&[0; 4]);
+    bytes.extend_from_slice(&rep.lower_bound.to_be_bytes());
+    for v in table {
+        bytes.extend_from_slice(&v.to_be_bytes());
     }
-    Ok(rep)
+    std::fs::write(path, bytes).map_err(write_err(path))
+}
+
+/// The `.ctb`: the page bounds of the lookup.
+fn write_ctb(path: &Path, rep: &WriteReport) -> Result<()> {
+    let mut bytes = vec![0x00, 0x0c, 0x00, 0x01];
+    bytes.extend_from_slice(&rep.lower_bound.to_be_bytes());
+    bytes.extend_from_slice(&rep.upper_bound.to_be_bytes());
+    std::fs::write(path, bytes).map_err(write_err(path))
+}
+
+/// The `.ini`: name, games, positions.
+fn write_ini(path: &Path, name: &str, rep: &WriteReport) -> Result<()> {
+    let text = format!(
+        "[Book]\r\nName={name}\r\nGames={}\r\nPositions={}\r\nCreator=Tabiya\r\n",
+        rep.games, rep.records_written
+    );
+    std::fs::write(path, text).map_err(write_err(path))
 }

@@ -223,12 +223,13 @@ fn load(path: &Path) -> Result<Data, KvetkaError> {
     if len == 0 {
         return Ok(Data::Bytes(Vec::new()));
     }
-    // Small files are read: a concurrent truncation of a mapped file could fault.
+    // Small files are read: a memory map is for large ones.
     if len < 1 << 20 {
         return Ok(Data::Bytes(fs::read(path).map_err(io_err(path))?));
     }
     // SAFETY: the book's files are opened read-only and are not expected to change while the
-    // book is open (the same assumption every memory-mapped reader makes).
+    // book is open (the same assumption every memory-mapped reader makes); a concurrent
+    // truncation could fault.
     let map = unsafe { memmap2::Mmap::map(&file) }.map_err(io_err(path))?;
     Ok(Data::Map(map))
 }

@@ -222,37 +222,90 @@ pub fn write_book(
     positions: impl IntoIterator<Item = KvetkaPositionInput>,
 ) -> Result<KvetkaWriteReport, KvetkaError> {
     let mut report = KvetkaWriteReport::default();
+    let mut entries = Entries::default();
+    for input in positions {
+        entries.add(&input, spec, &mut report);
+    }
+    let Entries {
+        mut list,
+        ksf_games,
+        ..
+    } = entries;
+    list.sort_unstable_by_key(|e| e.0);
+    if spec.links {
+        add_transpositions(&mut list, &mut report);
+    }
+    let elements = list
+        .iter()
+        .map(|(key, m)| element_bytes(key, m, spec, &mut report))
+        .collect::<Result<Vec<_>, _>>()?;
+    report.elements = elements.len() as u64;
+    let (blocks, first_keys) = pack_blocks(&elements, &list);
+    report.blocks = blocks.len() as u64;
+    let header = header(spec, blocks.len())?;
+
+    fs::create_dir_all(dir).map_err(|source| KvetkaError::Io {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    let base = dir.join(name);
+    write_kobs(
+        &base,
+        header.serialize(spec.string_order),
+        &blocks,
+        spec,
+        &mut report,
+    )?;
+    write_kin(&base, &first_keys, spec, &mut report)?;
+    if spec.write_ksf && spec.store_game_links && !spec.sources.is_empty() {
+        write_ksf(&base, spec, &ksf_games, &mut report)?;
+    }
+    Ok(report)
+}
+
+/// The positions merged by key, in the order first given, and the games they link (source
+/// and game number to the game's offset and length).
+#[derive(Default)]
+struct Entries {
+    list: Vec<(KvetkaKey, Merged)>,
     // Entries in a vector, found through a hash map and sorted by key at the end (a B-tree of
     // these large values spends its time moving them).
-    let mut slots: HashMap<KvetkaKey, usize> = HashMap::new();
-    let mut entries: Vec<(KvetkaKey, Merged)> = Vec::new();
-    let mut ksf_games: BTreeMap<(u16, u32), (u32, u32)> = BTreeMap::new();
+    slots: HashMap<KvetkaKey, usize>,
+    ksf_games: BTreeMap<(u16, u32), (u32, u32)>,
+}
 
-    for input in positions {
+impl Entries {
+    /// Adds a position: a new entry, or merged into the entry of its key.
+    fn add(
+        &mut self,
+        input: &KvetkaPositionInput,
+        spec: &KvetkaBookSpec<'_>,
+        report: &mut KvetkaWriteReport,
+    ) {
         report.positions_in += 1;
         let pos = &input.position.position;
         let Ok((key, norm)) = position_key(pos) else {
             report.positions_skipped += 1;
-            continue;
+            return;
         };
         let Ok(normal) = transform(pos, norm) else {
             report.positions_skipped += 1;
-            continue;
+            return;
         };
         let some_game = input
             .some_game
             .as_ref()
-            .and_then(|r| link_of(r, &mut report, &mut ksf_games));
+            .and_then(|r| link_of(r, report, &mut self.ksf_games));
         let last_games: Vec<GameLink> = input
             .last_games
             .iter()
-            .filter_map(|r| link_of(r, &mut report, &mut ksf_games))
+            .filter_map(|r| link_of(r, report, &mut self.ksf_games))
             .collect();
         let stats = input.position.stats.clone().unwrap_or_default();
-        let entry = match slots.get(&key) {
+        let entry = match self.slots.get(&key) {
             Some(&i) => {
                 report.merged_positions += 1;
-                let m = &mut entries[i].1;
+                let m = &mut self.list[i].1;
                 m.wins += stats.wins;
                 m.draws += stats.draws;
                 m.losses += stats.losses;
@@ -269,8 +322,8 @@ pub fn write_book(
                 m
             }
             None => {
-                slots.insert(key, entries.len());
-                entries.push((
+                self.slots.insert(key, self.list.len());
+                self.list.push((
                     key,
                     Merged {
                         real: pos.clone(),
@@ -284,154 +337,193 @@ pub fn write_book(
                         eco_candidates: Vec::new(),
                     },
                 ));
-                &mut entries.last_mut().expect("just pushed").1
+                &mut self.list.last_mut().expect("just pushed").1
             }
         };
-        for bm in &input.position.moves {
-            let Some(nm) = map_move(bm.mv, &normal, norm) else {
-                report.moves_skipped_other += 1;
+        add_moves(entry, &input.position.moves, &normal, norm, report);
+    }
+}
+
+/// Adds the codes of a position's moves (on the normalised board) to its entry, each once;
+/// moves the format cannot express are counted.
+fn add_moves(
+    entry: &mut Merged,
+    moves: &[BookMove],
+    normal: &Chess,
+    norm: Normalisation,
+    report: &mut KvetkaWriteReport,
+) {
+    for bm in moves {
+        let Some(nm) = map_move(bm.mv, normal, norm) else {
+            report.moves_skipped_other += 1;
+            continue;
+        };
+        match encode_move(normal, nm) {
+            Ok(code) => {
+                if !entry.codes.contains(&code) {
+                    entry.codes.push(code);
+                }
+            }
+            Err(MoveCodeError::Underpromotion) => report.moves_skipped_underpromotion += 1,
+            Err(MoveCodeError::PieceNumber { .. }) => report.moves_skipped_piece_number += 1,
+            Err(MoveCodeError::NotExpressible) => report.moves_skipped_other += 1,
+        }
+    }
+}
+
+/// `links`: adds every legal move between two stored positions (transpositions).
+fn add_transpositions(list: &mut [(KvetkaKey, Merged)], report: &mut KvetkaWriteReport) {
+    let keys: HashSet<KvetkaKey> = list.iter().map(|(k, _)| *k).collect();
+    for (_, m) in list.iter_mut() {
+        for mv in m.normal.legal_moves() {
+            let Ok(code) = encode_move(&m.normal, mv) else {
                 continue;
             };
-            match encode_move(&normal, nm) {
-                Ok(code) => {
-                    if !entry.codes.contains(&code) {
-                        entry.codes.push(code);
-                    }
-                }
-                Err(MoveCodeError::Underpromotion) => report.moves_skipped_underpromotion += 1,
-                Err(MoveCodeError::PieceNumber { .. }) => report.moves_skipped_piece_number += 1,
-                Err(MoveCodeError::NotExpressible) => report.moves_skipped_other += 1,
+            if m.codes.contains(&code) {
+                continue;
+            }
+            let mut child = m.normal.clone();
+            child.play_unchecked(mv);
+            if let Ok((k, _)) = position_key(&child)
+                && keys.contains(&k)
+            {
+                m.codes.push(code);
+                report.links_added += 1;
             }
         }
     }
+}
 
-    drop(slots);
-    entries.sort_unstable_by_key(|e| e.0);
-    if spec.links {
-        let keys: HashSet<KvetkaKey> = entries.iter().map(|(k, _)| *k).collect();
-        for (_, m) in entries.iter_mut() {
-            for mv in m.normal.legal_moves() {
-                let Ok(code) = encode_move(&m.normal, mv) else {
-                    continue;
-                };
-                if m.codes.contains(&code) {
-                    continue;
-                }
-                let mut child = m.normal.clone();
-                child.play_unchecked(mv);
-                if let Ok((k, _)) = position_key(&child)
-                    && keys.contains(&k)
-                {
-                    m.codes.push(code);
-                    report.links_added += 1;
-                }
-            }
-        }
-    }
-
-    // Elements.
-    let stores_links = spec.store_game_links;
-    let mut elements: Vec<Vec<u8>> = Vec::with_capacity(entries.len());
-    for (key, m) in &entries {
-        let comment = spec.eco.and_then(|eco| {
-            std::iter::once(&m.real)
-                .chain(m.eco_candidates.iter())
-                .find_map(eco)
-                .map(|(code, name, variation)| match variation {
-                    Some(v) => format!("{code}|{name}|{v}"),
-                    None => format!("{code}|{name}"),
-                })
-        });
-        let mut comment = comment.map(|c| {
-            let units: Vec<u16> = c.encode_utf16().collect();
-            if units.len() > MAX_COMMENT_CHARS {
-                report.comments_truncated += 1;
-                String::from_utf16_lossy(&units[..MAX_COMMENT_CHARS])
-            } else {
-                c
-            }
-        });
-        let mut codes = m.codes.clone();
-        codes.truncate(255);
-        report.moves_written += codes.len() as u64;
-        let mut raw = RawElement {
-            key: *key,
-            wins: m.wins,
-            draws: m.draws,
-            losses: m.losses,
-            moves: codes,
-            flags: 0,
-            some_game: if stores_links { m.some_game } else { None },
-            comment: None,
-            last_games: if stores_links && !m.last_games.is_empty() {
-                Some(m.last_games.clone())
-            } else {
-                None
-            },
-            unknown_tail: Vec::new(),
-        };
-        raw.comment = comment.take();
-        let mut bytes = raw.serialize(stores_links, spec.string_order);
-        if bytes.len() > MAX_ELEMENT {
-            // Trim game links first: estimate how many to drop, then adjust.
-            if let Some(list) = raw.last_games.as_mut() {
-                let excess = bytes.len() - MAX_ELEMENT;
-                let drop = excess.div_ceil(6).min(list.len());
-                list.truncate(list.len() - drop);
-                report.game_links_trimmed += drop as u64;
-                bytes = raw.serialize(stores_links, spec.string_order);
-                while bytes.len() > MAX_ELEMENT
-                    && raw.last_games.as_ref().is_some_and(|l| !l.is_empty())
-                {
-                    raw.last_games.as_mut().expect("checked").pop();
-                    report.game_links_trimmed += 1;
-                    bytes = raw.serialize(stores_links, spec.string_order);
-                }
-                if raw.last_games.as_ref().is_some_and(|l| l.is_empty()) {
-                    raw.last_games = None;
-                    bytes = raw.serialize(stores_links, spec.string_order);
-                }
-            }
-        }
-        if bytes.len() > MAX_ELEMENT && raw.some_game.is_some() {
-            raw.some_game = None;
-            report.some_game_dropped += 1;
-            bytes = raw.serialize(stores_links, spec.string_order);
-        }
-        while bytes.len() > MAX_ELEMENT
-            && let Some(c) = raw.comment.as_mut()
-        {
-            let units: Vec<u16> = c.encode_utf16().collect();
-            let over = (bytes.len() - MAX_ELEMENT).div_ceil(2);
-            if over >= units.len() {
-                raw.comment = None;
-            } else {
-                *c = String::from_utf16_lossy(&units[..units.len() - over]);
-            }
+/// The ECO comment of an entry (`code|name|variation`) from its first real position that
+/// the lookup names, cut to 300 characters.
+fn eco_comment(
+    m: &Merged,
+    spec: &KvetkaBookSpec<'_>,
+    report: &mut KvetkaWriteReport,
+) -> Option<String> {
+    let comment = spec.eco.and_then(|eco| {
+        std::iter::once(&m.real)
+            .chain(m.eco_candidates.iter())
+            .find_map(eco)
+            .map(|(code, name, variation)| match variation {
+                Some(v) => format!("{code}|{name}|{v}"),
+                None => format!("{code}|{name}"),
+            })
+    });
+    comment.map(|c| {
+        let units: Vec<u16> = c.encode_utf16().collect();
+        if units.len() > MAX_COMMENT_CHARS {
             report.comments_truncated += 1;
-            bytes = raw.serialize(stores_links, spec.string_order);
+            String::from_utf16_lossy(&units[..MAX_COMMENT_CHARS])
+        } else {
+            c
         }
-        if bytes.len() > MAX_ELEMENT {
-            return Err(KvetkaError::Invalid(format!(
-                "element of {} bytes even without links and comment",
-                bytes.len()
-            )));
-        }
-        if raw.comment.is_some() {
-            report.comments_written += 1;
-        }
-        report.game_links_written += raw.last_games.as_ref().map_or(0, |l| l.len() as u64)
-            + u64::from(raw.some_game.is_some());
-        elements.push(bytes);
-    }
-    report.elements = elements.len() as u64;
+    })
+}
 
-    // Blocks.
+/// An entry's element, serialised within the 682 bytes an element may take.
+fn element_bytes(
+    key: &KvetkaKey,
+    m: &Merged,
+    spec: &KvetkaBookSpec<'_>,
+    report: &mut KvetkaWriteReport,
+) -> Result<Vec<u8>, KvetkaError> {
+    let stores_links = spec.store_game_links;
+    let comment = eco_comment(m, spec, report);
+    let mut codes = m.codes.clone();
+    codes.truncate(255);
+    report.moves_written += codes.len() as u64;
+    let mut raw = RawElement {
+        key: *key,
+        wins: m.wins,
+        draws: m.draws,
+        losses: m.losses,
+        moves: codes,
+        flags: 0,
+        some_game: if stores_links { m.some_game } else { None },
+        comment,
+        last_games: if stores_links && !m.last_games.is_empty() {
+            Some(m.last_games.clone())
+        } else {
+            None
+        },
+        unknown_tail: Vec::new(),
+    };
+    let bytes = fit_element(&mut raw, stores_links, spec.string_order, report)?;
+    if raw.comment.is_some() {
+        report.comments_written += 1;
+    }
+    report.game_links_written +=
+        raw.last_games.as_ref().map_or(0, |l| l.len() as u64) + u64::from(raw.some_game.is_some());
+    Ok(bytes)
+}
+
+/// Serialises an element, dropping what does not fit 682 bytes: game links first, then its
+/// game, then the comment's end.
+fn fit_element(
+    raw: &mut RawElement,
+    stores_links: bool,
+    order: StringOrder,
+    report: &mut KvetkaWriteReport,
+) -> Result<Vec<u8>, KvetkaError> {
+    let mut bytes = raw.serialize(stores_links, order);
+    if bytes.len() > MAX_ELEMENT
+        && let Some(list) = raw.last_games.as_mut()
+    {
+        // Trim game links first: estimate how many to drop, then adjust.
+        let excess = bytes.len() - MAX_ELEMENT;
+        let drop = excess.div_ceil(6).min(list.len());
+        list.truncate(list.len() - drop);
+        report.game_links_trimmed += drop as u64;
+        bytes = raw.serialize(stores_links, order);
+        while bytes.len() > MAX_ELEMENT && raw.last_games.as_ref().is_some_and(|l| !l.is_empty()) {
+            raw.last_games.as_mut().expect("checked").pop();
+            report.game_links_trimmed += 1;
+            bytes = raw.serialize(stores_links, order);
+        }
+        if raw.last_games.as_ref().is_some_and(|l| l.is_empty()) {
+            raw.last_games = None;
+            bytes = raw.serialize(stores_links, order);
+        }
+    }
+    if bytes.len() > MAX_ELEMENT && raw.some_game.is_some() {
+        raw.some_game = None;
+        report.some_game_dropped += 1;
+        bytes = raw.serialize(stores_links, order);
+    }
+    while bytes.len() > MAX_ELEMENT
+        && let Some(c) = raw.comment.as_mut()
+    {
+        let units: Vec<u16> = c.encode_utf16().collect();
+        let over = (bytes.len() - MAX_ELEMENT).div_ceil(2);
+        if over >= units.len() {
+            raw.comment = None;
+        } else {
+            *c = String::from_utf16_lossy(&units[..units.len() - over]);
+        }
+        report.comments_truncated += 1;
+        bytes = raw.serialize(stores_links, order);
+    }
+    if bytes.len() > MAX_ELEMENT {
+        return Err(KvetkaError::Invalid(format!(
+            "element of {} bytes even without links and comment",
+            bytes.len()
+        )));
+    }
+    Ok(bytes)
+}
+
+/// The elements packed into 2048-byte blocks in key order, and each block's first key (the
+/// `.kin`).
+fn pack_blocks(
+    elements: &[Vec<u8>],
+    list: &[(KvetkaKey, Merged)],
+) -> (Vec<[u8; BLOCK_SIZE]>, Vec<KvetkaKey>) {
     let mut blocks: Vec<[u8; BLOCK_SIZE]> = Vec::new();
     let mut first_keys: Vec<KvetkaKey> = Vec::new();
     let mut current = [0u8; BLOCK_SIZE];
     let mut used = 2usize;
-    for (bytes, (key, _)) in elements.iter().zip(&entries) {
+    for (bytes, (key, _)) in elements.iter().zip(list) {
         if used + bytes.len() > BLOCK_SIZE {
             current[..2].copy_from_slice(&(used as u16).to_be_bytes());
             blocks.push(current);
@@ -448,9 +540,12 @@ pub fn write_book(
         current[..2].copy_from_slice(&(used as u16).to_be_bytes());
         blocks.push(current);
     }
-    report.blocks = blocks.len() as u64;
+    (blocks, first_keys)
+}
 
-    let header = KvetkaHeader {
+/// The `.kob` header.
+fn header(spec: &KvetkaBookSpec<'_>, blocks: usize) -> Result<KvetkaHeader, KvetkaError> {
+    Ok(KvetkaHeader {
         book_type: 1,
         caption: spec.caption.clone(),
         min_white_elo: spec.min_white_elo,
@@ -458,18 +553,26 @@ pub fn write_book(
         min_stronger_elo: spec.min_stronger_elo,
         min_weaker_elo: spec.min_weaker_elo,
         max_move: spec.max_move,
-        element_type: if stores_links { ELEMENT_TYPE_LINKS } else { 0 },
+        element_type: if spec.store_game_links {
+            ELEMENT_TYPE_LINKS
+        } else {
+            0
+        },
         links: u8::from(spec.links),
-        block_count: u32::try_from(blocks.len())
+        block_count: u32::try_from(blocks)
             .map_err(|_| KvetkaError::Invalid("more than 2^32 blocks".into()))?,
-    };
-    let header_bytes = header.serialize(spec.string_order);
+    })
+}
 
-    fs::create_dir_all(dir).map_err(|source| KvetkaError::Io {
-        path: dir.to_path_buf(),
-        source,
-    })?;
-    let base = dir.join(name);
+/// `base_0.kob`, `base_1.kob`, …: the header then the blocks, a new file once one would pass
+/// the split threshold; stale files of an earlier, longer book of the same name removed.
+fn write_kobs(
+    base: &Path,
+    header_bytes: Vec<u8>,
+    blocks: &[[u8; BLOCK_SIZE]],
+    spec: &KvetkaBookSpec<'_>,
+    report: &mut KvetkaWriteReport,
+) -> Result<(), KvetkaError> {
     let kob = |i: usize| PathBuf::from(format!("{}_{i}.kob", base.display()));
     let mut file_index = 0usize;
     let mut buf: Vec<u8> = header_bytes;
@@ -481,9 +584,9 @@ pub fn write_book(
         report.files.push(p);
         Ok::<(), KvetkaError>(())
     };
-    for block in &blocks {
+    for block in blocks {
         if blocks_in_file > 0 && (buf.len() + BLOCK_SIZE) as u64 > spec.split_threshold {
-            flush(file_index, &buf, &mut report)?;
+            flush(file_index, &buf, report)?;
             file_index += 1;
             buf.clear();
             blocks_in_file = 0;
@@ -491,15 +594,23 @@ pub fn write_book(
         buf.extend_from_slice(block);
         blocks_in_file += 1;
     }
-    flush(file_index, &buf, &mut report)?;
-    // Remove stale files of an earlier, longer book of the same name.
+    flush(file_index, &buf, report)?;
     let mut stale = file_index + 1;
     while kob(stale).is_file() {
         let p = kob(stale);
         fs::remove_file(&p).map_err(|source| KvetkaError::Io { path: p, source })?;
         stale += 1;
     }
+    Ok(())
+}
 
+/// `base.kin`: the first key of every block (or, when not written, an old one removed).
+fn write_kin(
+    base: &Path,
+    first_keys: &[KvetkaKey],
+    spec: &KvetkaBookSpec<'_>,
+    report: &mut KvetkaWriteReport,
+) -> Result<(), KvetkaError> {
     let kin_path = PathBuf::from(format!("{}.kin", base.display()));
     if spec.write_kin {
         let kin: Vec<u8> = first_keys.iter().flatten().copied().collect();
@@ -512,52 +623,60 @@ pub fn write_book(
             source,
         })?;
     }
+    Ok(())
+}
 
-    if spec.write_ksf && stores_links && !spec.sources.is_empty() {
-        let mut ksf = Ksf::default();
-        for (i, s) in spec.sources.iter().enumerate() {
-            let i = i as u32;
-            let max_game = ksf_games
-                .range((i as u16, 0)..=(i as u16, u32::MAX))
-                .map(|(&(_, g), _)| g)
-                .chain(
-                    spec.game_info
-                        .keys()
-                        .filter(|(src, _)| *src == i)
-                        .map(|&(_, g)| g),
-                )
-                .max();
-            let count = max_game.map_or(0, |g| g as usize + 1);
-            let mut games = Vec::with_capacity(count);
-            for g in 0..count as u32 {
-                let (address, length) = ksf_games.get(&(i as u16, g)).copied().unwrap_or((0, 0));
-                let info = spec.game_info.get(&(i, g)).cloned().unwrap_or_default();
-                games.push(KsfGame {
-                    address,
-                    length,
-                    white: info.white,
-                    black: info.black,
-                    white_elo: info.white_elo,
-                    black_elo: info.black_elo,
-                    result: result_byte(info.result.unwrap_or(GameResult::Unknown)),
-                });
-            }
-            ksf.sources.push(KsfSource {
-                offset: 0,
-                source_type: s.source_type,
-                is_bad: u8::from(s.is_bad),
-                address: s.address.clone(),
-                games,
+/// `base.ksf`: every source with its games up to the highest one linked or described, each
+/// with its offset and length (0 when not linked) and its players, ratings and result.
+fn write_ksf(
+    base: &Path,
+    spec: &KvetkaBookSpec<'_>,
+    ksf_games: &BTreeMap<(u16, u32), (u32, u32)>,
+    report: &mut KvetkaWriteReport,
+) -> Result<(), KvetkaError> {
+    let mut ksf = Ksf::default();
+    for (i, s) in spec.sources.iter().enumerate() {
+        let i = i as u32;
+        let max_game = ksf_games
+            .range((i as u16, 0)..=(i as u16, u32::MAX))
+            .map(|(&(_, g), _)| g)
+            .chain(
+                spec.game_info
+                    .keys()
+                    .filter(|(src, _)| *src == i)
+                    .map(|&(_, g)| g),
+            )
+            .max();
+        let count = max_game.map_or(0, |g| g as usize + 1);
+        let mut games = Vec::with_capacity(count);
+        for g in 0..count as u32 {
+            let (address, length) = ksf_games.get(&(i as u16, g)).copied().unwrap_or((0, 0));
+            let info = spec.game_info.get(&(i, g)).cloned().unwrap_or_default();
+            games.push(KsfGame {
+                address,
+                length,
+                white: info.white,
+                black: info.black,
+                white_elo: info.white_elo,
+                black_elo: info.black_elo,
+                result: result_byte(info.result.unwrap_or(GameResult::Unknown)),
             });
         }
-        let (bytes, replaced) = ksf.serialize(spec.string_order);
-        report.name_chars_replaced = replaced as u64;
-        let p = PathBuf::from(format!("{}.ksf", base.display()));
-        write_file(&p, &bytes)?;
-        report.bytes += bytes.len() as u64;
-        report.files.push(p);
+        ksf.sources.push(KsfSource {
+            offset: 0,
+            source_type: s.source_type,
+            is_bad: u8::from(s.is_bad),
+            address: s.address.clone(),
+            games,
+        });
     }
-    Ok(report)
+    let (bytes, replaced) = ksf.serialize(spec.string_order);
+    report.name_chars_replaced = replaced as u64;
+    let p = PathBuf::from(format!("{}.ksf", base.display()));
+    write_file(&p, &bytes)?;
+    report.bytes += bytes.len() as u64;
+    report.files.push(p);
+    Ok(())
 }
 
 fn write_file(path: &Path, bytes: &[u8]) -> Result<(), KvetkaError> {

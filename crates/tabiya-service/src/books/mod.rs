@@ -1,31 +1,54 @@
 //! Opening books: ChessBase CTG, Polyglot and Kvetka — probe, dump, check, info, convert,
 //! merge, build (from PGN files or a database), and the games a Kvetka book links.
+//!
+//! A book's format is told from its path (extension, sibling files, magic bytes) unless
+//! [`BookFile::format`] says it. Every command is one function with a typed answer whose
+//! JSON is what `tabiya book … --json` prints. Errors name the file (and the byte offset
+//! for damaged files).
+//!
+//! | command | function | answer |
+//! |---|---|---|
+//! | `probe` | [`probe()`] (the explorer's `--book`: [`probe_any`]) | [`ProbeAnswer`] |
+//! | `dump` | [`dump()`] | [`BookDump`] |
+//! | `check` | [`check()`] | [`CheckReport`] |
+//! | `info` | [`info()`] | [`BookInfo`] |
+//! | `convert` | [`convert()`] | [`ConvertReport`] |
+//! | `merge` | [`merge()`] | [`MergeReport`] |
+//! | `build` | [`build()`] | [`BuildReport`] |
+//! | `game` | [`linked_games`] | [`LinkedGames`] |
 
-use std::path::Path;
+mod build;
+mod check;
+mod convert;
+mod dump;
+mod eco;
+mod games;
+mod info;
+mod linked;
+mod merge;
+mod open;
+mod paths;
+mod probe;
 
-use serde::Serialize;
-use shakmaty::Chess;
-pub use tabiya_books::BookProbe;
-use tabiya_books::convert::AnyBook;
+pub use build::{BuildOptions, BuildReport, KvetkaOptions, Problem, build};
+pub use check::{CheckReport, CtgCheck, CtgCheckProblem, KvetkaCheck, PolyglotCheck, check};
+pub use convert::{ConvertRequest, convert};
+pub use dump::{
+    BookDump, Colour, CtgDump, CtgDumpPosition, KvetkaDump, KvetkaDumpPosition, PolyglotDump,
+    PolyglotLines, UnknownMoveJson, dump,
+};
+pub use eco::eco_comment;
+pub use info::{BookInfo, CtgInfo, KvetkaInfo, KvetkaSourceInfo, PolyglotInfo, info};
+pub use linked::{EcoJson, GameLinkJson, LinkedGame, LinkedGames, linked_games};
+pub use merge::{MergeReport, merge};
+pub use open::{BookFile, open};
+pub use probe::{BookAnswer, ProbeAnswer, probe, probe_any};
 
-use crate::error::{Context, ErrorKind, Result};
+/// The position type [`probe_any`] takes (a [`crate::ChessPosition`]'s `pos`).
+pub use shakmaty::Chess;
+/// The codec types the answers hold.
+pub use tabiya_books::convert::{AnyBook, BookFormat, ConvertReport, ReadReport};
+pub use tabiya_books::{BookProbe, BookProbeMove};
 
-/// What one book says of a position the database was asked about.
-#[derive(Debug, Clone, Serialize)]
-pub struct BookAnswer {
-    pub file: String,
-    #[serde(flatten)]
-    pub probe: BookProbe,
-}
-
-/// Opens any book (format told from the file) and probes a position: the explorer's
-/// `--book FILE` source. Position totals from the side to move, move statistics from the
-/// mover's side, fields the format does not hold are `None`.
-pub fn probe_any(path: &Path, pos: &Chess) -> Result<BookProbe> {
-    let book = AnyBook::open(path).context(ErrorKind::BadInput, || {
-        format!("cannot open book {}", path.display())
-    })?;
-    book.probe(pos).context(ErrorKind::BadInput, || {
-        format!("cannot probe book {}", path.display())
-    })
-}
+#[cfg(test)]
+mod tests;
