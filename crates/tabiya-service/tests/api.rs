@@ -93,7 +93,7 @@ fn missing_databases_and_wrong_kinds() {
     assert!(!Db::exists(nowhere.path()));
 }
 
-/// A damaged book is bad input that names the file; a missing one too.
+/// A damaged book is bad input that names the file; a missing one is not found.
 #[test]
 fn damaged_books_are_bad_input_naming_the_file() {
     let (_dir, db) = twic_db();
@@ -101,10 +101,13 @@ fn damaged_books_are_bad_input_naming_the_file() {
     let cut = tmp.path().join("cut.bin");
     let book = std::fs::read(shared("polyglot/gm2001.bin")).unwrap();
     std::fs::write(&cut, &book[..1601]).unwrap();
-    for path in [cut, tmp.path().join("absent.bin")] {
+    for (path, kind) in [
+        (cut, ErrorKind::BadInput),
+        (tmp.path().join("absent.bin"), ErrorKind::NotFound),
+    ] {
         let e = explore::chess(&db, &ChessPosition::start(), 8, std::slice::from_ref(&path))
             .unwrap_err();
-        assert_eq!(e.kind(), ErrorKind::BadInput, "{e}");
+        assert_eq!(e.kind(), kind, "{e}");
         assert!(e.to_string().contains(&path.display().to_string()), "{e}");
     }
 }
