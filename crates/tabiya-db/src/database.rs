@@ -5,31 +5,8 @@ use std::path::{Path, PathBuf};
 
 use tabiya_store::Store;
 
+pub use crate::schema::{FORMAT_VERSION, GAMES, Kind, META};
 use crate::{Error, Result, facts, index, names, othello};
-
-/// The table of settings and counters.
-pub const META: &str = "meta";
-/// The table of stored games.
-pub const GAMES: &str = "games";
-
-/// Version of the on-disk layout.
-pub const FORMAT_VERSION: u32 = 1;
-
-/// What a database holds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    Chess,
-    Othello,
-}
-
-impl Kind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Kind::Chess => "chess",
-            Kind::Othello => "othello",
-        }
-    }
-}
 
 /// An open database.
 pub struct Database {
@@ -37,6 +14,20 @@ pub struct Database {
     pub(crate) store: Store,
     kind: Kind,
     max_ply: Option<u32>,
+    /// Commits made through this handle (imports, merges): what a cache of answers keys on.
+    generation: std::sync::atomic::AtomicU64,
+}
+
+/// A store error, or, when another process has the store open, the error saying so.
+fn in_use(dir: &Path, e: tabiya_store::StoreError) -> Error {
+    if e.is_in_use() {
+        Error::InUse(format!(
+            "the database in {} is open in another process (a `tabiya serve` or an import); it is opened by one process at a time",
+            dir.display()
+        ))
+    } else {
+        Error::Store(e)
+    }
 }
 
 fn meta_get(read: &tabiya_store::ReadTx, name: &str) -> Result<Option<String>> {
@@ -67,7 +58,7 @@ impl Database {
                 dir.display()
             )));
         }
-        let store = Store::open_with_cache(dir, cache)?;
+        let store = Store::open_with_cache(dir, cache).map_err(|e| in_use(dir, e))?;
         let read = store.read()?;
         let kind = match meta_get(&read, "kind")?.as_deref() {
             Some("chess") => Kind::Chess,
@@ -78,19 +69,23 @@ impl Database {
         let version: u32 = meta_get(&read, "version")?
             .and_then(|v| v.parse().ok())
             .unwrap_or(0);
-        if version != FORMAT_VERSION {
-            return Err(Error::Usage(format!(
-                "{} was written in format {version}; this Tabiya reads format {FORMAT_VERSION}",
-                dir.display()
-            )));
-        }
         let max_ply = meta_get(&read, "max_ply")?.and_then(|v| v.parse().ok());
         drop(read);
+        if version != FORMAT_VERSION {
+            if version > FORMAT_VERSION || version == 0 {
+                return Err(Error::Usage(format!(
+                    "{} was written in format {version}; this Tabiya reads formats 1 to {FORMAT_VERSION}",
+                    dir.display()
+                )));
+            }
+            crate::upgrade::upgrade(&store, kind, version)?;
+        }
         Ok(Database {
             dir: dir.to_path_buf(),
             store,
             kind,
             max_ply,
+            generation: Default::default(),
         })
     }
 
@@ -117,7 +112,7 @@ impl Database {
             }
             return Ok(db);
         }
-        let store = Store::open(dir)?;
+        let store = Store::open(dir).map_err(|e| in_use(dir, e))?;
         let w = store.write()?;
         w.with_table(META, |t| {
             t.put(b"kind", kind.as_str().as_bytes())?;
@@ -133,12 +128,26 @@ impl Database {
             store,
             kind,
             max_ply,
+            generation: Default::default(),
         })
     }
 
     /// Whether `dir` holds a database.
     pub fn exists(dir: &Path) -> bool {
         Store::exists(dir)
+    }
+
+    /// How many commits this handle has made: answers computed at one generation stay
+    /// true until it changes (nothing else writes while a handle is open: the store is
+    /// opened by one process at a time).
+    pub fn generation(&self) -> u64 {
+        self.generation.load(std::sync::atomic::Ordering::Acquire)
+    }
+
+    /// A commit went through: answers may have changed.
+    pub(crate) fn committed(&self) {
+        self.generation
+            .fetch_add(1, std::sync::atomic::Ordering::AcqRel);
     }
 
     pub fn dir(&self) -> &Path {
@@ -185,6 +194,7 @@ impl Database {
                 META,
                 GAMES,
                 facts::FACTS,
+                crate::players::PLAYERS,
                 names::NAMES,
                 index::RUNS,
                 index::BLOCKS,

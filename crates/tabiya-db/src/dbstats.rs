@@ -75,7 +75,7 @@ pub fn collect(db: &Database) -> Result<DbStats> {
     let names = StoreNames::new(&read)?;
     let parts_def: [(&str, &[&str]); 5] = [
         ("games", &[GAMES]),
-        ("facts", &[FACTS]),
+        ("facts", &[FACTS, crate::players::PLAYERS]),
         ("names", &[NAMES, crate::othello::WTHOR]),
         ("index", &[RUNS, BLOCKS, POSTINGS, run::SKETCHES]),
         ("meta", &[META]),

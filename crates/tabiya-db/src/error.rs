@@ -13,6 +13,9 @@ pub enum Error {
     /// Input that cannot be read (a file, a game).
     #[error("{0}")]
     Input(String),
+    /// The database is open in another process (a server, or an import).
+    #[error("{0}")]
+    InUse(String),
     /// What was asked for does not exist (a database directory, a game).
     #[error("{0}")]
     NotFound(String),

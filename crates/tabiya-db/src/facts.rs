@@ -49,6 +49,27 @@ pub fn write_facts(w: &WriteTx, first: u32, facts: &[GameFacts], digests: &[u128
     Ok(())
 }
 
+/// Sets the time-control class of games in their facts (the facts' last byte).
+pub fn set_speeds(w: &WriteTx, speeds: &[(u32, Option<crate::Speed>)]) -> Result<()> {
+    w.with_table(FACTS, |t| {
+        for group in speeds.chunk_by(|a, b| a.0 / PER_ROW == b.0 / PER_ROW) {
+            let key = row_key(group[0].0);
+            let Some(mut row) = t.get(&key)? else {
+                continue;
+            };
+            for &(game, speed) in group {
+                let at = (game % PER_ROW) as usize * SLOT + FACTS_LEN - 1;
+                if let Some(b) = row.get_mut(at) {
+                    *b = crate::Speed::to_byte(speed);
+                }
+            }
+            t.put(&key, &row)?;
+        }
+        Ok(())
+    })?;
+    Ok(())
+}
+
 /// Every stored duplicate digest with its game.
 pub fn load_digests(read: &ReadTx) -> Result<crate::keymap::KeyMap<u32>> {
     let t = read.table(FACTS)?;

@@ -36,11 +36,15 @@ mod import;
 mod index;
 mod keymap;
 mod names;
+mod players;
 mod query;
 mod records;
 mod replay;
+mod schema;
+mod speed;
 mod stats;
 mod trace;
+mod upgrade;
 
 pub mod chess;
 pub mod othello;
@@ -58,5 +62,7 @@ pub use import::{
 pub use index::merge::{compact, compact_all};
 pub use index::{PROMOTE_AT, RunDir};
 pub use names::StoreNames;
+pub use players::Players;
 pub use query::{GamePage, GameSort, PositionStats, Snapshot};
+pub use speed::Speed;
 pub use stats::{GameFacts, GameOutcome, Stats, fide_dp};

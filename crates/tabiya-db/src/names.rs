@@ -96,6 +96,11 @@ impl NameCache {
         Ok(cache)
     }
 
+    /// The id of a name in a dictionary, if it has one.
+    pub fn get(&self, dict: Dict, name: &str) -> Option<u32> {
+        self.ids[dict as usize].get(name).copied()
+    }
+
     /// Names added since the last [`NameCache::take_pending`].
     pub fn take_pending(&mut self) -> Vec<(Dict, u32, String)> {
         std::mem::take(&mut self.pending)
@@ -174,6 +179,27 @@ impl StoreNames {
             true
         })?;
         Ok(())
+    }
+
+    /// Every name of a dictionary with its id, in id order.
+    pub fn all(&self, dict: Dict) -> Result<Vec<(u32, String)>> {
+        let mut out = Vec::new();
+        self.each(dict, |id, name| out.push((id, name.to_string())))?;
+        Ok(out)
+    }
+
+    /// Ids of every name equal to `name` but for case (a player can be written
+    /// `Carlsen, Magnus` and `CARLSEN, Magnus`), sorted.
+    pub fn ids_of(&self, dict: Dict, name: &str) -> Result<Vec<u32>> {
+        let want = name.trim().to_lowercase();
+        let mut out = Vec::new();
+        self.each(dict, |id, n| {
+            if n.trim().to_lowercase() == want {
+                out.push(id);
+            }
+        })?;
+        out.sort_unstable();
+        Ok(out)
     }
 
     /// Ids of every name containing `needle` (case-insensitive) in a dictionary.

@@ -7,6 +7,7 @@ use crate::facts::FactsReader;
 use crate::index::find::{Found, IndexReader, Next, Wanted};
 use crate::index::{BLOCKS, POSTINGS, TOP_GAMES, top_order};
 use crate::names::StoreNames;
+use crate::players::PlayersReader;
 use crate::stats::{GameFacts, Stats};
 use crate::{Database, Result};
 
@@ -42,6 +43,7 @@ pub struct Snapshot<'a> {
     pub(crate) read: ReadTx,
     pub(crate) index: IndexReader<'a>,
     pub(crate) facts: FactsReader,
+    pub(crate) players: PlayersReader,
     pub(crate) names: StoreNames,
 }
 
@@ -53,6 +55,7 @@ impl Database {
             db: self,
             index: IndexReader::new(&read, self)?,
             facts: FactsReader::new(&read)?,
+            players: PlayersReader::new(&read)?,
             names: StoreNames::new(&read)?,
             read,
         })
@@ -74,6 +77,11 @@ impl<'a> Snapshot<'a> {
 
     pub fn facts(&self, game: u32) -> Result<GameFacts> {
         self.facts.get(game)
+    }
+
+    /// The name ids of a chess game's players.
+    pub fn players(&self, game: u32) -> Result<crate::players::Players> {
+        self.players.get(game)
     }
 
     /// The stored form of a game.

@@ -11,7 +11,8 @@ use std::cell::RefCell;
 use tabiya_store::{ReadTx, TableRef};
 use zstd::dict::{DecoderDictionary, EncoderDictionary};
 
-use crate::{Error, GAMES, META, Result};
+use crate::schema::{GAMES, META};
+use crate::{Error, Result};
 
 pub const RAW: u8 = 0;
 pub const ZSTD_DICT: u8 = 1;

@@ -2,6 +2,7 @@
 //! Othello) disc counts, with a compact encoding and the FIDE performance table.
 
 use crate::codec::{DecodeError, Reader, put_varint};
+use crate::speed::Speed;
 
 /// Result of a game from the first player's side (White in chess, Black in Othello).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -54,6 +55,8 @@ pub struct GameFacts {
     pub date: u32,
     /// Othello: final black discs and theoretical black score.
     pub values: Option<[u8; 2]>,
+    /// Chess: the time-control class (`TimeControl` tag).
+    pub speed: Option<Speed>,
 }
 
 impl GameFacts {
@@ -70,7 +73,8 @@ impl GameFacts {
     }
 
     /// Fixed 12-byte form for the facts table: outcome/flags, two ratings (0 = unknown),
-    /// date `yyyymmdd`, two Othello values, one spare byte. The year is the date's.
+    /// date `yyyymmdd`, two Othello values, the time-control class (0 = unknown; databases
+    /// of format 1 have 0 there). The year is the date's.
     pub fn encode(&self, out: &mut Vec<u8>) {
         let flags = self.outcome().to_bits() | if self.values.is_some() { 4 } else { 0 };
         out.push(flags);
@@ -84,7 +88,7 @@ impl GameFacts {
         out.extend_from_slice(&date.to_le_bytes());
         let v = self.values.unwrap_or([0, 0]);
         out.extend_from_slice(&v);
-        out.push(0);
+        out.push(Speed::to_byte(self.speed));
     }
 
     pub fn decode(b: &[u8; Self::ENCODED_LEN]) -> GameFacts {
@@ -97,6 +101,7 @@ impl GameFacts {
             year: Some((date / 10000) as u16).filter(|&y| y != 0),
             date,
             values: (flags & 4 != 0).then_some([b[9], b[10]]),
+            speed: Speed::from_byte(b[11]),
         }
     }
 
@@ -337,6 +342,7 @@ mod tests {
     #[test]
     fn facts_encoding_round_trips() {
         let f = GameFacts {
+            speed: Some(crate::Speed::Rapid),
             outcome: Some(GameOutcome::SecondWins),
             ratings: [None, Some(2100)],
             year: Some(1999),

@@ -12,7 +12,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::square::Square;
 
@@ -621,7 +621,7 @@ fn read_header(bytes: &[u8], path: &Path) -> Result<Header, WthorError> {
 }
 
 /// Which names a name file holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum NameKind {
     /// `.jou`: 20-byte player names.

@@ -60,6 +60,12 @@ impl Db {
         Ok(tabiya_db::collect_stats(&self.inner)?)
     }
 
+    /// Commits made through this handle: answers computed at one generation stay true until
+    /// it changes (what a cache of answers keys on).
+    pub fn generation(&self) -> u64 {
+        self.inner.generation()
+    }
+
     /// Number of games stored.
     pub fn game_count(&self) -> Result<u64> {
         Ok(self.inner.game_count()?)

@@ -5,7 +5,7 @@
 use std::fmt;
 
 /// What kind of failure an error is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum ErrorKind {
     /// The question cannot be answered as asked: an illegal FEN or move, options that do
@@ -18,6 +18,8 @@ pub enum ErrorKind {
     BadInput,
     /// A stored database is damaged.
     Damaged,
+    /// The database is open in another process (a server or an import).
+    InUse,
     /// The machine failed us: a write that did not go through, a thread that could not
     /// start.
     Io,
@@ -127,6 +129,7 @@ pub(crate) fn kind_of_db_error(e: &tabiya_db::Error) -> ErrorKind {
     match e {
         tabiya_db::Error::Usage(_) => ErrorKind::BadRequest,
         tabiya_db::Error::NotFound(_) => ErrorKind::NotFound,
+        tabiya_db::Error::InUse(_) => ErrorKind::InUse,
         tabiya_db::Error::Input(_) => ErrorKind::BadInput,
         tabiya_db::Error::Corrupt(_) | tabiya_db::Error::Decode(_) => ErrorKind::Damaged,
         tabiya_db::Error::Store(_) => ErrorKind::Io,

@@ -10,6 +10,7 @@ pub use tabiya_db::othello::{OpeningInfo, OthelloExplore, OthelloMove};
 use crate::books::{BookAnswer, probe_any};
 use crate::database::Db;
 use crate::error::Result;
+use crate::filter::Filter;
 use crate::othello::OthelloPosition;
 use crate::position::ChessPosition;
 
@@ -28,6 +29,32 @@ pub struct ChessAnswer {
 pub fn chess(db: &Db, at: &ChessPosition, top: usize, books: &[PathBuf]) -> Result<ChessAnswer> {
     let snap = db.inner.snapshot()?;
     let explore = snap.chess_explore(&at.line, at.mode, top)?;
+    let mut answers = Vec::with_capacity(books.len());
+    for path in books {
+        answers.push(BookAnswer {
+            file: path.display().to_string(),
+            probe: probe_any(path, &at.pos)?,
+        });
+    }
+    Ok(ChessAnswer {
+        explore,
+        books: answers,
+    })
+}
+
+/// [`chess`] counting only the games `filter` keeps, with `recent` newest games when asked
+/// (every game of the position is looked at: exact, slower for popular positions).
+pub fn chess_filtered(
+    db: &Db,
+    at: &ChessPosition,
+    filter: &Filter,
+    top: usize,
+    recent: Option<usize>,
+    books: &[PathBuf],
+) -> Result<ChessAnswer> {
+    let snap = db.inner.snapshot()?;
+    let f = filter.resolve(snap.names())?;
+    let explore = snap.chess_explore_filtered(&at.line, at.mode, &f, top, recent)?;
     let mut answers = Vec::with_capacity(books.len());
     for path in books {
         answers.push(BookAnswer {

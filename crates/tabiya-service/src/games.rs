@@ -7,6 +7,7 @@ pub use tabiya_db::othello::{OthelloGameRow, OthelloGames, PlayerKind};
 
 use crate::database::Db;
 use crate::error::Result;
+use crate::filter::Filter;
 use crate::othello::OthelloPosition;
 use crate::position::ChessPosition;
 
@@ -22,6 +23,20 @@ pub fn chess(
         .inner
         .snapshot()?
         .chess_games(&at.pos, at.mode, sort, offset, limit)?)
+}
+
+/// [`chess`] with only the games `filter` keeps.
+pub fn chess_filtered(
+    db: &Db,
+    at: &ChessPosition,
+    filter: &Filter,
+    sort: GameSort,
+    offset: usize,
+    limit: usize,
+) -> Result<ChessGames> {
+    let snap = db.inner.snapshot()?;
+    let f = filter.resolve(snap.names())?;
+    Ok(snap.chess_games_filtered(&at.pos, at.mode, &f, sort, offset, limit)?)
 }
 
 /// Which Othello games to list.

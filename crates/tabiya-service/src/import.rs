@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 pub use tabiya_db::othello::{NameSources, WthorImportSummary};
 pub use tabiya_db::{FileSummary, ImportProgress, ImportSummary, Problem, Source};
 
@@ -34,12 +34,13 @@ pub struct ImportRequest {
     pub names: NameSources,
 }
 
-/// What an import did, by kind (the JSON is the kind's summary itself).
-#[derive(Debug, Clone, Serialize)]
+/// What an import did, by kind (the JSON is the kind's summary itself; read back, an
+/// Othello summary is told by its Othello fields).
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum ImportReport {
-    Chess(ImportSummary),
     Othello(WthorImportSummary),
+    Chess(ImportSummary),
 }
 
 impl ImportReport {
@@ -59,9 +60,8 @@ fn is_wthor_games(p: &Path) -> bool {
 
 /// The kind of database an import goes into: Othello for `.wtb` inputs or an existing
 /// Othello database, chess otherwise. A mix of kinds is refused, saying what to do.
-pub fn kind_of_import(dir: &Path, req: &ImportRequest) -> Result<Kind> {
+pub fn kind_of_import(dir: &Path, req: &ImportRequest, existing: Option<Kind>) -> Result<Kind> {
     let wthor: Vec<&PathBuf> = req.files.iter().filter(|f| is_wthor_games(f)).collect();
-    let existing = Db::kind_of(dir)?;
     if !wthor.is_empty() && wthor.len() != req.files.len() {
         let other = req
             .files
@@ -107,7 +107,7 @@ pub fn kind_of_import(dir: &Path, req: &ImportRequest) -> Result<Kind> {
 /// Imports `req.files` into the database in `dir` (created when missing), reporting
 /// progress in `progress`, then gives the file's free pages back.
 pub fn import(dir: &Path, req: &ImportRequest, progress: &ImportProgress) -> Result<ImportReport> {
-    let kind = kind_of_import(dir, req)?;
+    let kind = kind_of_import(dir, req, Db::kind_of(dir)?)?;
     let sources = req.files.iter().map(|p| Source::Path(p.clone())).collect();
     import_sources(dir, kind, sources, req, progress)
 }
@@ -161,8 +161,47 @@ pub fn import_sources(
     Ok(report)
 }
 
+/// Imports `req.files` into a database this process already has open (a server's), while
+/// it answers questions: each transaction becomes visible as it commits. The file keeps
+/// its free pages (giving them back needs the database to itself): the next import that
+/// opens it alone gives them back.
+pub fn import_into(
+    db: &Db,
+    req: &ImportRequest,
+    progress: &ImportProgress,
+) -> Result<ImportReport> {
+    let kind = kind_of_import(db.dir(), req, Some(db.kind()))?;
+    let mut opts = tabiya_db::ImportOptions {
+        keep_duplicates: req.keep_duplicates,
+        batch_games: req.batch as usize,
+        ..Default::default()
+    };
+    if let Some(mib) = req.memory_mib {
+        opts.index_memory = mib << 20;
+    }
+    if kind == Kind::Chess && req.max_ply.is_some() && req.max_ply != db.inner.max_ply() {
+        return Err(Error::bad_request(format!(
+            "{} indexes {}; --max-ply would make its statistics inconsistent",
+            db.dir().display(),
+            db.inner
+                .max_ply()
+                .map_or("every ply".to_string(), |p| format!("up to ply {p}"))
+        )));
+    }
+    Ok(match kind {
+        Kind::Chess => {
+            let sources = req.files.iter().map(|p| Source::Path(p.clone())).collect();
+            ImportReport::Chess(db.inner.import_sources(sources, &opts, progress)?)
+        }
+        Kind::Othello => ImportReport::Othello(
+            db.inner
+                .import_wthor(&req.files, &req.names, &opts, progress)?,
+        ),
+    })
+}
+
 /// What an import is doing now, for a progress display.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ImportStatus {
     /// Index of the input being read.
@@ -178,7 +217,7 @@ pub struct ImportStatus {
     /// Games read a second, since `started`.
     pub games_per_second: f64,
     /// What happens after the reading, when it does.
-    pub stage: Option<&'static str>,
+    pub stage: Option<String>,
 }
 
 /// The state of an import, read from its live counters.
@@ -196,7 +235,8 @@ pub fn status(progress: &ImportProgress, started: Instant) -> ImportStatus {
         Some("writing an index run")
     } else {
         None
-    };
+    }
+    .map(String::from);
     ImportStatus {
         file_index: r.file_index.load(Ordering::Relaxed),
         file_name: Path::new(&name)

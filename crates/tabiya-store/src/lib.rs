@@ -22,6 +22,7 @@ pub struct StoreError {
     context: String,
     #[source]
     source: Box<dyn std::error::Error + Send + Sync>,
+    in_use: bool,
 }
 
 impl StoreError {
@@ -32,7 +33,14 @@ impl StoreError {
         StoreError {
             context: context.into(),
             source: Box::new(source),
+            in_use: false,
         }
+    }
+
+    /// True when the store could not be opened because another process has it open (a
+    /// store is opened by one process at a time).
+    pub fn is_in_use(&self) -> bool {
+        self.in_use
     }
 }
 
@@ -78,7 +86,12 @@ impl Store {
         let db = redb::Database::builder()
             .set_cache_size(cache_bytes)
             .create(&path)
-            .map_err(|e| StoreError::new(format!("opening database {}", path.display()), e))?;
+            .map_err(|e| {
+                let in_use = matches!(e, redb::DatabaseError::DatabaseAlreadyOpen);
+                let mut err = StoreError::new(format!("opening database {}", path.display()), e);
+                err.in_use = in_use;
+                err
+            })?;
         Ok(Store { db, path })
     }
 

@@ -13,8 +13,15 @@ use crate::explore::print_chess;
 pub struct DemoArgs {
     #[command(flatten)]
     pub db: DbArg,
+    /// Print the explorer's answers and stop, instead of serving the page.
+    #[arg(long)]
+    pub no_serve: bool,
+    /// Print the import and the answers as JSON (and stop).
     #[arg(long)]
     pub json: bool,
+    /// Address the page is served on.
+    #[arg(long, value_name = "ADDR", default_value = tabiya_server::DEFAULT_BIND)]
+    pub bind: String,
 }
 
 pub fn run(args: DemoArgs) -> anyhow::Result<()> {
@@ -22,6 +29,20 @@ pub fn run(args: DemoArgs) -> anyhow::Result<()> {
     let d = demo::run(&dir, 3)?;
     if args.json {
         return crate::output::print_json(&d);
+    }
+    if !args.no_serve {
+        println!(
+            "Imported {} games ({} already there) into {}; it now holds {} games.",
+            d.import.imported,
+            d.import.duplicates,
+            dir.display(),
+            d.import.database_games
+        );
+        return crate::serve::serve(tabiya_server::Config {
+            bind: args.bind,
+            dbs: vec![("demo".to_string(), dir)],
+            ..tabiya_server::Config::default()
+        });
     }
     {
         let mut out = std::io::stdout().lock();

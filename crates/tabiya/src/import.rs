@@ -5,13 +5,15 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use clap::Args;
+use tabiya_server::{HandOff, hand_over_import};
+use tabiya_service::ErrorKind;
 use tabiya_service::import::{
     self, ImportProgress, ImportReport, ImportRequest, ImportSummary, NameSources,
     WthorImportSummary,
 };
 
 use crate::args::{DbArg, WthorNameArgs};
-use crate::output::{ImportTicker, print_json};
+use crate::output::{ImportTicker, draw_import, print_json, progress_bytes};
 
 #[derive(Args)]
 pub struct ImportArgs {
@@ -59,7 +61,24 @@ pub fn run(args: ImportArgs) -> anyhow::Result<()> {
     let ticker = ImportTicker::start(&progress, args.files.len());
     let result = import::import(&dir, &req, &progress);
     ticker.finish();
-    let report = result?;
+    let report = match result {
+        // A server holds the database: it imports for us.
+        Err(e) if e.kind() == ErrorKind::InUse => match HandOff::find(&dir) {
+            Some(server) => {
+                eprintln!(
+                    "{} is served by {}: the server imports the files",
+                    dir.display(),
+                    server.url()
+                );
+                let bar = progress_bytes(None, "import");
+                let r = hand_over_import(&server, &req, |s| draw_import(&bar, s, args.files.len()));
+                bar.finish_and_clear();
+                r?
+            }
+            None => return Err(e.into()),
+        },
+        r => r?,
+    };
     if args.json {
         return print_json(&report);
     }

@@ -13,6 +13,7 @@ mod generate;
 mod import;
 mod output;
 mod position;
+mod serve;
 mod stats;
 mod wthor;
 
@@ -43,6 +44,9 @@ enum Command {
     Export(export::ExportArgs),
     /// What the database holds and what it costs on disk.
     Stats(stats::StatsArgs),
+    /// Serve databases and books over HTTP: the Lichess-compatible explorer API, Tabiya's API
+    /// and a web page with a board.
+    Serve(serve::ServeArgs),
     /// Generate realistic PGN from real games (deterministic), for scale benchmarks.
     Gen(generate::GenArgs),
     /// Opening books: ChessBase CTG, Polyglot, Kvetka.
@@ -65,6 +69,7 @@ fn main() {
         Command::Games(a) => games::run(a),
         Command::Export(a) => export::run(a),
         Command::Stats(a) => stats::run(a),
+        Command::Serve(a) => serve::run(a),
         Command::Gen(a) => generate::run(a),
         Command::Book(cmd) => book::run(cmd),
         Command::Position(cmd) => position::run(cmd),

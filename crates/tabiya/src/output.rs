@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
-use tabiya_service::import::{self, ImportProgress};
+use tabiya_service::import::{self, ImportProgress, ImportStatus};
 
 /// Prints a value as pretty JSON on stdout, followed by a newline.
 pub fn print_json<T: Serialize + ?Sized>(value: &T) -> anyhow::Result<()> {
@@ -53,6 +53,22 @@ pub fn progress_bytes(len: Option<u64>, what: &str) -> ProgressBar {
     pb
 }
 
+/// Draws an import's state on its bar.
+pub fn draw_import(bar: &ProgressBar, s: &ImportStatus, files: usize) {
+    bar.set_prefix(format!("[{}/{}] {}", s.file_index + 1, files, s.file_name));
+    bar.set_length(s.file_size.max(1));
+    bar.set_position(s.file_bytes);
+    let stage = s
+        .stage
+        .as_deref()
+        .map(|st| format!(", {st}"))
+        .unwrap_or_default();
+    bar.set_message(format!(
+        "{} games, {:.0} games/s{stage}",
+        s.games, s.games_per_second
+    ));
+}
+
 /// An import's progress bar, drawn from its live counters on its own thread while stderr
 /// is a terminal (nothing otherwise). Stop it with [`ImportTicker::finish`].
 pub struct ImportTicker {
@@ -70,15 +86,7 @@ impl ImportTicker {
                 let bar = progress_bytes(None, "import");
                 let started = Instant::now();
                 while !done.load(Ordering::Relaxed) {
-                    let s = import::status(&progress, started);
-                    bar.set_prefix(format!("[{}/{}] {}", s.file_index + 1, files, s.file_name));
-                    bar.set_length(s.file_size.max(1));
-                    bar.set_position(s.file_bytes);
-                    let stage = s.stage.map(|st| format!(", {st}")).unwrap_or_default();
-                    bar.set_message(format!(
-                        "{} games, {:.0} games/s{stage}",
-                        s.games, s.games_per_second
-                    ));
+                    draw_import(&bar, &import::status(&progress, started), files);
                     std::thread::sleep(Duration::from_millis(100));
                 }
                 bar.finish_and_clear();

@@ -8,10 +8,13 @@ use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
+use super::filter::GameFilter;
 use super::key::position_key;
 use super::moves::code_to_move;
 use super::openings::{self, Opening};
+use super::walk::Reach;
 use crate::game::NO_MOVE;
+use crate::index::find::{Next, Wanted};
 use crate::query::{GameSort, Snapshot};
 use crate::stats::{GameFacts, GameOutcome, Stats};
 use crate::{Error, Result};
@@ -52,6 +55,24 @@ pub struct MoveRow {
     pub last_year: Option<u16>,
     /// Games with this move and no result (`*`), not counted in white/draws/black.
     pub unknown: u64,
+    /// Mean rating of the mover's opponents, over the games with a result and both ratings
+    /// (those `performance` is over).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub average_opponent_rating: Option<u32>,
+    /// The game, when exactly one game played the move (and the position holds at most
+    /// [`SINGLE_GAMES_UP_TO`] games: finding it reads every game of the position).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game: Option<TopGame>,
+}
+
+/// Positions with at most this many games name the game of each move played once.
+pub const SINGLE_GAMES_UP_TO: u64 = 100_000;
+
+impl MoveRow {
+    /// Games that played the move, results known or not.
+    pub fn games(&self) -> u64 {
+        self.white + self.draws + self.black + self.unknown
+    }
 }
 
 /// An opening's ECO code and name (Lichess's tables).
@@ -76,6 +97,9 @@ pub struct ChessExplore {
     pub average_rating: Option<u32>,
     pub moves: Vec<MoveRow>,
     pub top_games: Vec<TopGame>,
+    /// The newest games, when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recent_games: Option<Vec<TopGame>>,
     pub opening: Option<OpeningName>,
 }
 
@@ -118,6 +142,26 @@ fn tag(tags: &[(String, String)], name: &str) -> String {
         .to_string()
 }
 
+/// The row of a move with its statistics (`None` for a code that is no legal move).
+fn move_row(pos: &Chess, mode: CastlingMode, code: u16, s: &Stats) -> Option<MoveRow> {
+    let m = code_to_move(pos, code)?;
+    Some(MoveRow {
+        uci: UciMove::from_move(m, mode).to_string(),
+        san: SanPlus::from_move(pos.clone(), m).to_string(),
+        white: s.first,
+        draws: s.draws,
+        black: s.second,
+        average_rating: s.average_rating(),
+        performance: s.performance(),
+        first_year: (s.min_year != 0).then_some(s.min_year),
+        last_year: (s.max_year != 0).then_some(s.max_year),
+        unknown: s.unknown,
+        average_opponent_rating: (s.perf_games > 0)
+            .then(|| ((2 * s.perf_opp_sum + s.perf_games) / (2 * s.perf_games)) as u32),
+        game: None,
+    })
+}
+
 fn uci(pos: &Chess, mode: CastlingMode, code: u16) -> Option<String> {
     code_to_move(pos, code).map(|m| UciMove::from_move(m, mode).to_string())
 }
@@ -151,25 +195,17 @@ impl Snapshot<'_> {
                 ended = s.games();
                 continue;
             }
-            let Some(m) = code_to_move(&pos, *code) else {
-                continue;
-            };
-            moves.push(MoveRow {
-                uci: UciMove::from_move(m, mode).to_string(),
-                san: SanPlus::from_move(pos.clone(), m).to_string(),
-                white: s.first,
-                draws: s.draws,
-                black: s.second,
-                average_rating: s.average_rating(),
-                performance: s.performance(),
-                first_year: (s.min_year != 0).then_some(s.min_year),
-                last_year: (s.max_year != 0).then_some(s.max_year),
-                unknown: s.unknown,
-            });
+            if let Some(row) = move_row(&pos, mode, *code, s) {
+                moves.push(row);
+            }
         }
         let mut top_games = Vec::new();
         for &(id, code) in &ps.top_games {
             top_games.push(self.top_game(&pos, mode, id, code)?);
+        }
+        if moves.iter().any(|m| m.games() == 1) && ps.totals.games() <= SINGLE_GAMES_UP_TO {
+            let games = self.filtered_games(&pos, &GameFilter::default())?;
+            self.name_single_games(&pos, mode, &mut moves, &games)?;
         }
         let opening = self.opening_of(line, &ps.top_games)?.map(|o| OpeningName {
             eco: o.eco.clone(),
@@ -186,6 +222,7 @@ impl Snapshot<'_> {
             average_rating: t.average_rating(),
             moves,
             top_games,
+            recent_games: None,
             opening,
         })
     }
@@ -240,6 +277,178 @@ impl Snapshot<'_> {
         Ok(None)
     }
 
+    /// The explorer's answer counting only the games that pass `filter`, with `top_n`
+    /// best-rated games and, when asked, `recent` newest ones (both among those games).
+    /// Every game of the position is looked at: exact, and slower than [`Self::chess_explore`]
+    /// for popular positions.
+    pub fn chess_explore_filtered(
+        &self,
+        line: &[Chess],
+        mode: CastlingMode,
+        filter: &GameFilter,
+        top_n: usize,
+        recent: Option<usize>,
+    ) -> Result<ChessExplore> {
+        if filter.is_empty() && recent.is_none() {
+            return self.chess_explore(line, mode, top_n);
+        }
+        self.check_chess()?;
+        let pos = line.last().cloned().unwrap_or_default();
+        let games = self.filtered_games(&pos, filter)?;
+        let mover = if pos.turn() == shakmaty::Color::White {
+            0
+        } else {
+            1
+        };
+        let mut by_move: std::collections::HashMap<u16, Stats> = Default::default();
+        for (_, code, f) in &games {
+            by_move.entry(*code).or_default().add_game(f, mover);
+        }
+        let mut stats: Vec<(u16, Stats)> = by_move.into_iter().collect();
+        stats.sort_by(|a, b| b.1.games().cmp(&a.1.games()).then(a.0.cmp(&b.0)));
+        let mut totals = Stats::default();
+        let mut moves = Vec::new();
+        let mut ended = 0;
+        for (code, s) in &stats {
+            totals.merge(s);
+            if *code == NO_MOVE {
+                ended = s.games();
+                continue;
+            }
+            if let Some(row) = move_row(&pos, mode, *code, s) {
+                moves.push(row);
+            }
+        }
+        self.name_single_games(&pos, mode, &mut moves, &games)?;
+        let mut ranked: Vec<&(u32, u16, GameFacts)> = games.iter().collect();
+        ranked.sort_by(|a, b| crate::index::top_order((a.0, &a.2), (b.0, &b.2)));
+        let mut top_games = Vec::new();
+        for &&(id, code, _) in ranked.iter().take(top_n) {
+            top_games.push(self.top_game(&pos, mode, id, code)?);
+        }
+        let recent_games = match recent {
+            None => None,
+            Some(n) => {
+                ranked.sort_by(|a, b| b.2.date.cmp(&a.2.date).then(b.0.cmp(&a.0)));
+                let mut out = Vec::new();
+                for &&(id, code, _) in ranked.iter().take(n) {
+                    out.push(self.top_game(&pos, mode, id, code)?);
+                }
+                Some(out)
+            }
+        };
+        let top_ids: Vec<(u32, u16)> = top_games
+            .iter()
+            .filter_map(|g| g.id.parse().ok().map(|id| (id, 0)))
+            .collect();
+        let opening = self.opening_of(line, &top_ids)?.map(|o| OpeningName {
+            eco: o.eco.clone(),
+            name: o.name.clone(),
+        });
+        Ok(ChessExplore {
+            fen: Fen::from_position(&pos, EnPassantMode::Legal).to_string(),
+            white: totals.first,
+            draws: totals.draws,
+            black: totals.second,
+            unknown: totals.unknown,
+            ended,
+            average_rating: totals.average_rating(),
+            moves,
+            top_games,
+            recent_games,
+            opening,
+        })
+    }
+
+    /// Names the game of each move played by one game of `games` (the position's games).
+    fn name_single_games(
+        &self,
+        pos: &Chess,
+        mode: CastlingMode,
+        moves: &mut [MoveRow],
+        games: &[(u32, u16, GameFacts)],
+    ) -> Result<()> {
+        for m in moves.iter_mut().filter(|m| m.games() == 1) {
+            let code = games.iter().find(|(_, code, _)| {
+                code_to_move(pos, *code)
+                    .is_some_and(|mv| UciMove::from_move(mv, mode).to_string() == m.uci)
+            });
+            if let Some(&(id, code, _)) = code {
+                m.game = Some(self.top_game(pos, mode, id, code)?);
+            }
+        }
+        Ok(())
+    }
+
+    /// The games reaching `pos` (once each) that pass `filter`: id, the move played there,
+    /// facts.
+    fn filtered_games(
+        &self,
+        pos: &Chess,
+        filter: &GameFilter,
+    ) -> Result<Vec<(u32, u16, GameFacts)>> {
+        let reach = Reach::of(pos);
+        let found = self.find(&Wanted {
+            key: position_key(pos),
+            next: Next::Of(pos),
+            reach: Some(&reach),
+            all: true,
+        })?;
+        let mut all = found.all;
+        all.sort_unstable();
+        all.dedup_by_key(|t| t.0);
+        let mut out = Vec::with_capacity(all.len());
+        let no_players = [None, None];
+        for (g, code) in all {
+            let f = self.facts(g)?;
+            let players = if filter.needs_players() {
+                self.players(g)?
+            } else {
+                no_players
+            };
+            if filter.accepts(&f, &players) {
+                out.push((g, code, f));
+            }
+        }
+        Ok(out)
+    }
+
+    /// A page of the games reaching `pos` (any move order) that pass `filter`, sorted, with
+    /// their tags and the move each played there.
+    pub fn chess_games_filtered(
+        &self,
+        pos: &Chess,
+        mode: CastlingMode,
+        filter: &GameFilter,
+        sort: GameSort,
+        offset: usize,
+        limit: usize,
+    ) -> Result<ChessGames> {
+        if filter.is_empty() {
+            return self.chess_games(pos, mode, sort, offset, limit);
+        }
+        self.check_chess()?;
+        let mut games = self.filtered_games(pos, filter)?;
+        match sort {
+            GameSort::Id => {}
+            GameSort::Rating => {
+                games.sort_by(|a, b| crate::index::top_order((a.0, &a.2), (b.0, &b.2)))
+            }
+            GameSort::Date => games.sort_by(|a, b| b.2.date.cmp(&a.2.date).then(a.0.cmp(&b.0))),
+        }
+        let total = games.len() as u64;
+        let page: Vec<(u32, u16)> = games
+            .into_iter()
+            .skip(offset)
+            .take(limit)
+            .map(|(g, c, _)| (g, c))
+            .collect();
+        Ok(ChessGames {
+            total,
+            games: self.game_rows(pos, mode, page)?,
+        })
+    }
+
     /// A page of the games reaching `pos` (any move order), sorted, with their tags and the
     /// move each played there.
     pub fn chess_games(
@@ -252,6 +461,19 @@ impl Snapshot<'_> {
     ) -> Result<ChessGames> {
         self.check_chess()?;
         let (total, page) = self.chess_position_games(pos, sort, offset, limit)?;
+        Ok(ChessGames {
+            total,
+            games: self.game_rows(pos, mode, page)?,
+        })
+    }
+
+    /// The rows of a page of games.
+    fn game_rows(
+        &self,
+        pos: &Chess,
+        mode: CastlingMode,
+        page: Vec<(u32, u16)>,
+    ) -> Result<Vec<GameRow>> {
         let mut games = Vec::with_capacity(page.len());
         for (id, code) in page {
             let tags = self
@@ -276,6 +498,6 @@ impl Snapshot<'_> {
                 uci: uci(pos, mode, code),
             });
         }
-        Ok(ChessGames { total, games })
+        Ok(games)
     }
 }

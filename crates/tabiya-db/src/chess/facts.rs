@@ -1,8 +1,10 @@
-//! What the index needs to know about a chess game: its result, ratings and date.
+//! What the index needs to know about a chess game: its result, ratings, date and
+//! time-control class.
 
 use shakmaty::{Color, KnownOutcome};
 use tabiya_pgn::model::{Game, parse_date, parse_elo, year_of};
 
+use crate::speed::Speed;
 use crate::stats::{GameFacts, GameOutcome};
 
 /// What the index needs to know about a chess game.
@@ -28,6 +30,7 @@ pub fn facts_from<'a>(
         year,
         date: y as u32 * 10000 + m as u32 * 100 + d as u32,
         values: None,
+        speed: tag("TimeControl").and_then(Speed::from_time_control),
     }
 }
 

@@ -317,13 +317,14 @@ impl<'a> Intake<'a> {
             }
             let body = &chunk.body[prepared.body.clone()];
             let mut record = Vec::with_capacity(body.len() + 128);
-            assemble_tags(
+            let players = assemble_tags(
                 chunk.tags(prepared.tags.clone()),
                 &mut self.names,
                 body,
                 &mut record,
             );
             self.batch.records.push(record);
+            self.batch.players.push(players);
             self.batch.facts.push(prepared.facts);
             self.batch.dedup.push((prepared.hash, id));
             let occs = prepared.occs.clone();

@@ -5,6 +5,7 @@
 
 mod explore;
 pub mod facts;
+mod filter;
 mod import;
 pub mod key;
 pub mod moves;
@@ -22,6 +23,7 @@ mod tests;
 pub use crate::game::{Dict, NO_MOVE, NameLookup, Names, Occurrence};
 pub use explore::{ChessExplore, ChessGames, GameRow, MoveRow, OpeningName, Player, TopGame};
 pub use facts::{facts, facts_from, index_outcome};
+pub use filter::{GameFilter, PlayerFilter};
 pub use key::{next_key, next_key_from, position_key, successor_keys};
 pub use moves::{code_to_move, decode_move, encode_move, encode_move_ep, move_code};
 pub use replay::{replay_record, replay_record_until, successor_keys_in_record};

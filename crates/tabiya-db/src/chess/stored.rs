@@ -12,6 +12,8 @@ use super::tags::{decode_tag_part, encode_tag_list};
 use super::walk::walk;
 use crate::codec::{DecodeError, Reader, put_str, put_varint, varint_bytes};
 use crate::game::{NameLookup, Names, Occurrence};
+use crate::players::Players;
+use crate::speed::Speed;
 use crate::stats::GameOutcome;
 
 /// The stored form's dictionary-free part ([`encode_body`]) and the counted positions with
@@ -52,7 +54,7 @@ pub fn encode_game(game: &Game, names: &mut dyn Names, out: &mut Vec<u8>) {
 
 /// The stored form from a body made earlier (by a parse thread) and the tags.
 pub fn assemble(game: &Game, names: &mut dyn Names, body: &[u8], out: &mut Vec<u8>) {
-    assemble_tags(
+    let _players = assemble_tags(
         game.tags.iter().map(|(k, v)| (k.as_str(), v.as_str())),
         names,
         body,
@@ -61,18 +63,20 @@ pub fn assemble(game: &Game, names: &mut dyn Names, body: &[u8], out: &mut Vec<u
 }
 
 /// [`assemble`] from a game's tags alone (the import keeps only them once the body is made).
+/// Returns the ids of the players' names.
 pub fn assemble_tags<'a>(
     game_tags: impl IntoIterator<Item = (&'a str, &'a str)>,
     names: &mut dyn Names,
     body: &[u8],
     out: &mut Vec<u8>,
-) {
+) -> Players {
     // The tags straight into `out`, their length put in front of them afterwards.
     let start = out.len();
-    encode_tag_list(game_tags, names, out);
+    let players = encode_tag_list(game_tags, names, out);
     let (len, n) = varint_bytes((out.len() - start) as u64);
     out.splice(start..start, len[..n].iter().copied());
     out.extend_from_slice(body);
+    players
 }
 
 /// Skips the tags of a stored game: the reader then stands at the body.
@@ -330,4 +334,31 @@ fn decode_node_annotations(
         node.variations.push(v);
     }
     Ok(())
+}
+
+/// A stored game's time-control class (its `TimeControl` tag, whose tag-name id is
+/// `time_control`) and its players' name ids, read from its tags without resolving names
+/// (what a format-1 database lacks, see `crate::upgrade`).
+pub(crate) fn time_control_and_players(
+    data: &[u8],
+    time_control: Option<u32>,
+) -> Result<(Option<Speed>, Players), DecodeError> {
+    let mut r = Reader::new(data);
+    let tags = skip_tags(&mut r)?;
+    let mut r = Reader::new(tags);
+    let mut slots = [0u64; 8];
+    for s in &mut slots {
+        *s = r.varint("header")?;
+    }
+    let players = [slots[0], slots[1]].map(|v| v.checked_sub(1).map(|id| id as u32));
+    let mut speed = None;
+    let extras = r.varint("tag count")?;
+    for _ in 0..extras {
+        let id = r.varint_u32("tag name")?;
+        let value = r.str("tag value")?;
+        if Some(id) == time_control && speed.is_none() {
+            speed = Speed::from_time_control(value);
+        }
+    }
+    Ok((speed, players))
 }

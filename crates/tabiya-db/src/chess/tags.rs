@@ -6,6 +6,7 @@ use tabiya_pgn::model::{Game, parse_date};
 
 use crate::codec::{DecodeError, Reader, put_str, put_varint};
 use crate::game::{Dict, NameLookup, Names};
+use crate::players::Players;
 use crate::stats::GameOutcome;
 
 /// True when `value` is exactly [`canonical_date`] of its parts (without building it).
@@ -48,19 +49,19 @@ fn canonical_date(y: u16, m: u8, d: u8) -> String {
 /// The tags: the Seven Tag Roster (without Result, kept as the outcome) and Elo compactly
 /// through the dictionaries; anything not in canonical form, and every other tag, verbatim.
 pub fn encode_tags(game: &Game, names: &mut dyn Names, out: &mut Vec<u8>) {
-    encode_tag_list(
+    let _players = encode_tag_list(
         game.tags.iter().map(|(k, v)| (k.as_str(), v.as_str())),
         names,
         out,
     );
 }
 
-/// [`encode_tags`] from the tags, in file order.
+/// [`encode_tags`] from the tags, in file order; returns the ids of the players' names.
 pub fn encode_tag_list<'a>(
     tags: impl IntoIterator<Item = (&'a str, &'a str)>,
     names: &mut dyn Names,
     out: &mut Vec<u8>,
-) {
+) -> Players {
     let mut extras: Vec<(&str, &str)> = Vec::new();
     let mut seen = [false; 8];
     let mut slots: [u64; 8] = [0; 8]; // White Black Event Site Round Date WhiteElo BlackElo
@@ -123,6 +124,7 @@ pub fn encode_tag_list<'a>(
     for v in slots {
         put_varint(out, v);
     }
+    let players = [slots[0], slots[1]].map(|v| v.checked_sub(1).map(|id| id as u32));
     // FEN/SetUp tags are rebuilt from the start position; keep a non-standard SetUp value.
     if let Some(setup) = setup.filter(|s| *s != "1") {
         extras.push(("SetUp", setup));
@@ -132,6 +134,7 @@ pub fn encode_tag_list<'a>(
         put_varint(out, names.id(Dict::TagName, name) as u64);
         put_str(out, value);
     }
+    players
 }
 
 pub(crate) fn decode_tag_part(

@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 pub use tabiya_pgn::pipeline::{ReadProgress, Source};
 
 pub use segment::BYTES_PER_OCCURRENCE;
@@ -97,7 +97,7 @@ pub struct ImportProgress {
 }
 
 /// A game that was skipped, and why.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Problem {
     pub file: String,
     /// 1-based line in the file (0 when the problem is with the file itself).
@@ -107,7 +107,7 @@ pub struct Problem {
     pub reason: String,
 }
 
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FileSummary {
     pub file: String,
@@ -119,7 +119,7 @@ pub struct FileSummary {
 }
 
 /// What an import did.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ImportSummary {
     pub files: Vec<FileSummary>,

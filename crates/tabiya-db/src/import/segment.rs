@@ -10,6 +10,7 @@ use crate::game::Dict;
 use crate::hll::Hll;
 use crate::index::{self, Occ};
 use crate::names::write_names;
+use crate::players::{Players, write_players};
 use crate::stats::GameFacts;
 use crate::trace::trace;
 use crate::{Database, Error, GAMES, META, Result, meta_u64, records};
@@ -20,6 +21,8 @@ pub(crate) struct Batch {
     pub first_game: u32,
     pub records: Vec<Vec<u8>>,
     pub facts: Vec<GameFacts>,
+    /// Chess: the players of every game, in id order (empty for Othello).
+    pub players: Vec<Players>,
     pub occs: Vec<Occ>,
     /// Duplicate digest of every game of the batch, in id order.
     pub dedup: Vec<(u128, u32)>,
@@ -32,6 +35,7 @@ impl Batch {
         self.first_game = first_game;
         self.records.clear();
         self.facts.clear();
+        self.players.clear();
         self.occs.clear();
         self.dedup.clear();
         self.names.clear();
@@ -42,6 +46,7 @@ impl Batch {
             first_game,
             records: Vec::with_capacity(games),
             facts: Vec::with_capacity(games),
+            players: Vec::with_capacity(games),
             occs: Vec::with_capacity(games * 90),
             dedup: Vec::with_capacity(games),
             names: Vec::new(),
@@ -85,6 +90,7 @@ pub(crate) struct Segment {
     /// One compressed game (the store copies it).
     packed: Vec<u8>,
     facts: Vec<GameFacts>,
+    players: Vec<Players>,
     digests: Vec<u128>,
     names: Vec<(Dict, u32, String)>,
     occs: Vec<Occ>,
@@ -105,6 +111,7 @@ impl Segment {
             tx: None,
             packed: Vec::new(),
             facts: Vec::new(),
+            players: Vec::new(),
             digests: Vec::new(),
             names: Vec::new(),
             occs: Vec::new(),
@@ -186,6 +193,7 @@ impl Segment {
         drop(games);
         self.games += batch.records.len();
         self.facts.extend_from_slice(&batch.facts);
+        self.players.extend_from_slice(&batch.players);
         self.digests.extend(batch.dedup.iter().map(|(h, _)| *h));
         self.names.extend(batch.names.iter().cloned());
         for o in &batch.occs {
@@ -245,6 +253,9 @@ impl Segment {
                 w.with_table(META, |t| t.put(records::DICT_KEY, d))?;
             }
             write_facts(&w, first, &self.facts, &self.digests)?;
+            if !self.players.is_empty() {
+                write_players(&w, first, &self.players)?;
+            }
             write_names(&w, &self.names)?;
             encoding
                 .join()
@@ -267,10 +278,12 @@ impl Segment {
             Ok(())
         })?;
         w.commit()?;
+        db.committed();
         trace(&format!("segment of {n} games committed"), t0);
         self.first_game = first + n;
         self.games = 0;
         self.facts.clear();
+        self.players.clear();
         self.digests.clear();
         self.names.clear();
         self.occs.clear();

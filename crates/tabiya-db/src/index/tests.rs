@@ -6,6 +6,7 @@ use crate::stats::{GameFacts, GameOutcome};
 
 fn facts(g: u32) -> GameFacts {
     GameFacts {
+        speed: None,
         outcome: Some(if g.is_multiple_of(3) {
             GameOutcome::FirstWins
         } else if g % 3 == 1 {

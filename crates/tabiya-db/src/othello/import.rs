@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use tabiya_othello::wthor::{self, BoardSize, GameFile, NameFile, NameKind};
 
 use super::keys::occurrences;
@@ -30,7 +30,7 @@ pub struct NameSources {
 }
 
 /// What a WTHOR import did.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WthorImportSummary {
     #[serde(flatten)]
@@ -344,6 +344,7 @@ fn new_batch(first_game: u32) -> Batch {
         first_game,
         records: Vec::new(),
         facts: Vec::new(),
+        players: Vec::new(),
         occs: Vec::new(),
         dedup: Vec::new(),
         names: Vec::new(),

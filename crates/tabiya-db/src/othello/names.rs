@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use tabiya_othello::wthor::{self, Header, Name, NameFile, NameKind};
 use tabiya_store::ReadTx;
 
@@ -159,11 +159,11 @@ impl WthorNames {
 }
 
 /// A name that an import changed.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "camelCase")]
 pub struct NameChange {
     /// `player` or `tournament`.
-    pub kind: &'static str,
+    pub kind: String,
     /// WTHOR id.
     pub id: u16,
     /// The stored spelling before.
@@ -175,7 +175,7 @@ pub struct NameChange {
 }
 
 /// A names file read by an import.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NamesFileReport {
     pub file: String,
@@ -190,7 +190,7 @@ pub struct NamesFileReport {
 }
 
 /// What an import did to the names.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NamesReport {
     pub files: Vec<NamesFileReport>,
@@ -240,7 +240,7 @@ pub(crate) fn apply_names(
                 Some(old) => {
                     if newer {
                         report.changed.push(NameChange {
-                            kind: label,
+                            kind: label.to_string(),
                             id,
                             old: old.text(),
                             new: name.text(),
@@ -293,6 +293,7 @@ pub(crate) fn apply_names(
     // counts them.
     crate::names::write_names(&w, &dict)?;
     w.commit()?;
+    db.committed();
     Ok(())
 }
 
@@ -322,5 +323,6 @@ pub(crate) fn store_year_headers(db: &Database, headers: &[Header]) -> Result<()
         Ok(())
     })?;
     w.commit()?;
+    db.committed();
     Ok(())
 }

@@ -105,6 +105,7 @@ impl StoredGame {
     /// What the index counts of the game.
     pub fn facts(&self) -> GameFacts {
         GameFacts {
+            speed: None,
             outcome: Some(self.outcome()),
             ratings: [None, None],
             year: Some(self.year),

@@ -42,7 +42,7 @@ pub use info::{BookInfo, CtgInfo, KvetkaInfo, KvetkaSourceInfo, PolyglotInfo, in
 pub use linked::{EcoJson, GameLinkJson, LinkedGame, LinkedGames, linked_games};
 pub use merge::{MergeReport, merge};
 pub use open::{BookFile, open};
-pub use probe::{BookAnswer, ProbeAnswer, probe, probe_any};
+pub use probe::{BookAnswer, ProbeAnswer, probe, probe_any, probe_open};
 
 /// The position type [`probe_any`] takes (a [`crate::ChessPosition`]'s `pos`).
 pub use shakmaty::Chess;

@@ -55,3 +55,9 @@ pub fn probe_any(path: &Path, pos: &Chess) -> Result<BookProbe> {
         format!("cannot probe book {}", path.display())
     })
 }
+
+/// What an open book holds for a position (for a server that keeps its books open).
+pub fn probe_open(book: &AnyBook, name: &str, at: &ChessPosition) -> Result<BookProbe> {
+    book.probe(&at.pos)
+        .context(ErrorKind::BadInput, || format!("cannot probe book {name}"))
+}

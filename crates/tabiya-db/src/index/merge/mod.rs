@@ -496,6 +496,7 @@ impl Merge<'_> {
         w.with_table(RUNS, |t| t.put(&run_key(new_id), &dir.encode()))?;
         self.replace_parts(&w, new_id)?;
         w.commit()?;
+        self.db.committed();
         Ok(())
     }
 

@@ -1,0 +1,98 @@
+//! The players of every chess game by their dictionary ids, 128 games a row (1 KiB), so a
+//! query can keep the games of one player (either colour, or one) without decoding them.
+//! Written with the games; a database of format 1 gets it when opened (see
+//! [`crate::Database::open`]).
+
+use std::cell::RefCell;
+
+use tabiya_store::{ReadTx, TableRef, WriteTx};
+
+use crate::Result;
+
+pub const PLAYERS: &str = "players";
+/// Games per row.
+const PER_ROW: u32 = 128;
+/// White's id + 1, Black's id + 1, u32 little-endian (0: no name).
+const SLOT: usize = 8;
+
+fn row_key(game: u32) -> [u8; 4] {
+    (game / PER_ROW).to_be_bytes()
+}
+
+/// The players of a game: White's and Black's name ids (`None` when the game names none).
+pub type Players = [Option<u32>; 2];
+
+fn encode(p: &Players, out: &mut [u8]) {
+    for (i, id) in p.iter().enumerate() {
+        let v = id.map_or(0, |id| id + 1);
+        out[i * 4..i * 4 + 4].copy_from_slice(&v.to_le_bytes());
+    }
+}
+
+fn decode(b: &[u8]) -> Players {
+    let id = |i: usize| {
+        let v = u32::from_le_bytes(b[i * 4..i * 4 + 4].try_into().expect("4 bytes"));
+        v.checked_sub(1)
+    };
+    [id(0), id(1)]
+}
+
+/// Writes the players of consecutive games starting at `first`.
+pub fn write_players(w: &WriteTx, first: u32, players: &[Players]) -> Result<()> {
+    w.with_table(PLAYERS, |t| {
+        let mut i = 0usize;
+        while i < players.len() {
+            let game = first + i as u32;
+            let key = row_key(game);
+            let mut row = t.get(&key)?.unwrap_or_default();
+            let n = ((PER_ROW - game % PER_ROW) as usize).min(players.len() - i);
+            let start = (game % PER_ROW) as usize * SLOT;
+            let end = start + n * SLOT;
+            if row.len() < end {
+                row.resize(end, 0);
+            }
+            for (j, p) in players[i..i + n].iter().enumerate() {
+                encode(p, &mut row[start + j * SLOT..start + (j + 1) * SLOT]);
+            }
+            t.put(&key, &row)?;
+            i += n;
+        }
+        Ok(())
+    })?;
+    Ok(())
+}
+
+/// Reads players with a row cache (game ids are dense).
+pub struct PlayersReader {
+    table: TableRef,
+    rows: RefCell<Vec<Option<Box<[u8]>>>>,
+}
+
+impl PlayersReader {
+    pub fn new(read: &ReadTx) -> Result<PlayersReader> {
+        Ok(PlayersReader {
+            table: read.table(PLAYERS)?,
+            rows: RefCell::new(Vec::new()),
+        })
+    }
+
+    /// The players of a game (`[None, None]` for a game the table does not hold).
+    pub fn get(&self, game: u32) -> Result<Players> {
+        let row = (game / PER_ROW) as usize;
+        let mut rows = self.rows.borrow_mut();
+        if rows.get(row).is_none_or(Option::is_none) {
+            if rows.len() <= row {
+                rows.resize_with(row + 1, || None);
+            }
+            rows[row] = Some(
+                self.table
+                    .get(&row_key(game))?
+                    .unwrap_or_default()
+                    .into_boxed_slice(),
+            );
+        }
+        let data = rows[row].as_deref().unwrap_or_default();
+        let start = (game % PER_ROW) as usize * SLOT;
+        Ok(data.get(start..start + SLOT).map_or([None, None], decode))
+    }
+}

@@ -1,0 +1,27 @@
+//! What a database is made of at the top: its kind, its format version, and the names of
+//! the tables every part uses.
+
+/// The table of settings and counters.
+pub const META: &str = "meta";
+/// The table of stored games.
+pub const GAMES: &str = "games";
+
+/// Version of the on-disk layout: 2 since games carry their time-control class and players
+/// (a database of format 1 is upgraded when opened, see `crate::upgrade`).
+pub const FORMAT_VERSION: u32 = 2;
+
+/// What a database holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Chess,
+    Othello,
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Chess => "chess",
+            Kind::Othello => "othello",
+        }
+    }
+}

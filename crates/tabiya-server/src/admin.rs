@@ -1,0 +1,286 @@
+//! Imports into a served database. A database is opened by one process at a time, so while
+//! `tabiya serve` holds it, `tabiya import` hands its import to the server: the server
+//! writes `serve.json` into each served database's directory (its address and a secret, the
+//! file readable by its owner only) and takes `POST /api/admin/import` with that secret; it
+//! imports through the handle it serves from, and answers with one line of JSON per
+//! progress report, then the import's summary. Readers are never blocked: each answer reads
+//! one snapshot, and each of the import's transactions becomes visible as it commits (games
+//! and their index together).
+
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+use tabiya_service::import::{self, ImportProgress, ImportReport, ImportRequest, ImportStatus};
+use tabiya_service::{Error, ErrorKind};
+use tokio_stream::wrappers::ReceiverStream;
+
+use crate::error::{ApiError, full_message};
+use crate::state::AppState;
+
+/// The file a server writes into each database directory it serves.
+pub const SERVE_FILE: &str = "serve.json";
+
+/// What the serve file says.
+#[derive(Serialize, Deserialize)]
+struct ServeFile {
+    url: String,
+    token: String,
+    pid: u32,
+    /// The database's name at that server.
+    db: String,
+}
+
+/// A fresh secret: 128 random bits as hex.
+pub fn new_token() -> String {
+    let mut bytes = [0u8; 16];
+    let from_os = std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| f.read_exact(&mut bytes))
+        .is_ok();
+    if !from_os {
+        use std::hash::{BuildHasher, Hasher};
+        for chunk in bytes.chunks_mut(8) {
+            let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+            h.write_u128(
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_nanos()),
+            );
+            chunk.copy_from_slice(&h.finish().to_le_bytes());
+        }
+    }
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Writes the serve file of every served database.
+pub fn announce(state: &AppState) -> Result<(), Error> {
+    for d in &state.dbs {
+        let file = ServeFile {
+            url: state.url.clone(),
+            token: state.token.clone(),
+            pid: std::process::id(),
+            db: d.name.clone(),
+        };
+        let path = d.dir.join(SERVE_FILE);
+        write_private(&path, &serde_json::to_vec_pretty(&file)?).map_err(|e| {
+            Error::new(
+                ErrorKind::Io,
+                format!("cannot write {}: {e}", path.display()),
+            )
+        })?;
+    }
+    Ok(())
+}
+
+/// Removes the serve files this server wrote.
+pub fn withdraw(state: &AppState) {
+    for d in &state.dbs {
+        let path = d.dir.join(SERVE_FILE);
+        let ours = std::fs::read(&path)
+            .ok()
+            .and_then(|b| serde_json::from_slice::<ServeFile>(&b).ok())
+            .is_some_and(|f| f.token == state.token);
+        if ours {
+            let _ = std::fs::remove_file(&path);
+        }
+    }
+}
+
+fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut o = std::fs::OpenOptions::new();
+    o.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.mode(0o600);
+    }
+    let mut f = o.open(path)?;
+    f.write_all(bytes)
+}
+
+/// What `tabiya import` sends.
+#[derive(Serialize, Deserialize)]
+struct ImportCall {
+    db: String,
+    files: Vec<PathBuf>,
+    keep_duplicates: bool,
+    batch: u64,
+    memory_mib: Option<u64>,
+    max_ply: Option<u32>,
+    jou: Option<PathBuf>,
+    trn: Option<PathBuf>,
+}
+
+/// One line of the answer.
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+enum ImportLine {
+    Status(ImportStatus),
+    Report(ImportReport),
+    Error { message: String, kind: ErrorKind },
+}
+
+/// `POST /api/admin/import`: an import handed over by `tabiya import` (see the module).
+pub async fn import(
+    State(state): State<Arc<AppState>>,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> Result<Response, ApiError> {
+    let token = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "));
+    if token != Some(state.token.as_str()) {
+        return Ok((StatusCode::UNAUTHORIZED, "this server's secret is needed").into_response());
+    }
+    let call: ImportCall = serde_json::from_slice(&body)
+        .map_err(|e| Error::bad_request(format!("import request: {e}")))?;
+    let served = state
+        .db(Some(&call.db), None)
+        .cloned()
+        .ok_or_else(|| Error::not_found(format!("no database {:?} is served", call.db)))?;
+    let req = ImportRequest {
+        files: call.files,
+        max_ply: call.max_ply,
+        keep_duplicates: call.keep_duplicates,
+        batch: call.batch,
+        memory_mib: call.memory_mib,
+        names: import::NameSources {
+            jou: call.jou,
+            trn: call.trn,
+        },
+    };
+    let (tx, rx) = tokio::sync::mpsc::channel::<Result<axum::body::Bytes, std::io::Error>>(16);
+    tokio::spawn(async move {
+        let line = |l: &ImportLine| {
+            let mut b = serde_json::to_vec(l).unwrap_or_default();
+            b.push(b'\n');
+            Ok(axum::body::Bytes::from(b))
+        };
+        let _one_at_a_time = served.importing.lock().await;
+        let progress = Arc::new(ImportProgress::default());
+        let started = Instant::now();
+        let p = Arc::clone(&progress);
+        let s = Arc::clone(&served);
+        let mut job = tokio::task::spawn_blocking(move || import::import_into(&s.db, &req, &p));
+        let result = loop {
+            tokio::select! {
+                r = &mut job => break r,
+                _ = tokio::time::sleep(Duration::from_millis(250)) => {
+                    let status = import::status(&progress, started);
+                    if tx.send(line(&ImportLine::Status(status))).await.is_err() {
+                        // The caller went away: the import goes on to its end.
+                    }
+                }
+            }
+        };
+        let last = match result {
+            Ok(Ok(report)) => ImportLine::Report(report),
+            Ok(Err(e)) => ImportLine::Error {
+                message: full_message(&e),
+                kind: e.kind(),
+            },
+            Err(e) => ImportLine::Error {
+                message: format!("the import failed: {e}"),
+                kind: ErrorKind::Io,
+            },
+        };
+        let _ = tx.send(line(&last)).await;
+    });
+    Ok((
+        [(header::CONTENT_TYPE, "application/x-ndjson")],
+        Body::from_stream(ReceiverStream::new(rx)),
+    )
+        .into_response())
+}
+
+/// A server that serves a database directory: the serve file it wrote, if any.
+pub struct HandOff {
+    url: String,
+    token: String,
+    db: String,
+}
+
+impl HandOff {
+    /// The server serving `dir`, if one says so (its serve file is there and readable).
+    pub fn find(dir: &Path) -> Option<HandOff> {
+        let bytes = std::fs::read(dir.join(SERVE_FILE)).ok()?;
+        let f: ServeFile = serde_json::from_slice(&bytes).ok()?;
+        Some(HandOff {
+            url: f.url,
+            token: f.token,
+            db: f.db,
+        })
+    }
+
+    /// The server's address.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+}
+
+/// Hands an import to the server that serves the database (see the module), calling
+/// `on_status` with each progress report; returns the import's summary.
+pub fn hand_over_import(
+    server: &HandOff,
+    req: &ImportRequest,
+    mut on_status: impl FnMut(&ImportStatus),
+) -> Result<ImportReport, Error> {
+    let absolute = |p: &PathBuf| -> PathBuf {
+        if p.as_os_str() == "-" || p.is_absolute() {
+            p.clone()
+        } else {
+            std::env::current_dir().map_or_else(|_| p.clone(), |d| d.join(p))
+        }
+    };
+    if req.files.iter().any(|p| p.as_os_str() == "-") {
+        return Err(Error::bad_request(format!(
+            "the database is served by {}: it imports files, not standard input (give a file, or stop the server)",
+            server.url
+        )));
+    }
+    let call = ImportCall {
+        db: server.db.clone(),
+        files: req.files.iter().map(absolute).collect(),
+        keep_duplicates: req.keep_duplicates,
+        batch: req.batch,
+        memory_mib: req.memory_mib,
+        max_ply: req.max_ply,
+        jou: req.names.jou.as_ref().map(absolute),
+        trn: req.names.trn.as_ref().map(absolute),
+    };
+    let unreachable = |e: &dyn std::fmt::Display| {
+        Error::new(
+            ErrorKind::InUse,
+            format!(
+                "the database is open in a server at {} that does not answer ({e}); stop it, or wait",
+                server.url
+            ),
+        )
+    };
+    let response = ureq::post(&format!("{}api/admin/import", server.url))
+        .header("Authorization", &format!("Bearer {}", server.token))
+        .header("Content-Type", "application/json")
+        .send(&serde_json::to_vec(&call)?[..])
+        .map_err(|e| unreachable(&e))?;
+    let reader = BufReader::new(response.into_body().into_reader());
+    for line in reader.lines() {
+        let line = line.map_err(|e| unreachable(&e))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<ImportLine>(&line)? {
+            ImportLine::Status(s) => on_status(&s),
+            ImportLine::Report(r) => return Ok(r),
+            ImportLine::Error { message, kind } => return Err(Error::new(kind, message)),
+        }
+    }
+    Err(unreachable(&"the answer ended early"))
+}

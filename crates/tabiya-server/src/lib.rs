@@ -1,0 +1,235 @@
+//! Tabiya over HTTP: the Lichess-compatible explorer API (`lichess.rs`), Tabiya's own API
+//! under `/api/` (`api.rs`), the web page with a board (`pages.rs`, assets embedded), and
+//! imports handed over by a local `tabiya import` (`admin.rs`) — every answer from
+//! `tabiya-service`, computed off the async threads and cached per database generation.
+//!
+//! Layers: gzip compression, CORS open for GET, a time limit per request, a size limit on
+//! request bodies, an access log when asked; graceful shutdown on Ctrl-C and SIGTERM.
+
+mod admin;
+mod api;
+mod error;
+mod lichess;
+mod log;
+mod pages;
+mod params;
+mod state;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::http::{Method, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use tabiya_service::{Db, Error, ErrorKind};
+use tower_http::compression::CompressionLayer;
+use tower_http::cors::{Any, CorsLayer};
+use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::timeout::TimeoutLayer;
+
+pub use admin::{HandOff, hand_over_import};
+use state::{AppState, Cache, Cached, Served};
+
+/// The default address: loopback, a fixed port.
+pub const DEFAULT_BIND: &str = "127.0.0.1:9876";
+
+/// What to serve and how.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub bind: String,
+    /// Databases by name.
+    pub dbs: Vec<(String, PathBuf)>,
+    /// Books by name.
+    pub books: Vec<(String, PathBuf)>,
+    /// One line per request on standard error.
+    pub access_log: bool,
+    /// Longest a request may take.
+    pub timeout: Duration,
+    /// Memory for cached answers, in bytes.
+    pub cache_bytes: usize,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            bind: DEFAULT_BIND.to_string(),
+            dbs: Vec::new(),
+            books: Vec::new(),
+            access_log: false,
+            timeout: Duration::from_secs(30),
+            cache_bytes: 256 << 20,
+        }
+    }
+}
+
+/// Opens what `config` names and serves it until Ctrl-C or SIGTERM; `ready` is called with
+/// the page's URL once the server listens.
+pub fn run(config: Config, ready: impl FnOnce(&str)) -> Result<(), Error> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_name("tabiya-serve")
+        .build()
+        .map_err(|e| Error::new(ErrorKind::Io, format!("cannot start the server: {e}")))?;
+    runtime.block_on(serve(config, ready))
+}
+
+async fn serve(config: Config, ready: impl FnOnce(&str)) -> Result<(), Error> {
+    let listener = tokio::net::TcpListener::bind(&config.bind)
+        .await
+        .map_err(|e| Error::bad_request(format!("cannot listen on {}: {e}", config.bind)))?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| Error::new(ErrorKind::Io, e.to_string()))?;
+    let url = format!("http://{addr}/");
+    let state = Arc::new(open(&config, &url)?);
+    admin::announce(&state)?;
+    let app = router(Arc::clone(&state), &config);
+    ready(&url);
+    let result = axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown_signal())
+    .await
+    .map_err(|e| Error::new(ErrorKind::Io, format!("server failed: {e}")));
+    admin::withdraw(&state);
+    result
+}
+
+/// Opens every database and book (errors name them).
+fn open(config: &Config, url: &str) -> Result<AppState, Error> {
+    if config.dbs.is_empty() && config.books.is_empty() {
+        return Err(Error::bad_request(
+            "nothing to serve: give --db DIR (or NAME=DIR) and/or --book FILE",
+        ));
+    }
+    let mut dbs = Vec::new();
+    for (name, dir) in &config.dbs {
+        if dbs.iter().any(|d: &Arc<Served>| &d.name == name) {
+            return Err(Error::bad_request(format!(
+                "two databases are named {name:?}: name them with --db NAME=DIR"
+            )));
+        }
+        let db = Db::open(dir)?;
+        dbs.push(Arc::new(Served {
+            name: name.clone(),
+            dir: dir.clone(),
+            kind: db.kind(),
+            db,
+            importing: tokio::sync::Mutex::new(()),
+        }));
+    }
+    let mut books = Vec::new();
+    for (name, path) in &config.books {
+        books.push(state::open_book(name.clone(), path.clone())?);
+    }
+    Ok(AppState {
+        dbs,
+        books,
+        cache: Cache::new(config.cache_bytes),
+        token: admin::new_token(),
+        url: url.to_string(),
+    })
+}
+
+fn router(state: Arc<AppState>, config: &Config) -> Router {
+    let lichess = Router::new()
+        .route("/masters", get(lichess::masters))
+        .route("/master", get(lichess::masters))
+        .route("/masters/pgn/{id}", get(lichess::masters_pgn))
+        .route("/master/pgn/{id}", get(lichess::masters_pgn))
+        .route("/lichess", get(lichess::lichess))
+        .route("/player", get(lichess::player))
+        .route("/personal", get(lichess::player));
+    let api = Router::new()
+        .route("/api/databases", get(api::databases))
+        .route("/api/explore", get(api::explore))
+        .route("/api/games", get(api::games))
+        .route("/api/game/{id}", get(api::game))
+        .route("/api/game/{id}/pgn", get(api::game_pgn))
+        .route("/api/books", get(api::books))
+        .route("/api/stats", get(api::stats))
+        .route("/api/names", get(api::names))
+        .route("/api/admin/import", post(admin::import))
+        .fallback(api::not_found);
+    let mut app = Router::new()
+        .merge(lichess)
+        .merge(api)
+        .route("/", get(pages::index))
+        .route("/assets/{*path}", get(pages::asset))
+        .with_state(state)
+        .layer(
+            CorsLayer::new()
+                .allow_methods([Method::GET])
+                .allow_origin(Any),
+        )
+        .layer(CompressionLayer::new())
+        .layer(RequestBodyLimitLayer::new(64 << 10))
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            config.timeout,
+        ));
+    if config.access_log {
+        app = app.layer(axum::middleware::from_fn(log::access_log));
+    }
+    app
+}
+
+/// Ctrl-C or SIGTERM.
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+}
+
+/// Runs a question off the async threads (answers read the store and compute).
+pub(crate) async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, Error> + Send + 'static,
+) -> Result<T, Error> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| Error::new(ErrorKind::Io, format!("the answer failed: {e}")))?
+}
+
+/// A cached answer, or `compute`'s (cached when it succeeds).
+pub(crate) async fn cached(
+    state: &Arc<AppState>,
+    key: String,
+    content_type: &'static str,
+    compute: impl FnOnce() -> Result<Vec<u8>, Error> + Send + 'static,
+) -> Result<Response, Error> {
+    if let Some(c) = state.cache.get(&key) {
+        return Ok(body(c.content_type, c.body.clone()));
+    }
+    let bytes = axum::body::Bytes::from(blocking(compute).await?);
+    state.cache.put(
+        key,
+        Cached {
+            content_type,
+            body: bytes.clone(),
+        },
+    );
+    Ok(body(content_type, bytes))
+}
+
+fn body(content_type: &'static str, bytes: axum::body::Bytes) -> Response {
+    ([(header::CONTENT_TYPE, content_type)], bytes).into_response()
+}

@@ -1,0 +1,269 @@
+//! The endpoints of the Lichess opening explorer (lichess-org/lila-openingexplorer), with its
+//! parameters and response shapes, answered from a Tabiya database, so that its clients work
+//! unchanged: `/masters`, `/lichess`, `/player` (NDJSON), `/masters/pgn/{id}`, and the old
+//! names `/master`, `/master/pgn/{id}`, `/personal`.
+//!
+//! Tabiya's extension: `db=NAME` picks a served database (default: the first chess one).
+//! Unlike Lichess's, top and recent games honour every filter.
+
+use std::sync::Arc;
+
+use axum::extract::{Path, RawQuery, State};
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use tabiya_service::explore::{self, ChessAnswer, OpeningName, TopGame};
+use tabiya_service::filter::Filter;
+use tabiya_service::{ChessPosition, Error, Kind, export};
+
+use crate::error::LichessError;
+use crate::params::Params;
+use crate::state::{AppState, Served};
+use crate::{blocking, cached};
+
+/// A player of a game.
+#[derive(Serialize)]
+struct GamePlayer {
+    name: String,
+    rating: Option<u16>,
+}
+
+/// A game in an answer.
+#[derive(Serialize)]
+struct ExplorerGame {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    uci: Option<String>,
+    id: String,
+    winner: Option<&'static str>,
+    white: GamePlayer,
+    black: GamePlayer,
+    year: Option<u16>,
+    month: Option<String>,
+}
+
+impl From<&TopGame> for ExplorerGame {
+    fn from(g: &TopGame) -> ExplorerGame {
+        ExplorerGame {
+            uci: g.uci.clone(),
+            id: g.id.clone(),
+            winner: g.winner,
+            white: GamePlayer {
+                name: g.white.name.clone(),
+                rating: g.white.rating,
+            },
+            black: GamePlayer {
+                name: g.black.name.clone(),
+                rating: g.black.rating,
+            },
+            year: g.year,
+            month: g.month.clone(),
+        }
+    }
+}
+
+/// A move of an answer.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ExplorerMove {
+    uci: String,
+    san: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    average_rating: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    average_opponent_rating: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    performance: Option<i32>,
+    white: u64,
+    draws: u64,
+    black: u64,
+    /// The game, when exactly one game played the move.
+    game: Option<ExplorerGame>,
+}
+
+/// An answer.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ExplorerResponse {
+    white: u64,
+    draws: u64,
+    black: u64,
+    moves: Vec<ExplorerMove>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    recent_games: Option<Vec<ExplorerGame>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    top_games: Option<Vec<ExplorerGame>>,
+    opening: Option<OpeningName>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    queue_position: Option<u64>,
+}
+
+/// Which endpoint answers: what its moves carry and how it caps its lists.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Endpoint {
+    Masters,
+    Lichess,
+    Player,
+}
+
+fn shape(a: &ChessAnswer, endpoint: Endpoint, moves: usize, top: bool) -> ExplorerResponse {
+    let e = &a.explore;
+    let player = endpoint == Endpoint::Player;
+    ExplorerResponse {
+        white: e.white,
+        draws: e.draws,
+        black: e.black,
+        moves: e
+            .moves
+            .iter()
+            .take(moves)
+            .map(|m| ExplorerMove {
+                uci: m.uci.clone(),
+                san: m.san.clone(),
+                average_rating: (!player).then_some(m.average_rating).flatten(),
+                average_opponent_rating: player.then_some(m.average_opponent_rating).flatten(),
+                performance: player.then_some(m.performance).flatten(),
+                white: m.white,
+                draws: m.draws,
+                black: m.black,
+                game: m.game.as_ref().map(ExplorerGame::from),
+            })
+            .collect(),
+        recent_games: e
+            .recent_games
+            .as_ref()
+            .map(|v| v.iter().map(ExplorerGame::from).collect()),
+        top_games: top.then(|| e.top_games.iter().map(ExplorerGame::from).collect()),
+        opening: e.opening.clone(),
+        queue_position: player.then_some(0),
+    }
+}
+
+/// The database a request asks for: `db=NAME`, else the first chess database.
+fn chess_db(state: &AppState, p: &Params) -> Result<Arc<Served>, Error> {
+    let db = state
+        .db(p.get("db"), Some(Kind::Chess))
+        .ok_or_else(|| match p.get("db") {
+            Some(n) => Error::not_found(format!("no database {n:?} is served")),
+            None => Error::not_found("no chess database is served"),
+        })?;
+    if db.kind != Kind::Chess {
+        return Err(Error::bad_request(format!(
+            "{} is an Othello database",
+            db.name
+        )));
+    }
+    Ok(Arc::clone(db))
+}
+
+/// The position of a request: `fen` (default the start) and `play` (UCI moves,
+/// comma-separated); only standard chess.
+fn position(p: &Params) -> Result<ChessPosition, Error> {
+    if let Some(v) = p.get("variant")
+        && v != "standard"
+        && v != "chess"
+    {
+        return Err(Error::bad_request(format!(
+            "variant {v:?}: this explorer holds standard chess"
+        )));
+    }
+    ChessPosition::resolve(p.get("fen"), p.get("play"))
+}
+
+/// A JSON answer, computed off the async threads, cached by the database's generation.
+async fn answer(
+    state: Arc<AppState>,
+    path: &'static str,
+    query: Option<String>,
+    endpoint: Endpoint,
+) -> Result<Response, LichessError> {
+    let p = Params::parse(query.as_deref());
+    let served = chess_db(&state, &p)?;
+    let key = format!("{path}?{}#{}", p.canonical(), served.db.generation());
+    let content_type = if endpoint == Endpoint::Player {
+        "application/x-ndjson"
+    } else {
+        "application/json"
+    };
+    Ok(cached(&state, key, content_type, move || {
+        let at = position(&p)?;
+        let moves = p.capped("moves", 12, 500)?;
+        let mut filter: Filter = match endpoint {
+            // Masters: years only.
+            Endpoint::Masters => Filter {
+                since: p.get("since").map(String::from),
+                until: p.get("until").map(String::from),
+                ..Filter::default()
+            },
+            _ => p.filter()?,
+        };
+        let (top, recent) = match endpoint {
+            Endpoint::Masters => (p.capped("topGames", 15, 15)?, None),
+            Endpoint::Lichess => (
+                p.capped("topGames", 4, 4)?,
+                Some(p.capped("recentGames", 4, 4)?),
+            ),
+            Endpoint::Player => {
+                let player = p
+                    .get("player")
+                    .ok_or_else(|| Error::bad_request("player: give the player's name"))?;
+                let colour = p
+                    .get("color")
+                    .ok_or_else(|| Error::bad_request("color: give white or black"))?;
+                filter.player = Some(player.to_string());
+                filter.colour = Some(tabiya_service::filter::Colour::from_name(colour)?);
+                (0, Some(p.capped("recentGames", 8, 8)?))
+            }
+        };
+        let a = explore::chess_filtered(&served.db, &at, &filter, top, recent, &[])?;
+        let r = shape(&a, endpoint, moves, endpoint != Endpoint::Player);
+        let mut body = serde_json::to_vec(&r)?;
+        if endpoint == Endpoint::Player {
+            body.push(b'\n');
+        }
+        Ok(body)
+    })
+    .await?)
+}
+
+pub async fn masters(
+    State(state): State<Arc<AppState>>,
+    RawQuery(q): RawQuery,
+) -> Result<Response, LichessError> {
+    answer(state, "/masters", q, Endpoint::Masters).await
+}
+
+pub async fn lichess(
+    State(state): State<Arc<AppState>>,
+    RawQuery(q): RawQuery,
+) -> Result<Response, LichessError> {
+    answer(state, "/lichess", q, Endpoint::Lichess).await
+}
+
+pub async fn player(
+    State(state): State<Arc<AppState>>,
+    RawQuery(q): RawQuery,
+) -> Result<Response, LichessError> {
+    answer(state, "/player", q, Endpoint::Player).await
+}
+
+/// A game's PGN.
+pub async fn masters_pgn(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    RawQuery(q): RawQuery,
+) -> Result<Response, LichessError> {
+    let p = Params::parse(q.as_deref());
+    let served = chess_db(&state, &p)?;
+    let id: u32 = id
+        .parse()
+        .map_err(|_| Error::not_found(format!("no game {id:?}")))?;
+    let pgn = blocking(move || export::game_pgn(&served.db, id)).await?;
+    Ok((
+        [(
+            header::CONTENT_TYPE,
+            "application/x-chess-pgn; charset=utf-8",
+        )],
+        pgn,
+    )
+        .into_response())
+}

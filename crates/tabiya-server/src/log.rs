@@ -1,0 +1,85 @@
+//! The access log (`tabiya serve --access-log`): one line per request on standard error,
+//! in the Common Log Format with the time taken appended.
+
+use std::net::SocketAddr;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use axum::extract::{ConnectInfo, Request};
+use axum::middleware::Next;
+use axum::response::Response;
+
+pub async fn access_log(
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let start = Instant::now();
+    let line = format!(
+        "{} {} {:?}",
+        request.method(),
+        request.uri(),
+        request.version()
+    );
+    let response = next.run(request).await;
+    let bytes = response
+        .headers()
+        .get(axum::http::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("-")
+        .to_string();
+    eprintln!(
+        "{} - - [{}] \"{line}\" {} {bytes} {:.1}ms",
+        peer.ip(),
+        clf_time(SystemTime::now()),
+        response.status().as_u16(),
+        start.elapsed().as_secs_f64() * 1e3
+    );
+    response
+}
+
+/// `10/Oct/2000:13:55:36 +0000` (UTC).
+fn clf_time(t: SystemTime) -> String {
+    let secs = t.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    let (y, m, d) = civil_from_days(days as i64);
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    format!(
+        "{d:02}/{}/{y}:{:02}:{:02}:{:02} +0000",
+        MONTHS[(m - 1) as usize],
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+/// The proleptic Gregorian date of a day count from 1970-01-01 (Howard Hinnant's
+/// `civil_from_days`).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_by_hand() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        // 2000-03-01 is day 11017; 2026-11-24 is day 20781.
+        assert_eq!(civil_from_days(11_017), (2000, 3, 1));
+        assert_eq!(civil_from_days(20_781), (2026, 11, 24));
+        let t = UNIX_EPOCH + std::time::Duration::from_secs(20_781 * 86_400 + 3_723);
+        assert_eq!(clf_time(t), "24/Nov/2026:01:02:03 +0000");
+    }
+}

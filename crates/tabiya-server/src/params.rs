@@ -1,0 +1,172 @@
+//! Query strings read leniently and checked strictly: every parameter by name, numbers in
+//! range, lists comma-separated; anything out of bounds is the caller's error, named.
+
+use std::collections::BTreeMap;
+
+use tabiya_service::Error;
+use tabiya_service::filter::{Colour, Filter};
+
+/// The parameters of a request.
+pub struct Params(BTreeMap<String, String>);
+
+impl Params {
+    pub fn parse(query: Option<&str>) -> Params {
+        let mut map = BTreeMap::new();
+        for (k, v) in form_urlencoded(query.unwrap_or("")) {
+            map.entry(k).or_insert(v);
+        }
+        Params(map)
+    }
+
+    /// The parameters in a canonical order, for cache keys.
+    pub fn canonical(&self) -> String {
+        let mut s = String::new();
+        for (k, v) in &self.0 {
+            s.push_str(k);
+            s.push('=');
+            s.push_str(v);
+            s.push('&');
+        }
+        s
+    }
+
+    /// A parameter's value (an empty value counts as absent).
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.0
+            .get(name)
+            .map(String::as_str)
+            .filter(|v| !v.is_empty())
+    }
+
+    /// A whole number between 0 and `max`, `default` when absent.
+    pub fn number(&self, name: &str, default: usize, max: usize) -> Result<usize, Error> {
+        match self.get(name) {
+            None => Ok(default),
+            Some(v) => match v.parse::<usize>() {
+                Ok(n) if n <= max => Ok(n),
+                Ok(_) => Err(Error::bad_request(format!("{name} {v}: at most {max}"))),
+                Err(_) => Err(Error::bad_request(format!(
+                    "{name} {v:?}: not a whole number"
+                ))),
+            },
+        }
+    }
+
+    /// A number between 0 and `max`, capped there (the Lichess endpoints cap silently).
+    pub fn capped(&self, name: &str, default: usize, max: usize) -> Result<usize, Error> {
+        match self.get(name) {
+            None => Ok(default.min(max)),
+            Some(v) => v
+                .parse::<usize>()
+                .map(|n| n.min(max))
+                .map_err(|_| Error::bad_request(format!("{name} {v:?}: not a whole number"))),
+        }
+    }
+
+    /// A comma-separated list.
+    pub fn list(&self, name: &str) -> Vec<String> {
+        self.get(name)
+            .map(|v| {
+                v.split(',')
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty())
+                    .map(String::from)
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// The explorer's filters: `since`, `until`, `ratingMin`, `ratingMax`, `ratings`
+    /// (Lichess's groups), `speeds`, `player`, `color`.
+    pub fn filter(&self) -> Result<Filter, Error> {
+        let rating = |name: &str| -> Result<Option<u16>, Error> {
+            self.get(name)
+                .map(|v| {
+                    v.parse::<u16>().map_err(|_| {
+                        Error::bad_request(format!("{name} {v:?}: a rating from 0 to 65535"))
+                    })
+                })
+                .transpose()
+        };
+        let mut groups = Vec::new();
+        for g in self.list("ratings") {
+            groups.push(g.parse::<u16>().map_err(|_| {
+                Error::bad_request(format!("ratings {g:?}: a rating group like 1600"))
+            })?);
+        }
+        Ok(Filter {
+            since: self.get("since").map(String::from),
+            until: self.get("until").map(String::from),
+            rating_min: rating("ratingMin")?,
+            rating_max: rating("ratingMax")?,
+            rating_groups: groups,
+            speeds: self.list("speeds"),
+            player: self.get("player").map(String::from),
+            colour: match self.get("color") {
+                None | Some("any") | Some("both") => None,
+                Some(c) => Some(Colour::from_name(c)?),
+            },
+        })
+    }
+}
+
+/// `application/x-www-form-urlencoded` pairs (`+` is a space, `%XX` a byte; bytes that are
+/// not UTF-8 are replaced).
+fn form_urlencoded(s: &str) -> Vec<(String, String)> {
+    s.split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let (k, v) = p.split_once('=').unwrap_or((p, ""));
+            (decode(k), decode(v))
+        })
+        .collect()
+}
+
+fn decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let hex = |c: u8| (c as char).to_digit(16).map(|d| d as u8);
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'+' => out.push(b' '),
+            b'%' => match (
+                b.get(i + 1).copied().and_then(hex),
+                b.get(i + 2).copied().and_then(hex),
+            ) {
+                (Some(h), Some(l)) => {
+                    out.push(h << 4 | l);
+                    i += 2;
+                }
+                _ => out.push(b'%'),
+            },
+            c => out.push(c),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decoding() {
+        assert_eq!(decode("a+b%20c"), "a b c");
+        assert_eq!(decode("%E2%99%94"), "♔");
+        assert_eq!(decode("100%"), "100%");
+        assert_eq!(decode("%zz"), "%zz");
+        let p = Params::parse(Some("fen=rnbqkbnr%2Fpppppppp&play=e2e4,e7e5&play=x&empty="));
+        assert_eq!(p.get("fen"), Some("rnbqkbnr/pppppppp"));
+        assert_eq!(
+            p.get("play"),
+            Some("e2e4,e7e5"),
+            "the first of a repeated parameter"
+        );
+        assert_eq!(p.get("empty"), None);
+        assert!(p.number("limit", 20, 1000).is_ok());
+        let p = Params::parse(Some("limit=1000000000"));
+        assert!(p.number("limit", 20, 1000).is_err());
+    }
+}

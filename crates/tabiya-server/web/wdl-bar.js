@@ -1,0 +1,45 @@
+// The white/draw/black bar of style.css (.wdl-bar), from counts.
+//
+//   wdlBar({ white: 380, draws: 340, black: 280 }) -> <div class="wdl-bar">…</div>
+//   wdlPercentages({ white, draws, black })         -> [38, 34, 28] (whole numbers adding up to 100)
+//
+// Each segment carries its percentage as text (hidden when the segment is too narrow to hold
+// it), and the bar's accessible name and tooltip say all three, so it reads without colour.
+
+export function wdlPercentages({ white = 0, draws = 0, black = 0 }) {
+  const counts = [white, draws, black];
+  const total = white + draws + black;
+  if (!total) return [0, 0, 0];
+  // Largest remainders, so the three shown numbers add up to 100.
+  const exact = counts.map((n) => (n * 100) / total);
+  const out = exact.map(Math.floor);
+  const order = exact.map((x, i) => [x - Math.floor(x), i]).sort((a, b) => b[0] - a[0]);
+  const missing = 100 - out.reduce((a, b) => a + b, 0);
+  for (let k = 0; k < missing; k++) out[order[k][1]]++;
+  return out;
+}
+
+const NAMES = ['white wins', 'draws', 'black wins'];
+const CLASSES = ['white', 'draws', 'black'];
+
+export function wdlBar(counts, { narrowBelow = 12 } = {}) {
+  const shares = wdlPercentages(counts);
+  const bar = document.createElement('div');
+  bar.className = 'wdl-bar';
+  bar.setAttribute('role', 'img');
+  const total = (counts.white || 0) + (counts.draws || 0) + (counts.black || 0);
+  const text = total
+    ? shares.map((p, i) => `${NAMES[i]} ${p}%`).join(', ') + ` (${total.toLocaleString('en')} games)`
+    : 'no games';
+  bar.setAttribute('aria-label', text);
+  bar.title = text;
+  shares.forEach((p, i) => {
+    if (!p) return;
+    const seg = document.createElement('span');
+    seg.className = `wdl-bar__seg wdl-bar__seg--${CLASSES[i]}${p < narrowBelow ? ' wdl-bar__seg--narrow' : ''}`;
+    seg.style.flexBasis = `${p}%`;
+    seg.textContent = `${p}%`;
+    bar.append(seg);
+  });
+  return bar;
+}

@@ -1,0 +1,88 @@
+//! `tabiya serve`: the explorer over HTTP (the Lichess-compatible API, Tabiya's API) and the
+//! web page with a board, for one or more databases and books, until Ctrl-C.
+
+use std::path::PathBuf;
+
+use anyhow::bail;
+use clap::Args;
+use tabiya_server::{Config, DEFAULT_BIND};
+
+#[derive(Args)]
+pub struct ServeArgs {
+    /// A database to serve, as DIR or NAME=DIR (default name: the directory's name);
+    /// repeatable. Default: $TABIYA_DB, else ./tabiya-db.
+    #[arg(long = "db", value_name = "[NAME=]DIR")]
+    pub dbs: Vec<String>,
+    /// An opening book to serve (CTG, Polyglot, Kvetka), as FILE or NAME=FILE; repeatable.
+    #[arg(long = "book", value_name = "[NAME=]FILE")]
+    pub books: Vec<String>,
+    /// Address to listen on (a loopback address keeps the server to this machine).
+    #[arg(long, value_name = "ADDR", default_value = DEFAULT_BIND)]
+    pub bind: String,
+    /// Log every request on standard error.
+    #[arg(long)]
+    pub access_log: bool,
+}
+
+/// `NAME=PATH`, or `PATH` named by its last part.
+fn named(arg: &str, what: &str) -> anyhow::Result<(String, PathBuf)> {
+    if let Some((name, path)) = arg.split_once('=')
+        && !name.is_empty()
+        && !name.contains('/')
+    {
+        return Ok((name.to_string(), PathBuf::from(path)));
+    }
+    let path = PathBuf::from(arg);
+    let name = std::fs::canonicalize(&path)
+        .unwrap_or_else(|_| path.clone())
+        .file_stem()
+        .map(|n| n.to_string_lossy().into_owned())
+        .filter(|n| !n.is_empty());
+    match name {
+        Some(n) => Ok((n, path)),
+        None => bail!("{what} {arg:?}: give it a name with NAME={arg}"),
+    }
+}
+
+pub fn run(args: ServeArgs) -> anyhow::Result<()> {
+    let mut dbs = Vec::new();
+    for d in &args.dbs {
+        dbs.push(named(d, "--db")?);
+    }
+    if dbs.is_empty() && args.books.is_empty() {
+        let dir = crate::args::DbArg { db: None }.dir();
+        dbs.push(named(&dir.display().to_string(), "--db")?);
+    }
+    let mut books = Vec::new();
+    for b in &args.books {
+        books.push(named(b, "--book")?);
+    }
+    let config = Config {
+        bind: args.bind,
+        dbs,
+        books,
+        access_log: args.access_log,
+        ..Config::default()
+    };
+    serve(config)
+}
+
+/// Serves until Ctrl-C, saying where.
+pub fn serve(config: Config) -> anyhow::Result<()> {
+    let names: Vec<String> = config
+        .dbs
+        .iter()
+        .map(|(n, d)| format!("{n} ({})", d.display()))
+        .chain(
+            config
+                .books
+                .iter()
+                .map(|(n, b)| format!("{n} ({})", b.display())),
+        )
+        .collect();
+    tabiya_server::run(config, |url| {
+        println!("Tabiya serves {} at {url}", names.join(", "));
+        println!("Open {url} in a browser; Ctrl-C stops the server.");
+    })?;
+    Ok(())
+}
