@@ -1,5 +1,6 @@
 //! The web page and its assets, embedded in the binary (`build.rs` lists `web/`): no file
-//! is read and nothing is fetched from the network at run time.
+//! is read and nothing is fetched from the network at run time. (For work on the page,
+//! `TABIYA_WEB_DIR=crates/tabiya-server/web` serves the files as they are on disk.)
 
 use axum::extract::Path;
 use axum::http::{StatusCode, header};
@@ -13,6 +14,26 @@ fn asset_named(name: &str) -> Option<&'static (&'static str, &'static str, &'sta
 }
 
 fn serve(name: &str) -> Response {
+    // For work on the page: its files read from a directory as they are now.
+    if let Some(dir) = std::env::var_os("TABIYA_WEB_DIR")
+        && !name.contains("..")
+    {
+        let path = std::path::Path::new(&dir).join(name);
+        return match (std::fs::read(&path), asset_named(name)) {
+            (Ok(bytes), found) => {
+                let content_type = found.map_or("application/octet-stream", |a| a.1);
+                (
+                    [
+                        (header::CONTENT_TYPE, content_type),
+                        (header::CACHE_CONTROL, "no-store"),
+                    ],
+                    bytes,
+                )
+                    .into_response()
+            }
+            (Err(_), _) => (StatusCode::NOT_FOUND, "not found").into_response(),
+        };
+    }
     match asset_named(name) {
         Some((n, content_type, bytes)) => {
             // The vendored code changes only with the binary; the page's own files may be
