@@ -3,7 +3,8 @@
 //! (sudden death), `M/S` or `M/S:…` (moves per period, seconds), `*S` (hourglass), `-` (no
 //! clock: correspondence, as Lichess writes it), `?` (unknown).
 //!
-//! The estimated duration of a game is the base time plus 40 increments (Lichess's rule):
+//! The estimated duration of a game is the base time plus 40 increments (Lichess's rule;
+//! seconds may have decimals, as TCEC writes them):
 //! under 30 s ultra-bullet, under 3 minutes bullet, under 8 blitz, under 25 rapid, else
 //! classical. A period of a day or more per move (`1/86400`, Lichess's daily games) is
 //! correspondence. A tag that says nothing readable leaves the class unknown.
@@ -50,14 +51,18 @@ impl Speed {
     }
 
     /// The class of a game whose clock starts at `base` seconds and adds `increment` a move.
-    pub fn from_clock(base: u64, increment: u64) -> Speed {
-        let estimate = base.saturating_add(increment.saturating_mul(40));
-        match estimate {
-            0..30 => Speed::UltraBullet,
-            30..180 => Speed::Bullet,
-            180..480 => Speed::Blitz,
-            480..1500 => Speed::Rapid,
-            _ => Speed::Classical,
+    pub fn from_clock(base: f64, increment: f64) -> Speed {
+        let estimate = base + 40.0 * increment;
+        if estimate < 30.0 {
+            Speed::UltraBullet
+        } else if estimate < 180.0 {
+            Speed::Bullet
+        } else if estimate < 480.0 {
+            Speed::Blitz
+        } else if estimate < 1500.0 {
+            Speed::Rapid
+        } else {
+            Speed::Classical
         }
     }
 
@@ -69,12 +74,12 @@ impl Speed {
         }
         let first = t.split(':').next()?;
         if let Some(s) = first.strip_prefix('*') {
-            return s.parse().ok().map(|s| Speed::from_clock(s, 0));
+            return seconds(s).map(|s| Speed::from_clock(s, 0.0));
         }
         if let Some((moves, secs)) = first.split_once('/') {
             let moves: u64 = moves.parse().ok().filter(|&m| m > 0)?;
             let (secs, inc) = clock(secs)?;
-            if secs / moves >= 86_400 {
+            if secs / moves as f64 >= 86_400.0 {
                 return Some(Speed::Correspondence);
             }
             return Some(Speed::from_clock(secs, inc));
@@ -93,12 +98,18 @@ impl Speed {
     }
 }
 
-/// `B` or `B+I`, in seconds.
-fn clock(s: &str) -> Option<(u64, u64)> {
+/// `B` or `B+I`, in seconds (decimals allowed: TCEC writes `60+0.1`).
+fn clock(s: &str) -> Option<(f64, f64)> {
     match s.split_once('+') {
-        Some((b, i)) => Some((b.parse().ok()?, i.parse().ok()?)),
-        None => Some((s.parse().ok()?, 0)),
+        Some((b, i)) => Some((seconds(b)?, seconds(i)?)),
+        None => Some((seconds(s)?, 0.0)),
     }
+}
+
+/// A non-negative number of seconds.
+fn seconds(s: &str) -> Option<f64> {
+    let v: f64 = s.parse().ok()?;
+    (v.is_finite() && v >= 0.0 && s.bytes().all(|b| b.is_ascii_digit() || b == b'.')).then_some(v)
 }
 
 #[cfg(test)]
@@ -124,6 +135,12 @@ mod tests {
             ("40/7200:3600", Some(Speed::Classical)),
             ("40/5400+30:1800+30", Some(Speed::Classical)),
             ("*60", Some(Speed::Bullet)),
+            ("60+0.1", Some(Speed::Bullet)), // 64 s
+            ("300+0.5", Some(Speed::Blitz)), // 320 s
+            ("720+1.2", Some(Speed::Rapid)), // 768 s
+            ("40/7200:20/3600:900+30", Some(Speed::Classical)),
+            ("-5+0", None),
+            ("nan", None),
             ("1/259200", Some(Speed::Correspondence)),
             ("-", Some(Speed::Correspondence)),
             ("?", None),

@@ -20,6 +20,9 @@ export function wdlPercentages({ white = 0, draws = 0, black = 0 }) {
 }
 
 const NAMES = ['white wins', 'draws', 'black wins'];
+// 12345 -> '12,345' (as toLocaleString('en') writes it, without the cost of starting Intl:
+// tens of milliseconds on the first call, on the page's first table).
+const thousands = (n) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 const CLASSES = ['white', 'draws', 'black'];
 
 export function wdlBar(counts, { narrowBelow = 12 } = {}) {
@@ -29,7 +32,7 @@ export function wdlBar(counts, { narrowBelow = 12 } = {}) {
   bar.setAttribute('role', 'img');
   const total = (counts.white || 0) + (counts.draws || 0) + (counts.black || 0);
   const text = total
-    ? shares.map((p, i) => `${NAMES[i]} ${p}%`).join(', ') + ` (${total.toLocaleString('en')} games)`
+    ? shares.map((p, i) => `${NAMES[i]} ${p}%`).join(', ') + ` (${thousands(total)} games)`
     : 'no games';
   bar.setAttribute('aria-label', text);
   bar.title = text;

@@ -329,7 +329,8 @@ impl Snapshot<'_> {
         let recent_games = match recent {
             None => None,
             Some(n) => {
-                ranked.sort_by(|a, b| b.2.date.cmp(&a.2.date).then(b.0.cmp(&a.0)));
+                // As a game list sorted by date: newest first, then in id order.
+                ranked.sort_by(|a, b| b.2.date.cmp(&a.2.date).then(a.0.cmp(&b.0)));
                 let mut out = Vec::new();
                 for &&(id, code, _) in ranked.iter().take(n) {
                     out.push(self.top_game(&pos, mode, id, code)?);

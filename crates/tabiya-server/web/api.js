@@ -1,0 +1,150 @@
+// Talking to the server, and showing that it is being talked to.
+//
+//   await getJson('/api/explore', { db: 'demo', play: 'e2e4' }, { signal })
+//     -> the JSON answer; throws ApiError(message, kind, status) on a 4xx/5xx (the server's
+//        { error, kind }) or when the server cannot be reached.
+//   const loader = createLoader(panel)
+//   loader.load(key, (signal) => getJson(...), (data) => render(data), (error) => {...})
+//     runs the request unless `key` is what the panel already shows (or is loading); a newer
+//     load aborts an older one. The panel is marked busy (aria-busy, a spinner) only when an
+//     answer takes longer than 150 ms, so fast answers do not flash. Errors go to an alert in
+//     the panel.
+
+export class ApiError extends Error {
+  constructor(message, kind = 'error', status = 0) {
+    super(message);
+    this.name = 'ApiError';
+    this.kind = kind;
+    this.status = status;
+  }
+}
+
+export function apiUrl(path, params = {}) {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) {
+    if (v !== null && v !== undefined && v !== '') q.set(k, String(v));
+  }
+  const text = q.toString().replace(/%2C/g, ',').replace(/%2F/g, '/');
+  return text ? `${path}?${text}` : path;
+}
+
+async function requestJson(url, signal) {
+  let response;
+  try {
+    response = await fetch(url, { signal, headers: { Accept: 'application/json' } });
+  } catch (e) {
+    if (e.name === 'AbortError') throw e;
+    throw new ApiError('The server cannot be reached. Is `tabiya serve` still running?', 'network');
+  }
+  let body = null;
+  try {
+    body = await response.json();
+  } catch (e) {
+    if (e.name === 'AbortError') throw e;
+  }
+  return { ok: response.ok, status: response.status, statusText: response.statusText, body };
+}
+
+// Answers asked for before the page knows it needs them (the first table's, while the
+// modules load); getJson takes such an answer instead of asking again.
+const early = new Map();
+export function prefetch(path, params = {}) {
+  const url = apiUrl(path, params);
+  if (!early.has(url)) {
+    const answer = requestJson(url);
+    answer.catch(() => {}); // reported when taken, if ever
+    early.set(url, answer);
+  }
+}
+
+// Resolves when every prefetched answer is in, or after `ms`, whichever is first.
+export function prefetched(ms) {
+  return Promise.race([
+    Promise.allSettled([...early.values()]),
+    new Promise((resolve) => { setTimeout(resolve, ms); }),
+  ]);
+}
+
+export async function getJson(path, params = {}, { signal } = {}) {
+  const url = apiUrl(path, params);
+  const ready = early.get(url);
+  early.delete(url);
+  const r = await (ready || requestJson(url, signal));
+  if (signal && signal.aborted) throw new DOMException('aborted', 'AbortError');
+  if (!r.ok) {
+    const message = r.body && r.body.error ? r.body.error : `${r.status} ${r.statusText}`;
+    throw new ApiError(message, r.body && r.body.kind ? r.body.kind : 'error', r.status);
+  }
+  if (r.body === null) throw new ApiError(`The server's answer to ${path} is not JSON.`, 'format', r.status);
+  return r.body;
+}
+
+const BUSY_AFTER_MS = 150;
+
+// How many answers are awaited, on <html data-loading>: for tests, and for a progress cursor.
+let inFlight = 0;
+function pending(delta) {
+  inFlight += delta;
+  document.documentElement.dataset.loading = String(inFlight > 0);
+}
+
+export function createLoader(panel) {
+  let controller = null;
+  let shownKey = null;
+  let timer = null;
+  const alert = document.createElement('p');
+  alert.className = 'api-error';
+  alert.setAttribute('role', 'alert');
+  alert.hidden = true;
+  const spinner = document.createElement('p');
+  spinner.className = 'loading';
+  spinner.setAttribute('role', 'status');
+  spinner.hidden = true;
+  spinner.innerHTML = '<span class="spinner" aria-hidden="true"></span> Loading…';
+  panel.prepend(alert, spinner);
+
+  function busy(on) {
+    panel.setAttribute('aria-busy', String(on));
+    panel.classList.toggle('is-loading', on);
+    spinner.hidden = !on;
+  }
+
+  function showError(message) {
+    alert.hidden = !message;
+    alert.textContent = message ? `Error: ${message}` : '';
+  }
+
+  return {
+    async load(key, fetcher, render, onError = null) {
+      if (key === shownKey) return; // shown, or on its way
+      if (controller) controller.abort();
+      const mine = new AbortController();
+      controller = mine;
+      shownKey = key;
+      clearTimeout(timer);
+      timer = setTimeout(() => { if (controller === mine) busy(true); }, BUSY_AFTER_MS);
+      pending(+1);
+      try {
+        const data = await fetcher(mine.signal);
+        if (mine.signal.aborted) return;
+        showError('');
+        render(data);
+      } catch (e) {
+        if (e.name === 'AbortError' || mine.signal.aborted) return;
+        shownKey = null;
+        showError(e.message);
+        if (onError) onError(e);
+      } finally {
+        pending(-1);
+        if (controller === mine) {
+          controller = null;
+          clearTimeout(timer);
+          busy(false);
+        }
+      }
+    },
+    // Forget what is shown, so the next load runs whatever its key.
+    reset() { shownKey = null; },
+    error: showError,
+  };
+}

@@ -1,0 +1,873 @@
+// Tabiya's page: a board, the line played, and the explorer, games, books and game viewer of
+// the position, for a chess or Othello database. The state lives in the URL (url-state.js):
+// a move played pushes a history entry, stepping through a line or a game replaces it, and
+// the back button restores whatever an entry holds.
+//
+// Flow: an action calls update(patch) -> the URL is written -> apply() makes sure the right
+// board is mounted -> render() draws the board, the line and the shown panel, and asks the
+// panel's loader (api.js) for the answers it needs; loaders skip answers already shown.
+
+import { readState, writeState, activeFilters, emptyFilters } from './url-state.js';
+import { getJson, createLoader, apiUrl, prefetch, prefetched } from './api.js';
+import { el, fmt } from './dom.js';
+import { createChessBoard } from './chess-board.js';
+import { START_FEN, legalMoves, parseFen, play, isCheck } from './chess-rules.js';
+import { renderChessExplorer, renderOthelloExplorer } from './explorer.js';
+
+const $ = (id) => document.getElementById(id);
+const TOP = 8;
+
+const state = readState(location.search);
+let catalog = { databases: [], books: [] };
+let db = null; // { name, kind, games } or null when only books are served
+let mounted = null; // the kind whose board is mounted
+let chessBoard = null;
+let othelloBoard = null;
+let othello = null; // the Othello modules, loaded when an Othello database is shown
+let viewer = null;
+let viewerKind = null;
+let gameShown = null; // 'db#id' of the game in the viewer
+let firstTable = false;
+const openings = new Map(); // chess FEN -> { eco, name }
+const othelloRows = new Map(); // Othello game id -> its row (the games lists carry whole games)
+
+const loaders = {};
+const kind = () => (db ? db.kind : 'chess');
+// The database as the URL names it (none: the server's first, which is the page's too), so
+// the first explorer answer can be asked for before /api/databases has answered.
+const dbParam = () => state.db || undefined;
+const panelBody = (name) => $(`panel-${name}`).querySelector('.panel-body');
+
+// ------------------------------------------------------------------ state and URL
+
+function update(patch, mode = 'push') {
+  Object.assign(state, patch);
+  const url = new URL(writeState(state, kind()), location.href);
+  if (url.href !== location.href) history[mode === 'replace' ? 'replaceState' : 'pushState'](null, '', url);
+  return apply();
+}
+
+function replaceUrl() {
+  const url = new URL(writeState(state, kind()), location.href);
+  if (url.href !== location.href) history.replaceState(null, '', url);
+}
+
+async function apply() {
+  const wanted = catalog.databases.find((d) => d.name === state.db) || catalog.databases[0] || null;
+  if (state.db && (!wanted || wanted.name !== state.db)) {
+    notice = `No database named “${state.db}” is served${wanted ? `; showing ${wanted.name}` : ''}.`;
+    state.db = null;
+    replaceUrl();
+  }
+  const changed = db !== wanted;
+  db = wanted;
+  if (db) $('db-select').value = db.name;
+  if (changed) {
+    for (const l of Object.values(loaders)) l.reset();
+    openings.clear();
+    fillFilters();
+  }
+  await mount();
+  render();
+}
+
+// What the page says above everything: a database the link names that is not served, a
+// line that cannot be played, the server unreachable.
+let notice = '';
+function pageError(message) {
+  const p = $('page-error');
+  p.hidden = !message;
+  p.textContent = message || '';
+}
+
+// New content for a panel; focus that was in it stays in it (same id, else the first move or
+// link), so keyboard users are not thrown back to the top of the page.
+function replaceKeepingFocus(body, content) {
+  const active = document.activeElement;
+  const had = active && body.contains(active) ? (active.id || true) : null;
+  body.replaceChildren(content);
+  if (!had) return;
+  const target = (typeof had === 'string' && body.querySelector(`#${CSS.escape(had)}`))
+    || body.querySelector('.move-button, a[data-game], button:not([disabled])');
+  if (target) target.focus({ preventScroll: true });
+}
+
+// ------------------------------------------------------------------ boards
+
+async function mount() {
+  const k = kind();
+  if (mounted === k) return;
+  if (k === 'othello' && !othello) {
+    const [board, rules, view] = await Promise.all([
+      import('./othello-board.js'), import('./othello-rules.js'), import('./othello-view.js')]);
+    othello = { ...board, ...rules, ...view };
+  }
+  if (chessBoard) chessBoard.destroy();
+  chessBoard = null;
+  othelloBoard = null;
+  const holder = el('div', { id: 'board' });
+  $('board-wrap').replaceChildren(holder);
+  if (k === 'chess') {
+    chessBoard = createChessBoard(holder, { onMove: (uci) => boardMove(uci), orientation: state.orient });
+  } else {
+    othelloBoard = othello.createOthelloBoard(holder, { onMove: (square) => boardMove(square) });
+  }
+  mounted = k;
+  performance.mark('tabiya:board');
+  document.body.dataset.kind = k;
+  $('chess-filters').hidden = k !== 'chess';
+  $('othello-filters').hidden = k !== 'othello';
+  $('symmetry-note').hidden = k !== 'othello';
+  $('flip').hidden = k !== 'chess';
+  $('footer-lichess').hidden = k !== 'chess';
+  $('paste-summary').textContent = k === 'chess' ? 'Paste a FEN, PGN or moves' : 'Paste Othello moves';
+  $('paste-label').textContent = k === 'chess'
+    ? 'A FEN, a PGN (its main line is played) or moves like 1. e4 c5'
+    : 'Othello moves, like f5d6c3d3c4 or F5 D6 C3';
+  $('fen-line').hidden = k !== 'chess';
+  $('panel-game').querySelector('.panel-body').replaceChildren();
+  viewer = null;
+  gameShown = null;
+}
+
+// The line played, checked and with every position (cached: render() asks often).
+let lineCache = { key: null };
+function currentLine() {
+  const key = `${kind()}|${state.fen || ''}|${state.line.join(',')}`;
+  if (lineCache.key === key) return lineCache;
+  lineCache = kind() === 'chess' ? chessLine() : othelloLine();
+  lineCache.key = key;
+  if (lineCache.ucis && lineCache.ucis.join(',') !== state.line.join(',')) {
+    // Moves written as SAN in a link, or an illegal tail cut off: the URL says what is shown.
+    state.line = lineCache.ucis.slice();
+    if (state.at !== null && state.at > state.line.length) state.at = null;
+    lineCache.key = `${kind()}|${state.fen || ''}|${state.line.join(',')}`;
+    replaceUrl();
+  }
+  return lineCache;
+}
+
+function chessLine() {
+  let start = state.fen || START_FEN;
+  let error = null;
+  try {
+    parseFen(start);
+  } catch (e) {
+    error = `The position in the link cannot be shown: ${e.message}`;
+    start = START_FEN;
+  }
+  const fens = [start];
+  const sans = [];
+  const ucis = [];
+  for (const token of state.line) {
+    const fen = fens[fens.length - 1];
+    const moves = legalMoves(fen);
+    let m = moves.find((x) => x.uci === token);
+    if (!m) m = resolveLoose(fen, token, moves);
+    if (!m) {
+      error = `Move ${token} of the line is not legal; the line stops before it.`;
+      break;
+    }
+    ucis.push(m.uci);
+    sans.push(m.san);
+    fens.push(play(fen, m.uci));
+  }
+  const fields = start.split(/\s+/);
+  return { fens, sans, ucis, error, blackFirst: fields[1] === 'b', full: Math.max(1, Number.parseInt(fields[5], 10) || 1) };
+}
+
+// SAN in a hand-written link (e4, Nf3, O-O): matched against the legal moves' SAN.
+function resolveLoose(fen, token, moves) {
+  const plain = (s) => String(s).replace(/[+#!?x=]/g, '').replace(/^0-0(-0)?$/, (m) => m.replace(/0/g, 'O'));
+  const hits = moves.filter((x) => plain(x.san) === plain(token));
+  return hits.length === 1 ? hits[0] : null;
+}
+
+function othelloLine() {
+  const line = othello.othelloLine(state.line);
+  return { ...line, ucis: line.moves, sans: line.moves };
+}
+
+function currentAt() {
+  const L = currentLine();
+  return state.at === null ? L.ucis.length : Math.min(state.at, L.ucis.length);
+}
+
+// ------------------------------------------------------------------ actions
+
+// A move made on the board (drag, click) or chosen in a table.
+function boardMove(move) {
+  if (state.game && viewer) {
+    // Playing from a game's position: the game's moves up to there, then this one.
+    const base = viewer.movesTo(state.ply || '0');
+    const start = kind() === 'chess' ? gameStartFen() : null;
+    update({ fen: start === START_FEN ? null : start, line: [...base, move], at: null, game: null, ply: null, view: 'explorer', offset: 0 });
+    return;
+  }
+  playMove(move);
+}
+
+function playMove(move) {
+  const at = currentAt();
+  if (state.line[at] === move) {
+    update({ at: at + 1 >= state.line.length ? null : at + 1, offset: 0 });
+  } else {
+    update({ line: [...state.line.slice(0, at), move], at: null, offset: 0 });
+  }
+}
+
+function gameStartFen() {
+  return viewer && viewer.start ? viewer.start().fen : START_FEN;
+}
+
+function goTo(ply) {
+  const n = currentLine().ucis.length;
+  const at = Math.max(0, Math.min(ply, n));
+  update({ at: at >= n ? null : at, offset: 0 }, 'replace');
+}
+
+function step(dir) {
+  if (state.game) {
+    if (!viewer) return;
+    if (kind() === 'chess') {
+      const path = state.ply || '0';
+      const to = dir === -Infinity ? '0' : dir === Infinity ? viewer.end(path) : viewer.step(path, dir);
+      update({ ply: to }, 'replace');
+    } else {
+      const ply = Number(state.ply || 0);
+      const to = dir === -Infinity ? 0 : dir === Infinity ? viewer.length() : Math.max(0, Math.min(viewer.length(), ply + dir));
+      update({ ply: String(to) }, 'replace');
+    }
+    return;
+  }
+  const at = currentAt();
+  goTo(dir === -Infinity ? 0 : dir === Infinity ? currentLine().ucis.length : at + dir);
+}
+
+function openGame(id) {
+  update({ game: String(id), ply: null });
+  $('panels').focus({ preventScroll: true });
+}
+
+function gameHref(id) {
+  return writeState({ ...state, game: String(id), ply: null }, kind());
+}
+
+function preview(move) {
+  if (kind() === 'chess' && chessBoard) {
+    chessBoard.ground.setAutoShapes(move ? [{ orig: move.slice(0, 2), dest: move.slice(2, 4), brush: 'paleBlue' }] : []);
+  } else if (othelloBoard) {
+    for (const b of $('board').querySelectorAll('.othello-square--preview')) b.classList.remove('othello-square--preview');
+    if (move) $('board').querySelector(`[data-square="${move}"]`)?.classList.add('othello-square--preview');
+  }
+}
+
+// ------------------------------------------------------------------ render
+
+function render() {
+  const k = kind();
+  const L = currentLine();
+  const at = currentAt();
+  const inGame = !!state.game && !!db;
+  document.body.classList.toggle('in-game', inGame);
+  $('filters').hidden = inGame;
+  $('tabs').hidden = inGame;
+  $('opening').hidden = inGame;
+  $('line').hidden = inGame;
+  $('clear').hidden = inGame;
+  $('symmetry-note').hidden = k !== 'othello';
+  $('panel-game').hidden = !inGame;
+  const booksServed = catalog.books.length > 0 && k === 'chess';
+  $('tab-books').hidden = !booksServed;
+  let view = state.view;
+  if (view === 'books' && !booksServed) view = 'explorer';
+  if (!db && view !== 'books') view = booksServed ? 'books' : 'explorer';
+  for (const name of ['explorer', 'games', 'books']) {
+    $(`panel-${name}`).hidden = inGame || view !== name;
+    $(`tab-${name}`).setAttribute('aria-pressed', String(view === name));
+  }
+  pageError([notice, L.error].filter(Boolean).join(' '));
+  renderFooter(L, at);
+  renderFiltersSummary();
+
+  if (inGame) {
+    renderGame();
+  } else {
+    // Answers asked for first, the board drawn while they come.
+    loadExplorer(L, at); // always: it names the opening above every view
+    if (view === 'games') loadGames(L, at);
+    if (view === 'books') loadBooks(L, at);
+    showLinePosition(L, at);
+  }
+}
+
+function showLinePosition(L, at) {
+  if (kind() === 'chess') {
+    const fen = L.fens[at];
+    const uci = at > 0 ? L.ucis[at - 1] : null;
+    chessBoard.set(fen, { lastMove: uci ? [uci.slice(0, 2), uci.slice(2, 4)] : null, orientation: state.orient });
+    $('fen-field').value = fen;
+    $('position-status').textContent = chessStatus(L, at);
+    renderChessLine(L, at);
+  } else {
+    const board = L.boards[at];
+    othelloBoard.set({ discs: board.discs, lastMove: at > 0 ? L.moves[at - 1] : null, sideToMove: board.sideToMove });
+    const passed = at > 0 && L.passes[at] ? ` (${board.sideToMove === 'b' ? 'White' : 'Black'} had to pass)` : '';
+    $('position-status').textContent = `${at ? `After ${at} move${at === 1 ? '' : 's'}` : 'Start position'}: ${othello.positionWords(board)}${passed}`;
+    const nav = othello.moveList(L, { current: at, label: 'Moves played' });
+    $('line').replaceChildren(nav, at || L.moves.length ? '' : el('p', { className: 'muted small' }, 'Play a move on the board or in the table.'));
+    scrollLine();
+  }
+  navButtons(at > 0, at < L.ucis.length);
+  document.title = `Tabiya · ${db ? db.name : 'books'}${L.ucis.length ? ` · ${lineText(L, at)}` : ''}`;
+}
+
+function navButtons(back, forward) {
+  $('nav-first').disabled = !back;
+  $('nav-prev').disabled = !back;
+  $('nav-next').disabled = !forward;
+  $('nav-last').disabled = !forward;
+}
+
+function moveNumber(L, i) {
+  // i: index of the move in the line (0-based)
+  const k = i + (L.blackFirst ? 1 : 0);
+  return { number: L.full + Math.floor(k / 2), white: k % 2 === 0 };
+}
+
+function lineText(L, at) {
+  if (kind() !== 'chess') return L.moves.slice(0, at).join('');
+  return L.sans.slice(0, at).map((s, i) => {
+    const { number, white } = moveNumber(L, i);
+    return white ? `${number}. ${s}` : i === 0 ? `${number}… ${s}` : s;
+  }).join(' ');
+}
+
+function chessStatus(L, at) {
+  const fen = L.fens[at];
+  const turn = fen.split(' ')[1] === 'w' ? 'White' : 'Black';
+  let where = 'Start position';
+  if (at > 0) {
+    const { number, white } = moveNumber(L, at - 1);
+    where = `After ${number}${white ? '.' : '…'} ${L.sans[at - 1]}`;
+  }
+  const moves = legalMoves(fen).length;
+  const check = isCheck(fen);
+  const what = !moves ? (check ? `checkmate, ${turn === 'White' ? 'Black' : 'White'} wins` : 'stalemate') : `${turn} to move${check ? ', in check' : ''}`;
+  return `${where}: ${what}`;
+}
+
+function renderChessLine(L, at) {
+  const nav = el('div', { className: 'movetext', role: 'group', 'aria-label': 'Moves played' });
+  nav.append(el('button', { type: 'button', className: 'mv mv--start', dataset: { ply: '0' }, 'aria-label': 'start position' }, 'Start'), ' ');
+  L.sans.forEach((s, i) => {
+    const { number, white } = moveNumber(L, i);
+    const label = white ? `${number}. ` : i === 0 ? `${number}… ` : '';
+    nav.append(el('button', {
+      type: 'button', className: 'mv', dataset: { ply: String(i + 1) },
+      'aria-label': `${number}${white ? '' : ' black'} ${s}`,
+    }, label ? el('span', { className: 'mv-number' }, label) : null, s), ' ');
+  });
+  for (const b of nav.querySelectorAll('button.mv')) {
+    const on = Number(b.dataset.ply) === at;
+    b.classList.toggle('is-current', on);
+    if (on) b.setAttribute('aria-current', 'step');
+  }
+  $('line').replaceChildren(nav, L.sans.length ? '' : el('p', { className: 'muted small' }, 'Play a move on the board or in the table.'));
+  scrollLine();
+}
+
+// The current move kept in view in a long line (after the frame is drawn: reading the
+// layout here would stall the first paint).
+function scrollLine() {
+  if ($('line').querySelectorAll('.mv').length < 24) return; // fits: nothing to scroll
+  requestAnimationFrame(() => {
+    const box = $('line').querySelector('.movetext');
+    const cur = box && box.querySelector('.is-current');
+    if (cur && box.scrollHeight > box.clientHeight) box.scrollTop = cur.offsetTop - box.offsetTop - box.clientHeight / 2;
+  });
+}
+
+function renderFooter(L, at) {
+  $('footer-db').textContent = db
+    ? `${db.name}: ${fmt(db.games)} ${db.kind} game${db.games === 1 ? '' : 's'}`
+    : 'No database is served';
+  if (kind() === 'chess' && db) {
+    const params = { db: db.name, fen: state.fen || undefined, play: L.ucis.slice(0, at).join(',') || undefined };
+    $('link-masters').href = apiUrl('/masters', params);
+    $('link-lichess').href = apiUrl('/lichess', params);
+  }
+}
+
+// ------------------------------------------------------------------ panels
+
+function explorerParams(L, at) {
+  if (kind() === 'chess') {
+    return {
+      db: dbParam(), fen: state.fen || undefined, play: L.ucis.slice(0, at).join(',') || undefined,
+      top: TOP, recent: TOP, ...activeFilters(state.filters, 'chess'),
+    };
+  }
+  return { db: dbParam(), moves: L.moves.slice(0, at).join('') || undefined, top: TOP };
+}
+
+function loadExplorer(L, at) {
+  const body = panelBody('explorer');
+  if (!db) {
+    body.replaceChildren(el('p', { className: 'empty' }, 'No database is served: start the server with --db DIR. The books are in the Books tab.'));
+    $('opening').replaceChildren();
+    return;
+  }
+  const params = explorerParams(L, at);
+  const fen = kind() === 'chess' ? L.fens[at] : null;
+  loaders.explorer.load(apiUrl('/api/explore', params), (signal) => getJson('/api/explore', params, { signal }), (data) => {
+    if (!firstTable) performance.mark('tabiya:explore-answer');
+    if (kind() === 'chess') {
+      replaceKeepingFocus(body, renderChessExplorer(data, {
+        fen, filtered: Object.keys(activeFilters(state.filters, 'chess')).length > 0,
+        onPlay: playMove, onPreview: preview, gameLink: gameHref,
+      }));
+      if (data.opening) openings.set(fen, data.opening);
+      showChessOpening(L, at, data.opening);
+    } else {
+      for (const g of data.topGames || []) othelloRows.set(g.id, g);
+      replaceKeepingFocus(body, renderOthelloExplorer(data, {
+        onPlay: playMove, onPreview: preview, gameLink: gameHref, openGame: (g) => openGame(g.id),
+      }));
+      showOthelloOpening(data);
+    }
+    body.dataset.position = params.play || params.moves || '';
+    if (!firstTable) {
+      firstTable = true;
+      performance.mark('tabiya:first-table');
+      document.documentElement.dataset.firstTable = String(Math.round(performance.now()));
+    }
+  }, () => {
+    body.replaceChildren();
+  });
+}
+
+function showChessOpening(L, at, opening) {
+  let o = opening;
+  let inherited = false;
+  for (let i = at - 1; !o && i >= 0; i--) {
+    o = openings.get(L.fens[i]);
+    inherited = !!o;
+  }
+  const box = $('opening');
+  if (!o) {
+    box.replaceChildren(el('p', { className: 'opening-name' }, at === 0 && !state.fen ? 'Start position' : ''));
+    return;
+  }
+  box.replaceChildren(el('p', { className: 'opening-name', title: inherited ? 'the last named opening of this line' : null },
+    el('abbr', { className: 'eco', title: 'ECO code' }, o.eco), ' ', o.name));
+}
+
+function showOthelloOpening(data) {
+  const box = $('opening');
+  const o = data.opening;
+  if (!o) {
+    box.replaceChildren(el('p', { className: 'opening-name' }, data.line ? '' : 'Start position'));
+    return;
+  }
+  box.replaceChildren(el('p', { className: 'opening-name' }, o.name,
+    o.aliases && o.aliases.length ? el('span', { className: 'aliases' }, ` (also ${o.aliases.join(', ')})`) : null,
+    el('span', { className: 'muted small' }, ` ${o.line}${o.atMove && o.atMove < (data.line.length / 2) ? `, reached at move ${o.atMove}` : ''}`)));
+}
+
+function loadGames(L, at) {
+  const body = panelBody('games');
+  if (!db) {
+    body.replaceChildren(el('p', { className: 'empty' }, 'No database is served.'));
+    return;
+  }
+  const k = kind();
+  const position = k === 'chess'
+    ? { fen: state.fen || undefined, play: L.ucis.slice(0, at).join(',') || undefined }
+    : { moves: L.moves.slice(0, at).join('') || undefined };
+  const params = { db: dbParam(), ...position, sort: state.sort, limit: 20, offset: state.offset, ...activeFilters(state.filters, k) };
+  const fen = k === 'chess' ? L.fens[at] : null;
+  loaders.games.load(apiUrl('/api/games', params), async (signal) => {
+    const [mod, data] = await Promise.all([import('./games.js'), getJson('/api/games', params, { signal })]);
+    return { mod, data };
+  }, ({ mod, data }) => {
+    if (k === 'othello') for (const g of data.games) othelloRows.set(g.id, g);
+    replaceKeepingFocus(body, mod.renderGames(data, {
+      kind: k, fen, offset: state.offset, limit: 20, sort: state.sort,
+      onSort: (sort) => update({ sort, offset: 0 }),
+      onPage: (offset) => update({ offset }),
+      gameLink: gameHref, openGame: (g) => openGame(g.id),
+    }));
+  }, () => body.replaceChildren());
+}
+
+function loadBooks(L, at) {
+  const body = panelBody('books');
+  const params = { fen: state.fen || undefined, play: L.ucis.slice(0, at).join(',') || undefined };
+  const fen = L.fens[at];
+  loaders.books.load(apiUrl('/api/books', params), async (signal) => {
+    const [mod, data] = await Promise.all([import('./books.js'), getJson('/api/books', params, { signal })]);
+    return { mod, data };
+  }, ({ mod, data }) => {
+    replaceKeepingFocus(body, mod.renderBooks(data, { fen, onPlay: playMove, onPreview: preview }));
+  }, () => body.replaceChildren());
+}
+
+// ------------------------------------------------------------------ game viewer
+
+function ensureViewer() {
+  if (viewer && viewerKind === kind()) return;
+  const body = panelBody('game');
+  body.replaceChildren();
+  const common = {
+    onBack: () => update({ game: null, ply: null }),
+  };
+  if (kind() === 'chess') {
+    viewer = viewerModule.createGameViewer(body, {
+      ...common,
+      onSelect: (path) => update({ ply: path }, 'replace'),
+      onExplore: (path) => {
+        const start = gameStartFen();
+        update({ fen: start === START_FEN ? null : start, line: viewer.movesTo(path), at: null, game: null, ply: null, view: 'explorer', offset: 0 });
+      },
+    });
+  } else {
+    viewer = othello.createOthelloViewer(body, {
+      ...common,
+      onSelect: (ply) => update({ ply: String(ply) }, 'replace'),
+      onExplore: (ply) => update({ line: viewer.movesTo(ply), at: null, game: null, ply: null, view: 'explorer', offset: 0 }),
+    });
+  }
+  viewerKind = kind();
+  gameShown = null;
+}
+
+let viewerModule = null; // viewer.js, loaded with the first chess game opened
+function renderGame() {
+  if (kind() === 'chess' && !viewerModule) {
+    import('./viewer.js').then((m) => {
+      viewerModule = m;
+      if (state.game) renderGame();
+    }, (e) => pageError(`Cannot load the game viewer: ${e.message}`));
+    return;
+  }
+  ensureViewer();
+  const key = `${db.name}#${state.game}`;
+  if (gameShown === key) {
+    showGameNode();
+    return;
+  }
+  if (kind() === 'chess') {
+    loaders.game.load(key, (signal) => getJson(`/api/game/${encodeURIComponent(state.game)}`, { db: db.name }, { signal }), (game) => {
+      viewer.show(game, { db: db.name });
+      gameShown = key;
+      if (!state.ply) {
+        const L = currentLine();
+        state.ply = viewer.pathOfFen(L.fens[currentAt()]) || '0';
+        replaceUrl();
+      }
+      showGameNode();
+    }, () => gameFailed());
+  } else {
+    const id = Number(state.game);
+    const shown = (row) => {
+      viewer.show(row);
+      gameShown = key;
+      if (!state.ply) {
+        state.ply = String(othelloPlyOf(row));
+        replaceUrl();
+      }
+      showGameNode();
+    };
+    const known = othelloRows.get(id);
+    if (known) {
+      loaders.game.reset();
+      shown(known);
+      return;
+    }
+    // Othello games have no /api/game: the list sorted by id holds game N at offset N - 1.
+    loaders.game.load(key, (signal) => getJson('/api/games', { db: db.name, sort: 'id', limit: 1, offset: Math.max(0, id - 1) }, { signal }), (data) => {
+      const row = data.games.find((g) => g.id === id);
+      if (!row) throw new Error(`no game ${state.game} in ${db.name}`);
+      othelloRows.set(id, row);
+      shown(row);
+    }, () => gameFailed());
+  }
+}
+
+// The first ply of an Othello game whose board is the explorer's, in any orientation.
+function othelloPlyOf(row) {
+  const L = currentLine();
+  const target = L.boards[currentAt()];
+  const game = othello.othelloLine(row.moves.match(/[a-h][1-8]/g) || []);
+  const forms = symmetries(target.discs);
+  const hit = game.boards.findIndex((b) => b.sideToMove === target.sideToMove && forms.includes(b.discs));
+  return hit < 0 ? 0 : hit;
+}
+
+function symmetries(discs) {
+  const out = [];
+  const maps = [
+    (r, c) => [r, c], (r, c) => [c, 7 - r], (r, c) => [7 - r, 7 - c], (r, c) => [7 - c, r],
+    (r, c) => [r, 7 - c], (r, c) => [7 - r, c], (r, c) => [c, r], (r, c) => [7 - c, 7 - r],
+  ];
+  for (const f of maps) {
+    const a = new Array(64);
+    for (let i = 0; i < 64; i++) {
+      const [r, c] = f(Math.floor(i / 8), i % 8);
+      a[r * 8 + c] = discs[i];
+    }
+    out.push(a.join(''));
+  }
+  return out;
+}
+
+function gameFailed() {
+  gameShown = null;
+  const body = panelBody('game');
+  const back = el('button', { type: 'button', className: 'back-button' }, '← Back to the explorer');
+  back.addEventListener('click', () => update({ game: null, ply: null }));
+  body.replaceChildren(el('div', { className: 'toolbar' }, back));
+  viewer = null;
+}
+
+function showGameNode() {
+  if (kind() === 'chess') {
+    const node = viewer.node(state.ply || '0') || viewer.start();
+    if (node.path !== (state.ply || '0')) { state.ply = node.path; replaceUrl(); }
+    viewer.select(node.path);
+    chessBoard.set(node.fen, { lastMove: node.uci ? [node.uci.slice(0, 2), node.uci.slice(2, 4)] : null, orientation: state.orient });
+    $('fen-field').value = node.fen;
+    const turn = node.fen.split(' ')[1] === 'w' ? 'White' : 'Black';
+    $('position-status').textContent = node.san ? `Game, after ${node.san}: ${turn} to move` : `Game, start position: ${turn} to move`;
+    navButtons(!!node.prev, !!node.next);
+  } else {
+    const ply = Math.max(0, Math.min(Number(state.ply || 0), viewer.length()));
+    viewer.select(ply);
+    const board = viewer.board(ply);
+    othelloBoard.set({ discs: board.discs, lastMove: viewer.lastMove(ply), sideToMove: board.sideToMove });
+    $('position-status').textContent = `Game, ${ply ? `after move ${ply} (${viewer.lastMove(ply)})` : 'start position'}: ${othello.positionWords(board)}`;
+    navButtons(ply > 0, ply < viewer.length());
+  }
+}
+
+// ------------------------------------------------------------------ filters
+
+function fillFilters() {
+  const form = $('filters-form');
+  const f = state.filters;
+  form.since.value = f.since;
+  form.until.value = f.until;
+  form.ratingMin.value = f.ratingMin;
+  form.ratingMax.value = f.ratingMax;
+  for (const box of form.querySelectorAll('input[name=speeds]')) box.checked = f.speeds.includes(box.value);
+  form.player.value = kind() === 'chess' ? f.player : '';
+  form.color.value = f.color || 'any';
+  form.oplayer.value = kind() === 'othello' ? f.player : '';
+  form.tournament.value = f.tournament;
+  form.from.value = f.from;
+  form.to.value = f.to;
+  form.players.value = f.players || 'any';
+  $('filters-error').hidden = true;
+}
+
+function readFilters() {
+  const form = $('filters-form');
+  const f = emptyFilters();
+  const text = (name) => form[name].value.trim();
+  if (kind() === 'chess') {
+    f.since = text('since');
+    f.until = text('until');
+    for (const k of ['since', 'until']) {
+      if (f[k] && !/^\d{4}(-(0[1-9]|1[0-2]))?$/.test(f[k])) throw new Error(`${k === 'since' ? 'Since' : 'Until'}: write a year (2020) or a month (2020-06).`);
+    }
+    f.ratingMin = text('ratingMin');
+    f.ratingMax = text('ratingMax');
+    for (const k of ['ratingMin', 'ratingMax']) {
+      if (f[k] && !/^\d{1,5}$/.test(f[k])) throw new Error('Ratings are whole numbers.');
+    }
+    if (f.ratingMin && f.ratingMax && Number(f.ratingMin) > Number(f.ratingMax)) throw new Error('The lowest rating is above the highest.');
+    f.speeds = [...form.querySelectorAll('input[name=speeds]:checked')].map((b) => b.value);
+    f.player = text('player');
+    f.color = form.color.value;
+  } else {
+    f.player = text('oplayer');
+    f.tournament = text('tournament');
+    f.from = text('from');
+    f.to = text('to');
+    for (const k of ['from', 'to']) if (f[k] && !/^\d{4}$/.test(f[k])) throw new Error('Years have four digits.');
+    f.players = form.players.value;
+  }
+  return f;
+}
+
+function renderFiltersSummary() {
+  const a = activeFilters(state.filters, kind());
+  const bits = [];
+  if (a.since || a.until) bits.push(`${a.since || '…'}–${a.until || '…'}`);
+  if (a.ratingMin || a.ratingMax) bits.push(`rating ${a.ratingMin || '…'}–${a.ratingMax || '…'}`);
+  if (a.speeds) bits.push(a.speeds.replace(/,/g, ', '));
+  if (a.player) bits.push(`${a.player}${a.color ? ` as ${a.color}` : ''}`);
+  if (a.tournament) bits.push(a.tournament);
+  if (a.from || a.to) bits.push(`${a.from || '…'}–${a.to || '…'}`);
+  if (a.players) bits.push(a.players);
+  const summary = $('filters-summary');
+  summary.replaceChildren('Filters', bits.length
+    ? el('span', { className: 'filters-active' }, `: ${bits.join(' · ')}`)
+    : el('span', { className: 'muted' }, ' (none)'));
+  $('filters').classList.toggle('has-filters', bits.length > 0);
+}
+
+let namesTimer = null;
+let namesController = null;
+function suggestNames() {
+  clearTimeout(namesTimer);
+  namesTimer = setTimeout(async () => {
+    const q = $('filters-form').player.value.trim();
+    const list = $('player-names');
+    if (q.length < 2 || !db || kind() !== 'chess') return;
+    if (namesController) namesController.abort();
+    namesController = new AbortController();
+    try {
+      const names = await getJson('/api/names', { db: db.name, q, kind: 'player', limit: 12 }, { signal: namesController.signal });
+      list.replaceChildren(...names.map((n) => el('option', { value: n.name })));
+    } catch {
+      // Suggestions are a help; the filter works without them.
+    }
+  }, 150);
+}
+
+// ------------------------------------------------------------------ paste box
+
+async function loadPasted(text) {
+  const error = $('paste-error');
+  error.hidden = true;
+  try {
+    if (kind() === 'chess') {
+      const { parsePaste } = await import('./pgn.js');
+      const { fen, moves } = parsePaste(text);
+      await update({ fen, line: moves, at: null, game: null, ply: null, view: state.view === 'books' ? 'books' : 'explorer', offset: 0 });
+    } else {
+      const t = String(text).toLowerCase().replace(/[\s,;.\-]+/g, '').replace(/^\d+/, '');
+      if (!/^([a-h][1-8])+$/.test(t)) throw new Error('not a line of Othello moves (write them like f5d6c3)');
+      const squares = t.match(/[a-h][1-8]/g);
+      const line = othello.othelloLine(squares);
+      if (line.error) throw new Error(line.error);
+      await update({ line: squares, at: null, game: null, ply: null, view: 'explorer', offset: 0 });
+    }
+    $('paste').open = false;
+  } catch (e) {
+    error.hidden = false;
+    error.textContent = `Cannot load this: ${e.message}`;
+  }
+}
+
+// ------------------------------------------------------------------ wiring
+
+function wire() {
+  for (const name of ['explorer', 'games', 'books', 'game']) loaders[name] = createLoader($(`panel-${name}`));
+
+  $('db-select').addEventListener('change', (e) => {
+    const name = e.target.value;
+    const first = catalog.databases[0];
+    update({
+      db: first && name === first.name ? null : name,
+      fen: null, line: [], at: null, game: null, ply: null, offset: 0, view: 'explorer', filters: emptyFilters(),
+    });
+  });
+  $('nav-first').addEventListener('click', () => step(-Infinity));
+  $('nav-prev').addEventListener('click', () => step(-1));
+  $('nav-next').addEventListener('click', () => step(1));
+  $('nav-last').addEventListener('click', () => step(Infinity));
+  $('flip').addEventListener('click', () => update({ orient: state.orient === 'black' ? 'white' : 'black' }, 'replace'));
+  $('clear').addEventListener('click', () => update({ fen: null, line: [], at: null, game: null, ply: null, offset: 0 }));
+  $('line').addEventListener('click', (e) => {
+    const b = e.target.closest('button[data-ply]');
+    if (b) goTo(Number(b.dataset.ply));
+  });
+  $('tabs').addEventListener('click', (e) => {
+    const b = e.target.closest('button[data-view]');
+    if (b) update({ view: b.dataset.view });
+  });
+  $('paste-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    loadPasted($('paste-text').value);
+  });
+  $('filters-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    try {
+      const filters = readFilters();
+      $('filters-error').hidden = true;
+      update({ filters, offset: 0 });
+    } catch (err) {
+      $('filters-error').hidden = false;
+      $('filters-error').textContent = err.message;
+    }
+  });
+  $('filters-clear').addEventListener('click', () => {
+    update({ filters: emptyFilters(), offset: 0 });
+    fillFilters();
+  });
+  $('filters-form').player.addEventListener('input', suggestNames);
+
+  // Links to games (chess: every game link carries data-game): open them in the page.
+  document.addEventListener('click', (e) => {
+    const a = e.target.closest('a[data-game]');
+    if (!a || e.defaultPrevented || e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    openGame(a.dataset.game);
+  });
+
+  document.addEventListener('keydown', (e) => {
+    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.target.closest('input, textarea, select, [contenteditable=""], [contenteditable="true"], .othello-board__grid, .promotion-chooser')) return;
+    const k = e.key;
+    if (k === 'ArrowLeft') step(-1);
+    else if (k === 'ArrowRight') step(1);
+    else if (k === 'Home') step(-Infinity);
+    else if (k === 'End') step(Infinity);
+    else if ((k === 'f' || k === 'F') && kind() === 'chess') $('flip').click();
+    else return;
+    e.preventDefault();
+  });
+
+  window.addEventListener('popstate', () => {
+    Object.assign(state, readState(location.search));
+    fillFilters();
+    apply();
+  });
+}
+
+async function boot() {
+  wire();
+  try {
+    catalog = await databasesAnswer;
+    performance.mark('tabiya:databases');
+    // The board and the first table in one frame, when the table's answer is near.
+    await prefetched(100);
+  } catch (e) {
+    pageError(`Cannot read the served databases: ${e.message}`);
+    panelBody('explorer').replaceChildren();
+    return;
+  }
+  const select = $('db-select');
+  select.replaceChildren(...catalog.databases.map((d) => el('option', { value: d.name },
+    `${d.name} — ${d.kind === 'chess' ? 'chess' : 'Othello'}, ${fmt(d.games)} game${d.games === 1 ? '' : 's'}`)));
+  select.disabled = catalog.databases.length < 2;
+  $('db-picker').hidden = catalog.databases.length === 0;
+  await apply();
+  select.value = db ? db.name : '';
+  fillFilters();
+}
+
+// Asked at once: what is served, and (when the link is a chess position, as the start page
+// is) the explorer's answer, guessing the database is chess; a wrong guess costs one answer.
+const databasesAnswer = getJson('/api/databases');
+if (!state.game && !new URLSearchParams(location.search).has('moves')) {
+  const at = state.at === null ? state.line.length : state.at;
+  prefetch('/api/explore', {
+    db: dbParam(), fen: state.fen || undefined, play: state.line.slice(0, at).join(',') || undefined,
+    top: TOP, recent: TOP, ...activeFilters(state.filters, 'chess'),
+  });
+}
+boot();

@@ -1,0 +1,221 @@
+// The explorer's tables: a position's moves (chess or Othello) with their games, results and
+// ratings, a totals row, and the position's top and recent games.
+//
+//   renderChessExplorer(answer, { fen, filtered, onPlay(uci), onPreview(uci | null), gameLink(id) })
+//   renderOthelloExplorer(answer, { onPlay(square), onPreview(square | null), openGame(row) })
+//   -> a DocumentFragment to put in the explorer panel
+//
+// Every move row is a row of a real table; its move is a button (keyboard and screen
+// readers), and a click anywhere on the row plays it. Results read without colour: the bar
+// writes its percentages, and its label says them in words.
+
+import { el, fmt, pct, share, resultText } from './dom.js';
+import { wdlBar } from './wdl-bar.js';
+import { san as sanOf } from './chess-rules.js';
+
+function moveRow(label, { title, onPlay, onPreview, key }, cells) {
+  const button = el('button', { type: 'button', className: 'move-button', title, 'aria-label': title }, label);
+  button.addEventListener('click', (e) => { e.stopPropagation(); onPlay(key); });
+  const tr = el('tr', { dataset: { move: key } }, el('th', { scope: 'row', className: 'move' }, button), cells);
+  tr.addEventListener('click', (e) => { if (!e.target.closest('a, button')) onPlay(key); });
+  if (onPreview) {
+    tr.addEventListener('mouseenter', () => onPreview(key));
+    tr.addEventListener('mouseleave', () => onPreview(null));
+    button.addEventListener('focus', () => onPreview(key));
+    button.addEventListener('blur', () => onPreview(null));
+  }
+  return tr;
+}
+
+function gamesCell(n, total) {
+  return el('td', { className: 'num games' }, fmt(n), total ? el('span', { className: 'share' }, ` ${share(n, total)}`) : null);
+}
+
+function barCell(counts) {
+  return el('td', { className: 'bar' }, wdlBar(counts));
+}
+
+function empty(text) {
+  return el('p', { className: 'empty' }, text);
+}
+
+export function renderChessExplorer(data, { fen, filtered = false, onPlay, onPreview, gameLink }) {
+  const out = document.createDocumentFragment();
+  const total = data.white + data.draws + data.black + (data.unknown || 0);
+  if (!total && !data.moves.length) {
+    out.append(empty(filtered
+      ? 'No games in this position with these filters.'
+      : 'No games in this position.'));
+  } else {
+    const table = el('table', { className: 'explorer-table', id: 'explorer-table' },
+      el('caption', { className: 'visually-hidden' }, 'Moves played in this position'),
+      el('thead', {}, el('tr', {},
+        el('th', { scope: 'col' }, 'Move'),
+        el('th', { scope: 'col', className: 'num' }, 'Games'),
+        el('th', { scope: 'col' }, 'White / draws / Black'),
+        el('th', { scope: 'col', className: 'num hide-narrow', title: 'average rating of the players of the move' }, 'Avg'),
+        el('th', { scope: 'col', className: 'num hide-narrow', title: 'performance rating of the move (FIDE table)' }, 'Perf'))));
+    const tbody = el('tbody');
+    for (const m of data.moves) {
+      const n = m.white + m.draws + m.black + (m.unknown || 0);
+      const years = m.firstYear ? (m.firstYear === m.lastYear ? `${m.firstYear}` : `${m.firstYear}–${m.lastYear}`) : '';
+      const title = `play ${m.san}: ${fmt(n)} game${n === 1 ? '' : 's'}${years ? `, ${years}` : ''}`;
+      const tr = moveRow(m.san, { title, onPlay, onPreview, key: m.uci }, [
+        gamesCell(n, total),
+        barCell(m),
+        el('td', { className: 'num hide-narrow' }, fmt(m.averageRating)),
+        el('td', { className: 'num hide-narrow' }, fmt(m.performance)),
+      ]);
+      if (m.game) {
+        const g = m.game;
+        tr.querySelector('th').append(el('a', {
+          className: 'single-game', href: gameLink(g.id), dataset: { game: g.id },
+          title: `the one game: ${g.white.name} – ${g.black.name}${g.year ? `, ${g.year}` : ''}`,
+        }, 'game'));
+      }
+      tbody.append(tr);
+    }
+    table.append(tbody);
+    table.append(el('tfoot', {}, el('tr', {},
+      el('th', { scope: 'row' }, el('span', { 'aria-hidden': 'true' }, 'Σ'), el('span', { className: 'visually-hidden' }, 'All moves')),
+      el('td', { className: 'num games' }, fmt(total)),
+      barCell(data),
+      el('td', { className: 'num hide-narrow' }, fmt(data.averageRating)),
+      el('td', { className: 'num hide-narrow' }, ''))));
+    out.append(table);
+    const notes = [];
+    if (data.ended) notes.push(`${fmt(data.ended)} game${data.ended === 1 ? '' : 's'} ended in this position.`);
+    if (data.unknown) notes.push(`${fmt(data.unknown)} game${data.unknown === 1 ? ' has' : 's have'} no result.`);
+    if (notes.length) out.append(el('p', { className: 'muted small' }, notes.join(' ')));
+  }
+  out.append(chessGameList('Top games', data.topGames, { fen, gameLink, id: 'top-games' }));
+  if (data.recentGames) out.append(chessGameList('Recent games', data.recentGames, { fen, gameLink, id: 'recent-games' }));
+  return out;
+}
+
+function chessGameList(title, games, { fen, gameLink, id }) {
+  const section = el('section', { className: 'game-list', 'aria-labelledby': `${id}-title` },
+    el('h3', { id: `${id}-title` }, title));
+  if (!games || !games.length) {
+    section.append(empty('None.'));
+    return section;
+  }
+  const tbody = el('tbody');
+  for (const g of games) {
+    let move = '';
+    try { move = g.uci ? sanOf(fen, g.uci) : ''; } catch { move = g.uci || ''; }
+    const result = g.winner === 'white' ? '1-0' : g.winner === 'black' ? '0-1' : '1/2-1/2';
+    tbody.append(el('tr', {},
+      el('td', { className: 'players' },
+        el('a', { href: gameLink(g.id), dataset: { game: g.id } },
+          playerText(g.white), el('span', { className: 'vs' }, ' – '), playerText(g.black))),
+      el('td', { className: 'result', title: { '1-0': 'White won', '0-1': 'Black won', '1/2-1/2': 'draw' }[result] }, resultText(result)),
+      el('td', { className: 'move' }, move),
+      el('td', { className: 'num' }, g.month || g.year || '')));
+  }
+  section.append(el('table', { className: 'list-table' },
+    el('caption', { className: 'visually-hidden' }, title),
+    el('thead', {}, el('tr', {},
+      el('th', { scope: 'col' }, 'White – Black'), el('th', { scope: 'col' }, 'Result'),
+      el('th', { scope: 'col' }, 'Move'), el('th', { scope: 'col', className: 'num' }, 'Date'))),
+    tbody));
+  return section;
+}
+
+function playerText(p) {
+  return `${p.name || '?'}${p.rating ? ` (${p.rating})` : ''}`;
+}
+
+// ------------------------------------------------------------------ Othello
+
+export function renderOthelloExplorer(data, { onPlay, onPreview, openGame, gameLink }) {
+  const out = document.createDocumentFragment();
+  const total = data.games;
+  if (!total && !data.moves.length) {
+    out.append(empty(data.sideToMove ? 'No games in this position.' : 'No games in this position (the game is over).'));
+  } else {
+    const mover = data.sideToMove === 'white' ? 'White' : 'Black';
+    const table = el('table', { className: 'explorer-table', id: 'explorer-table' },
+      el('caption', { className: 'visually-hidden' }, 'Moves played in this position'),
+      el('thead', {}, el('tr', {},
+        el('th', { scope: 'col' }, 'Move'),
+        el('th', { scope: 'col', className: 'num' }, 'Games'),
+        el('th', { scope: 'col' }, 'White / draws / Black'),
+        el('th', { scope: 'col', className: 'num', title: `the games won by ${mover}, the side to move (draws count half)` }, `${mover} wins`),
+        el('th', { scope: 'col', className: 'num hide-narrow', title: 'average final count of black discs' }, 'Black discs'),
+        el('th', { scope: 'col', className: 'num hide-narrow', title: 'average theoretical score (black discs with perfect play from move 40ish, as WTHOR records it)' }, 'Theor.'))));
+    const tbody = el('tbody');
+    for (const m of data.moves) {
+      const eq = m.equivalent && m.equivalent.length ? m.equivalent : null;
+      const title = `play ${m.move}: ${fmt(m.games)} game${m.games === 1 ? '' : 's'}${eq ? ` (the same as ${eq.join(', ')} by symmetry)` : ''}`;
+      const tr = moveRow(m.move, { title, onPlay, onPreview, key: m.move }, [
+        gamesCell(m.games, total),
+        barCell(m),
+        el('td', { className: 'num' }, pct(m.winRate)),
+        el('td', { className: 'num hide-narrow' }, m.averageBlackDiscs === null || m.averageBlackDiscs === undefined ? '–' : m.averageBlackDiscs.toFixed(1)),
+        el('td', { className: 'num hide-narrow' }, m.averageTheoreticalScore === null || m.averageTheoreticalScore === undefined ? '–' : m.averageTheoreticalScore.toFixed(1)),
+      ]);
+      if (eq) tr.querySelector('th').append(el('span', { className: 'equivalent', title: 'equivalent moves: the same position by symmetry' }, ` ≡ ${eq.join(' ')}`));
+      tbody.append(tr);
+    }
+    table.append(tbody);
+    const won = data.sideToMove === 'white' ? data.white : data.black;
+    const decided = data.white + data.draws + data.black;
+    table.append(el('tfoot', {}, el('tr', {},
+      el('th', { scope: 'row' }, el('span', { 'aria-hidden': 'true' }, 'Σ'), el('span', { className: 'visually-hidden' }, 'All moves')),
+      el('td', { className: 'num games' }, fmt(total)),
+      barCell(data),
+      el('td', { className: 'num' }, decided && data.sideToMove ? pct((won + data.draws / 2) / decided) : '–'),
+      el('td', { className: 'num hide-narrow' }, data.averageBlackDiscs ? data.averageBlackDiscs.toFixed(1) : '–'),
+      el('td', { className: 'num hide-narrow' }, data.averageTheoreticalScore ? data.averageTheoreticalScore.toFixed(1) : '–'))));
+    out.append(table);
+    if (data.ended) out.append(el('p', { className: 'muted small' }, `${fmt(data.ended)} game${data.ended === 1 ? '' : 's'} ended in this position.`));
+  }
+  out.append(othelloGameList('Top games', data.topGames || [], { openGame, gameLink, id: 'top-games' }));
+  return out;
+}
+
+export function othelloResult(g) {
+  const white = 64 - g.blackScore;
+  const words = g.winner === 'black' ? 'Black won' : g.winner === 'white' ? 'White won' : 'draw';
+  return { text: `${g.blackScore}–${white}`, words };
+}
+
+export function othelloGameList(title, games, { openGame, gameLink, id, caption }) {
+  const section = el('section', { className: 'game-list', 'aria-labelledby': `${id}-title` },
+    el('h3', { id: `${id}-title` }, title));
+  if (!games.length) {
+    section.append(empty('None.'));
+    return section;
+  }
+  section.append(othelloGamesTable(games, { openGame, gameLink, caption: caption || title }));
+  return section;
+}
+
+export function othelloGamesTable(games, { openGame, gameLink, caption }) {
+  const tbody = el('tbody');
+  for (const g of games) {
+    const r = othelloResult(g);
+    const link = el('a', { href: gameLink(g.id), dataset: { game: String(g.id) } },
+      g.black.name, el('span', { className: 'vs' }, ' – '), g.white.name);
+    link.addEventListener('click', (e) => {
+      if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+      e.preventDefault();
+      e.stopPropagation();
+      openGame(g);
+    });
+    tbody.append(el('tr', {},
+      el('td', { className: 'players' }, link),
+      el('td', { className: 'result', title: `${r.words} (black discs – white discs)` }, r.text, el('span', { className: 'visually-hidden' }, ` ${r.words}`)),
+      el('td', { className: 'move' }, g.move || ''),
+      el('td', { className: 'hide-narrow' }, g.tournament ? g.tournament.name : ''),
+      el('td', { className: 'num' }, g.year || '')));
+  }
+  return el('table', { className: 'list-table' },
+    el('caption', { className: 'visually-hidden' }, caption),
+    el('thead', {}, el('tr', {},
+      el('th', { scope: 'col' }, 'Black – White'), el('th', { scope: 'col' }, 'Score'),
+      el('th', { scope: 'col' }, 'Move'), el('th', { scope: 'col', className: 'hide-narrow' }, 'Tournament'),
+      el('th', { scope: 'col', className: 'num' }, 'Year'))),
+    tbody);
+}

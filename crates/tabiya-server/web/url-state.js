@@ -1,0 +1,95 @@
+// The page's state and its URL: everything a shared link or the back button must restore.
+//
+//   readState('?db=demo&play=e2e4,c7c5&at=1&since=2020') -> state
+//   writeState(state, 'chess' | 'othello')               -> '?db=demo&play=e2e4,c7c5&at=1&since=2020'
+//
+// state = {
+//   db,                 database name (null: the first served)
+//   fen,                chess: the line's starting FEN (null: the standard start)
+//   line,               the moves played: chess UCI ['e2e4', ...], Othello squares ['f5', ...]
+//   at,                 how many of them are on the board (null: all)
+//   orient,             'white' | 'black' (chess board orientation)
+//   view,               'explorer' | 'games' | 'books'
+//   filters,            { since, until, ratingMin, ratingMax, speeds: [], player, color,  (chess)
+//                         tournament, from, to, players }                                 (Othello)
+//   sort, offset,       the games list's order and page
+//   game, ply,          an open game and where it is (a path in its move tree, see viewer.js)
+// }
+// A chess line is `play=e2e4,c7c5`; an Othello line `moves=f5d6c3`. Defaults are left out of
+// the URL, so the start page is plain `/`.
+
+export const SPEEDS = ['ultraBullet', 'bullet', 'blitz', 'rapid', 'classical', 'correspondence'];
+export const VIEWS = ['explorer', 'games', 'books'];
+export const SORTS = ['rating', 'date', 'id'];
+
+const FILTER_KEYS = ['since', 'until', 'ratingMin', 'ratingMax', 'player', 'color', 'tournament', 'from', 'to', 'players'];
+
+export function emptyFilters() {
+  return {
+    since: '', until: '', ratingMin: '', ratingMax: '', speeds: [], player: '', color: 'any',
+    tournament: '', from: '', to: '', players: 'any',
+  };
+}
+
+export function readState(search) {
+  const p = new URLSearchParams(search);
+  const get = (k) => (p.get(k) || '').trim();
+  const filters = emptyFilters();
+  for (const k of FILTER_KEYS) if (get(k)) filters[k] = get(k);
+  filters.speeds = get('speeds') ? get('speeds').split(',').filter((s) => SPEEDS.includes(s)) : [];
+  const line = get('play')
+    ? get('play').split(/[\s,]+/).filter(Boolean)
+    : (get('moves').toLowerCase().match(/[a-h][1-8]/g) || []);
+  const at = /^\d+$/.test(get('at')) ? Math.min(Number(get('at')), line.length) : null;
+  const offset = /^\d+$/.test(get('offset')) ? Number(get('offset')) : 0;
+  return {
+    db: get('db') || null,
+    fen: get('fen') || null,
+    line,
+    at: at === line.length ? null : at,
+    orient: get('orient') === 'black' ? 'black' : 'white',
+    view: VIEWS.includes(get('view')) ? get('view') : 'explorer',
+    filters,
+    sort: SORTS.includes(get('sort')) ? get('sort') : 'rating',
+    offset,
+    game: get('game') || null,
+    ply: get('ply') || null,
+  };
+}
+
+export function writeState(s, kind = 'chess') {
+  const p = new URLSearchParams();
+  if (s.db) p.set('db', s.db);
+  if (kind === 'chess') {
+    if (s.fen) p.set('fen', s.fen);
+    if (s.line.length) p.set('play', s.line.join(','));
+  } else if (s.line.length) {
+    p.set('moves', s.line.join(''));
+  }
+  if (s.at !== null && s.at !== undefined && s.at < s.line.length) p.set('at', String(s.at));
+  if (kind === 'chess' && s.orient === 'black') p.set('orient', 'black');
+  if (s.view !== 'explorer') p.set('view', s.view);
+  for (const [k, v] of Object.entries(activeFilters(s.filters, kind))) p.set(k, v);
+  if (s.sort !== 'rating') p.set('sort', s.sort);
+  if (s.offset) p.set('offset', String(s.offset));
+  if (s.game) p.set('game', s.game);
+  if (s.game && s.ply) p.set('ply', s.ply);
+  const text = p.toString().replace(/%2C/g, ',').replace(/%2F/g, '/');
+  return text ? `?${text}` : (typeof location === 'undefined' ? '/' : location.pathname);
+}
+
+// The filters that are set, as API parameters (chess: explore and games; Othello: games).
+export function activeFilters(f, kind = 'chess') {
+  const out = {};
+  const keys = kind === 'chess'
+    ? ['since', 'until', 'ratingMin', 'ratingMax', 'player']
+    : ['player', 'tournament', 'from', 'to'];
+  for (const k of keys) if (f[k]) out[k] = f[k];
+  if (kind === 'chess') {
+    if (f.speeds.length) out.speeds = f.speeds.join(',');
+    if (f.player && f.color && f.color !== 'any') out.color = f.color;
+  } else if (f.players && f.players !== 'any') {
+    out.players = f.players;
+  }
+  return out;
+}

@@ -1,0 +1,516 @@
+#!/usr/bin/env python3
+"""The web page of `tabiya serve` in a real headless Chromium.
+
+    python3 test_page.py http://127.0.0.1:9877/ /tmp/screenshots
+
+Needs `pip install playwright` (the Python package only: the browser is Debian's
+/usr/bin/chromium, `apt-get install chromium`; never `playwright install`). The server must
+serve a chess database with games from the standard start (the demo's, say) and may serve an
+Othello database and books; steps needing what is not served are skipped, and say so.
+
+Steps (a screenshot after each, NN-name.png in the directory): the start page and the time to
+its first table; 1. e4 played by clicking e2 then e4 on the board; the back button; 1. e4 c5
+by clicking table rows; the games list, a game opened and stepped through with the keyboard;
+the books; a filter (the totals compared with /api/explore asked directly); the Othello
+database (f5 clicked on the board); a bad FEN pasted; the explorer and a game at phone size
+(390x844). Prints a summary; exits 1 on any failure.
+"""
+
+import json
+import os
+import statistics
+import sys
+import time
+import traceback
+import urllib.error
+import urllib.parse
+import urllib.request
+
+from playwright.sync_api import sync_playwright
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+TIMEOUT_MS = 15000
+
+
+class Failure(Exception):
+    pass
+
+
+def check(cond, message):
+    if not cond:
+        raise Failure(message)
+
+
+class Test:
+    def __init__(self, base, shots):
+        self.base = base.rstrip("/") + "/"
+        self.shots = shots
+        self.results = []  # (name, status, detail)
+        self.shot_no = 0
+        self.page_errors = []
+        self.timing = {}
+
+    # ------------------------------------------------------------------ helpers
+
+    def api(self, path, **params):
+        q = urllib.parse.urlencode({k: v for k, v in params.items() if v is not None}, safe=",/")
+        url = self.base + path.lstrip("/") + ("?" + q if q else "")
+        try:
+            with urllib.request.urlopen(url, timeout=30) as r:
+                return json.load(r)
+        except urllib.error.HTTPError as e:
+            raise Failure(f"{url}: HTTP {e.code} {e.read()[:200]!r}") from e
+
+    def url(self, **params):
+        q = urllib.parse.urlencode({k: v for k, v in params.items() if v is not None}, safe=",/")
+        return self.base + ("?" + q if q else "")
+
+    def shot(self, page, name, full_page=True):
+        self.shot_no += 1
+        path = os.path.join(self.shots, f"{self.shot_no:02d}-{name}.png")
+        page.screenshot(path=path, full_page=full_page)
+        return path
+
+    def step(self, name, fn, *args):
+        t = time.monotonic()
+        try:
+            detail = fn(*args) or ""
+            self.results.append((name, "ok", detail, time.monotonic() - t))
+        except Skip as s:
+            self.results.append((name, "skipped", str(s), time.monotonic() - t))
+        except Exception as e:  # a failed step is reported and the next ones still run
+            detail = str(e) if isinstance(e, Failure) else "".join(traceback.format_exception_only(type(e), e)).strip()
+            self.results.append((name, "FAIL", detail, time.monotonic() - t))
+
+    def new_page(self, browser, **context):
+        ctx = browser.new_context(**context)
+        page = ctx.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        page.on("pageerror", lambda e: self.page_errors.append(str(e)))
+        return page
+
+    @staticmethod
+    def settle(page):
+        """Waits until no answer is awaited and the frame is drawn."""
+        page.wait_for_function("document.documentElement.dataset.loading !== 'true'")
+        page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+    @staticmethod
+    def table_moves(page, table="#explorer-table"):
+        return page.eval_on_selector_all(f"{table} tbody tr[data-move]", "rows => rows.map(r => r.dataset.move)")
+
+    @staticmethod
+    def fen(page):
+        return page.input_value("#fen-field")
+
+    @staticmethod
+    def query(page):
+        return urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)
+
+    def wait_moves(self, page, expected, table="#explorer-table"):
+        """Waits until the table's rows are `expected` (UCI or Othello squares), in order."""
+        want = json.dumps(list(expected))
+        try:
+            page.wait_for_function(
+                f"""() => JSON.stringify([...document.querySelectorAll('{table} tbody tr[data-move]')]
+                    .map(r => r.dataset.move)) === {json.dumps(want)}""")
+        except Exception as e:
+            raise Failure(f"the table shows {self.table_moves(page, table)}, expected {list(expected)}") from e
+
+    def square_center(self, page, square, orientation="white"):
+        box = page.locator("#board").bounding_box()
+        size = box["width"] / 8
+        file, rank = "abcdefgh".index(square[0]), int(square[1]) - 1
+        col, row = (file, 7 - rank) if orientation == "white" else (7 - file, rank)
+        return box["x"] + (col + 0.5) * size, box["y"] + (row + 0.5) * size
+
+    # ------------------------------------------------------------------ steps
+
+    def start(self, page):
+        page.goto(self.url(db=self.chess_db_param))
+        page.wait_for_selector("#explorer-table tbody tr[data-move]")
+        self.settle(page)
+        expected = [m["uci"] for m in self.api("api/explore", db=self.chess_db)["moves"]]
+        self.wait_moves(page, expected)
+        check(self.fen(page) == START_FEN, f"FEN field {self.fen(page)!r}")
+        check(page.locator("#board cg-board piece").count() == 32, "the board does not show 32 pieces")
+        total = page.inner_text("#explorer-table tfoot td.games").replace(",", "")
+        ex = self.api("api/explore", db=self.chess_db)
+        want = ex["white"] + ex["draws"] + ex["black"] + ex["unknown"]
+        check(int(total) == want, f"totals row {total}, the API says {want}")
+        self.shot(page, "start")
+        return f"{len(expected)} moves, {want} games"
+
+    def first_table_time(self, browser):
+        """Time from navigationStart to the first explorer table filled, over fresh loads."""
+        times, answers = [], []
+        for _ in range(5):
+            page = self.new_page(browser, viewport={"width": 1280, "height": 900})
+            page.goto(self.url(db=self.chess_db_param))
+            page.wait_for_function("performance.getEntriesByName('tabiya:first-table').length > 0")
+            t = page.evaluate("""() => ({
+                table: performance.getEntriesByName('tabiya:first-table')[0].startTime,
+                dcl: performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd,
+                api: Math.max(...performance.getEntriesByType('resource')
+                     .filter(e => e.name.includes('/api/explore')).map(e => e.responseEnd)) })""")
+            times.append(t["table"])
+            answers.append(t["api"])
+            page.context.close()
+        med = statistics.median(times)
+        self.timing = {"first_table_ms": [round(x) for x in times], "median_ms": round(med),
+                       "explore_answer_ms": [round(x) for x in answers]}
+        check(med < 3000, f"the first table took {med:.0f} ms (median of 5)")
+        return (f"navigationStart -> table filled: median {med:.0f} ms "
+                f"(runs {', '.join(f'{x:.0f}' for x in times)}; explore answered at "
+                f"{', '.join(f'{x:.0f}' for x in answers)} ms)")
+
+    def play_e4_on_board(self, page):
+        page.goto(self.url(db=self.chess_db_param))
+        page.wait_for_selector("#explorer-table tbody tr[data-move]")
+        self.settle(page)
+        for sq in ("e2", "e4"):
+            x, y = self.square_center(page, sq)
+            page.mouse.click(x, y)
+            page.wait_for_timeout(120)
+        page.wait_for_function("new URLSearchParams(location.search).get('play') === 'e2e4'")
+        expected = [m["uci"] for m in self.api("api/explore", db=self.chess_db, play="e2e4")["moves"]]
+        self.wait_moves(page, expected)
+        check(all(m[1] in "78" for m in expected), f"not Black's replies: {expected}")
+        check(" b KQkq" in self.fen(page), f"FEN after e4: {self.fen(page)}")
+        check(page.locator("#line .mv.is-current").inner_text().strip() == "1. e4", "the line does not show 1. e4 as current")
+        self.shot(page, "e4")
+        return f"URL {page.url}; Black's replies {', '.join(expected[:5])}…"
+
+    def back_button(self, page):
+        page.go_back()
+        page.wait_for_function("!new URLSearchParams(location.search).get('play')")
+        expected = [m["uci"] for m in self.api("api/explore", db=self.chess_db)["moves"]]
+        self.wait_moves(page, expected)
+        check(self.fen(page) == START_FEN, f"FEN after back: {self.fen(page)}")
+        page.go_forward()
+        page.wait_for_function("new URLSearchParams(location.search).get('play') === 'e2e4'")
+        check(" b KQkq" in self.fen(page), "forward did not restore 1. e4")
+        page.go_back()
+        page.wait_for_function("!new URLSearchParams(location.search).get('play')")
+        self.settle(page)
+        self.shot(page, "back")
+        return "start position again (and forward restores 1. e4)"
+
+    def rows_e4_c5(self, page):
+        page.click("#explorer-table tbody tr[data-move='e2e4'] td.games")
+        page.wait_for_function("new URLSearchParams(location.search).get('play') === 'e2e4'")
+        page.wait_for_selector("#explorer-table tbody tr[data-move='c7c5']")
+        page.click("#explorer-table tbody tr[data-move='c7c5'] td.bar")
+        page.wait_for_function("new URLSearchParams(location.search).get('play') === 'e2e4,c7c5'")
+        ex = self.api("api/explore", db=self.chess_db, play="e2e4,c7c5")
+        self.wait_moves(page, [m["uci"] for m in ex["moves"]])
+        check(self.fen(page) == ex["fen"], f"FEN {self.fen(page)} != {ex['fen']}")
+        if ex.get("opening"):
+            page.wait_for_function("document.querySelector('#opening').textContent.includes(%s)" % json.dumps(ex["opening"]["name"]))
+        self.settle(page)
+        # Keyboard along the line: Left, Home, End.
+        page.keyboard.press("ArrowLeft")
+        page.wait_for_function("new URLSearchParams(location.search).get('at') === '1'")
+        check(" b KQkq" in self.fen(page), "Left did not step back to 1. e4")
+        page.keyboard.press("Home")
+        page.wait_for_function(f"document.querySelector('#fen-field').value === {json.dumps(START_FEN)}")
+        page.keyboard.press("End")
+        page.wait_for_function(f"document.querySelector('#fen-field').value === {json.dumps(ex['fen'])}")
+        self.settle(page)
+        self.shot(page, "e4-c5-rows")
+        return f"opening: {ex['opening']['eco'] + ' ' + ex['opening']['name'] if ex.get('opening') else 'none'}"
+
+    def games_and_viewer(self, page):
+        page.goto(self.url(db=self.chess_db_param, play="e2e4,c7c5"))
+        page.wait_for_selector("#explorer-table tbody tr[data-move]")
+        page.click("#tab-games")
+        page.wait_for_selector("#games-table tbody tr")
+        self.settle(page)
+        listed = self.api("api/games", db=self.chess_db, play="e2e4,c7c5", sort="rating", limit=20, offset=0)
+        count = page.inner_text("#games-count")
+        check(f"of {listed['total']:,}" in count, f"games count {count!r}, the API says {listed['total']}")
+        ids = page.eval_on_selector_all("#games-table tbody a[data-game]", "as => as.map(a => a.dataset.game)")
+        check(ids == [g["id"] for g in listed["games"]], f"games {ids[:5]}… != API {[g['id'] for g in listed['games']][:5]}…")
+        self.shot(page, "games")
+        if listed["total"] > 20:
+            page.click("#games-next")
+            page.wait_for_function("new URLSearchParams(location.search).get('offset') === '20'")
+            page.wait_for_function("document.querySelector('#games-count').textContent.startsWith('Games 21')")
+            page.click("#games-prev")
+            page.wait_for_function("!new URLSearchParams(location.search).get('offset')")
+            page.wait_for_function("document.querySelector('#games-count').textContent.startsWith('Games 1–')")
+        # Sort by date: the first row is the API's.
+        page.select_option("#games-sort", "date")
+        by_date = self.api("api/games", db=self.chess_db, play="e2e4,c7c5", sort="date", limit=20, offset=0)
+        page.wait_for_function("document.querySelector('#games-table tbody a[data-game]').dataset.game === %s" % json.dumps(by_date["games"][0]["id"]))
+        game_id = by_date["games"][0]["id"]
+        page.click(f"#games-table tbody a[data-game='{game_id}']")
+        page.wait_for_selector("#game-title")
+        page.wait_for_function("new URLSearchParams(location.search).get('ply')")
+        self.settle(page)
+        game = self.api(f"api/game/{game_id}", db=self.chess_db)
+        ply = int(self.query(page)["ply"][0])
+        check(ply == 2, f"the game opened at ply {ply}, not where 1. e4 c5 is reached (2)")
+        check(self.fen(page) == game["moves"][1]["fen"], "the board is not the game's position at ply 2")
+        seen = [self.fen(page)]
+        for i in range(3):
+            page.keyboard.press("ArrowRight")
+            want = game["moves"][ply + i]["fen"]
+            page.wait_for_function(f"document.querySelector('#fen-field').value === {json.dumps(want)}")
+            seen.append(self.fen(page))
+        page.keyboard.press("ArrowLeft")
+        want = game["moves"][ply + 1]["fen"]
+        page.wait_for_function(f"document.querySelector('#fen-field').value === {json.dumps(want)}")
+        check(len(set(seen)) == 4, "the board did not change at each step")
+        check(page.locator(".game-viewer .mv.is-current").count() == 1, "no current move highlighted")
+        current = page.inner_text(".game-viewer .mv.is-current")
+        check(game["moves"][ply + 1]["san"] in current, f"current move {current!r}")
+        pgn = page.get_attribute(".game-viewer a[download]", "href")
+        check(pgn and f"/api/game/{game_id}/pgn" in pgn, f"PGN link {pgn!r}")
+        title = page.inner_text("#game-title")
+        white = next(t["value"] for t in game["tags"] if t["name"] == "White")
+        check(white in title, f"title {title!r} lacks {white!r}")
+        self.shot(page, "game")
+        # Back to the explorer, same position.
+        page.click(".game-viewer .back-button")
+        page.wait_for_function("!new URLSearchParams(location.search).get('game')")
+        page.wait_for_selector("#panel-games:not([hidden]) #games-table")
+        check(self.query(page).get("play") == ["e2e4,c7c5"], f"position lost: {page.url}")
+        return f"game {game_id}: {title.strip()}, stepped plies {ply}→{ply + 3}→{ply + 2}"
+
+    def books(self, page):
+        books = self.catalog["books"]
+        if not books:
+            raise Skip("no book is served")
+        page.goto(self.url(db=self.chess_db_param, play="e2e4"))
+        page.wait_for_selector("#explorer-table tbody tr[data-move]")
+        page.click("#tab-books")
+        answers = self.api("api/books", play="e2e4")
+        page.wait_for_selector(".book")
+        self.settle(page)
+        out = []
+        for b in answers:
+            sel = f".book[data-book='{b['name']}']"
+            check(page.locator(sel).count() == 1, f"no panel for book {b['name']}")
+            if b["found"] and b["moves"]:
+                shown = sorted(self.table_moves(page, f"{sel} table"))
+                check(shown == sorted(m["uci"] for m in b["moves"]), f"{b['name']}: {shown} != {[m['uci'] for m in b['moves']]}")
+            out.append(f"{b['name']} ({b['format']}): {len(b['moves'])} moves")
+        gm = next((b for b in answers if b["name"] == "gm2001"), None)
+        if gm:
+            check(gm["found"] and gm["moves"], "gm2001 has no moves after 1. e4")
+            first = page.locator(".book[data-book='gm2001'] tbody tr").first
+            check(gm["moves"][0]["san"] in first.inner_text(), "gm2001's first move is not its heaviest")
+            check("%" in first.inner_text(), "gm2001's weights are not shown as shares")
+        self.shot(page, "books")
+        # A book move plays.
+        name = (gm or next(b for b in answers if b["moves"]))["name"]
+        uci = page.get_attribute(f".book[data-book='{name}'] tbody tr[data-move]", "data-move")
+        page.click(f".book[data-book='{name}'] tbody tr[data-move='{uci}'] .move-button")
+        page.wait_for_function(f"new URLSearchParams(location.search).get('play') === 'e2e4,{uci}'")
+        return "; ".join(out)
+
+    def filter(self, page):
+        page.goto(self.url(db=self.chess_db_param, play="e2e4,c7c5"))
+        page.wait_for_selector("#explorer-table tbody tr[data-move]")
+        self.settle(page)
+        before = int(page.inner_text("#explorer-table tfoot td.games").replace(",", ""))
+        page.click("#filters-summary")
+        year = self.filter_year
+        page.fill("#filters-form input[name=since]", str(year))
+        page.click("#filters-apply")
+        page.wait_for_function(f"new URLSearchParams(location.search).get('since') === '{year}'")
+        ex = self.api("api/explore", db=self.chess_db, play="e2e4,c7c5", since=year)
+        want = ex["white"] + ex["draws"] + ex["black"] + ex["unknown"]
+        try:
+            page.wait_for_function(f"""() => {{ const c = document.querySelector('#explorer-table tfoot td.games');
+                return c && c.textContent.replace(/,/g, '') === '{want}'; }}""")
+        except Exception as e:
+            raise Failure(f"totals row {page.inner_text('#explorer-table tfoot td.games')}, the API with since={year} says {want}") from e
+        check(want != before, f"since={year} did not change the totals ({before})")
+        self.wait_moves(page, [m["uci"] for m in ex["moves"]])
+        self.settle(page)
+        self.shot(page, "filter-since")
+        # A rating floor as well, then the games list honours both.
+        rating = self.rating_floor
+        page.fill("#filters-form input[name=ratingMin]", str(rating))
+        page.click("#filters-apply")
+        page.wait_for_function(f"new URLSearchParams(location.search).get('ratingMin') === '{rating}'")
+        ex2 = self.api("api/explore", db=self.chess_db, play="e2e4,c7c5", since=year, ratingMin=rating)
+        want2 = ex2["white"] + ex2["draws"] + ex2["black"] + ex2["unknown"]
+        if want2:
+            page.wait_for_function(f"""() => {{ const c = document.querySelector('#explorer-table tfoot td.games');
+                return c && c.textContent.replace(/,/g, '') === '{want2}'; }}""")
+        else:
+            page.wait_for_selector("#panel-explorer .empty")
+        page.click("#tab-games")
+        listed = self.api("api/games", db=self.chess_db, play="e2e4,c7c5", since=year, ratingMin=rating, limit=20)
+        page.wait_for_function("document.querySelector('#games-count') && document.querySelector('#games-count').textContent.includes(%s)"
+                               % json.dumps(f"{listed['total']:,}" if listed["total"] else "No games"))
+        page.click("#filters-clear")
+        page.wait_for_function("!new URLSearchParams(location.search).get('since')")
+        return f"{before} games; since {year}: {want}; and rating ≥ {rating}: {want2}"
+
+    def othello(self, page):
+        if not self.othello_db:
+            raise Skip("no Othello database is served")
+        page.goto(self.url(db=self.chess_db_param))
+        page.wait_for_selector("#explorer-table tbody tr[data-move]")
+        page.select_option("#db-select", self.othello_db)
+        page.wait_for_selector("#board .othello-square")
+        ex0 = self.api("api/explore", db=self.othello_db)
+        self.wait_moves(page, [m["move"] for m in ex0["moves"]])
+        check(page.is_visible("#symmetry-note"), "no symmetry note")
+        box = page.locator("#board [data-square='f5']").bounding_box()
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.wait_for_function("new URLSearchParams(location.search).get('moves') === 'f5'")
+        ex = self.api("api/explore", db=self.othello_db, moves="f5")
+        self.wait_moves(page, [m["move"] for m in ex["moves"]])
+        check("f5" in page.inner_text("#line"), "the line does not show f5")
+        check(page.locator("#board .othello-square--last[data-square='f5']").count() == 1, "f5 is not marked as the last move")
+        legal = page.eval_on_selector_all("#board .othello-square--legal", "s => s.map(x => x.dataset.square)")
+        check(sorted(legal) == ["d6", "f4", "f6"], f"legal squares after f5: {legal}")
+        total = int(page.inner_text("#explorer-table tfoot td.games").replace(",", ""))
+        check(total == ex["games"], f"totals {total} != {ex['games']}")
+        self.settle(page)
+        self.shot(page, "othello-f5")
+        # A table row plays too; the games list; a game's viewer.
+        reply = ex["moves"][0]["move"]
+        page.click(f"#explorer-table tbody tr[data-move='{reply}'] td.games")
+        page.wait_for_function(f"new URLSearchParams(location.search).get('moves') === 'f5{reply}'")
+        page.click("#tab-games")
+        page.wait_for_selector("#panel-games tbody a[data-game]")
+        listed = self.api("api/games", db=self.othello_db, moves=f"f5{reply}", sort="rating", limit=20)
+        check(f"of {listed['total']:,}" in page.inner_text("#games-count"), "Othello games count")
+        page.click("#panel-games tbody a[data-game]")
+        page.wait_for_selector("#game-title")
+        page.wait_for_function("new URLSearchParams(location.search).get('ply') === '2'")
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function("new URLSearchParams(location.search).get('ply') === '3'")
+        self.settle(page)
+        self.shot(page, "othello-game")
+        return f"f5: {ex['games']} games, replies {', '.join(m['move'] for m in ex['moves'])}; opening {ex['opening']}"
+
+    def bad_fen(self, page):
+        page.goto(self.url(db=self.chess_db_param))
+        page.wait_for_selector("#explorer-table tbody tr[data-move]")
+        page.click("#paste-summary")
+        page.fill("#paste-text", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1")
+        page.click("#paste-load")
+        page.wait_for_selector("#paste-error:not([hidden])")
+        message = page.inner_text("#paste-error")
+        check("FEN" in message, f"error message {message!r}")
+        check(self.fen(page) == START_FEN, "a bad FEN changed the position")
+        self.shot(page, "bad-fen")
+        # A FEN the server refuses (the page's own check lets it through) shows the API's error.
+        page.fill("#paste-text", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBPR w KQkq - 0 1")
+        page.click("#paste-load")
+        page.wait_for_selector("#panel-explorer .api-error:not([hidden])")
+        shown = page.inner_text("#panel-explorer .api-error")
+        check("illegal" in shown or "invalid" in shown, f"the explorer says {shown!r}")
+        self.shot(page, "server-refuses-fen")
+        # A PGN pasted: its main line becomes the line played.
+        page.goto(self.url(db=self.chess_db_param))
+        page.wait_for_selector("#explorer-table tbody tr[data-move]")
+        page.click("#paste-summary")
+        page.fill("#paste-text", '[Event "x"]\n\n1. e4 {comment} c5 (1... e5 2. Nf3) 2. Nf3 d6 $1 *')
+        page.click("#paste-load")
+        page.wait_for_function("new URLSearchParams(location.search).get('play') === 'e2e4,c7c5,g1f3,d7d6'")
+        return f"paste box: {message.strip()}; server: {shown.strip()[:120]!r}"
+
+    def phone(self, browser):
+        page = self.new_page(browser, viewport={"width": 390, "height": 844}, device_scale_factor=2,
+                             is_mobile=True, has_touch=True)
+        page.goto(self.url(db=self.chess_db_param, play="e2e4,c7c5"))
+        page.wait_for_selector("#explorer-table tbody tr[data-move]")
+        self.settle(page)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        check(width <= 390, f"the page is {width}px wide at 390px")
+        board = page.locator("#board").bounding_box()
+        check(board["width"] >= 330, f"the board is only {board['width']}px wide on a phone")
+        a = self.shot(page, "phone-explorer", full_page=False)
+        self.shot(page, "phone-explorer-full")
+        # Tap a move in the table, then open a game.
+        page.tap("#explorer-table tbody tr[data-move] .move-button")
+        page.wait_for_function("new URLSearchParams(location.search).get('play').split(',').length === 3")
+        page.tap("#tab-games")
+        page.wait_for_selector("#games-table tbody a[data-game]")
+        page.tap("#games-table tbody a[data-game]")
+        page.wait_for_selector("#game-title")
+        self.settle(page)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        check(width <= 390, f"the game view is {width}px wide at 390px")
+        self.shot(page, "phone-game")
+        page.context.close()
+        return f"no sideways scrolling; board {board['width']:.0f}px; {a}"
+
+    # ------------------------------------------------------------------ run
+
+    def run(self):
+        os.makedirs(self.shots, exist_ok=True)
+        self.catalog = self.api("api/databases")
+        chess = [d for d in self.catalog["databases"] if d["kind"] == "chess" and d["games"] > 0]
+        if not chess:
+            print("FAIL: the server serves no chess database with games")
+            return 1
+        self.chess_db = chess[0]["name"]
+        first = self.catalog["databases"][0]["name"]
+        self.chess_db_param = None if first == self.chess_db else self.chess_db
+        othello = [d for d in self.catalog["databases"] if d["kind"] == "othello" and d["games"] > 0]
+        self.othello_db = othello[0]["name"] if othello else None
+        # A filter year and rating floor that split the Sicilian's games (the middle ones).
+        sic = self.api("api/games", db=self.chess_db, play="e2e4,c7c5", sort="date", limit=1000)
+        years = sorted(int(g["date"][:4]) for g in sic["games"] if g["date"][:4].isdigit())
+        ratings = sorted(g["white"]["rating"] for g in sic["games"] if g["white"].get("rating"))
+        self.filter_year = years[len(years) // 2] if years else 2020
+        self.rating_floor = ratings[len(ratings) // 2] if ratings else 2000
+
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            page = self.new_page(browser, viewport={"width": 1280, "height": 900})
+            self.step("start page", self.start, page)
+            self.step("time to first table", self.first_table_time, browser)
+            self.step("1. e4 by clicking e2, e4 on the board", self.play_e4_on_board, page)
+            self.step("back button", self.back_button, page)
+            self.step("1. e4 c5 by clicking table rows; ← Home End", self.rows_e4_c5, page)
+            self.step("games list, a game, keyboard steps", self.games_and_viewer, page)
+            self.step("books", self.books, page)
+            self.step("filters", self.filter, page)
+            self.step("Othello", self.othello, page)
+            self.step("bad FEN, PGN paste", self.bad_fen, page)
+            self.step("phone size (390x844)", self.phone, browser)
+            browser.close()
+
+        failed = 0
+        print(f"Tabiya page test against {self.base} (screenshots in {self.shots})")
+        for name, status, detail, secs in self.results:
+            failed += status == "FAIL"
+            print(f"  {status:7s} {name} ({secs:.1f}s){': ' + detail if detail else ''}")
+        if self.page_errors:
+            failed += 1
+            print("  FAIL    uncaught errors in the page:")
+            for e in self.page_errors:
+                print(f"          {e}")
+        if self.timing:
+            print(f"  time to first table: {json.dumps(self.timing)}")
+        ok = sum(1 for r in self.results if r[1] == "ok")
+        print(f"{ok} passed, {failed} failed, {sum(1 for r in self.results if r[1] == 'skipped')} skipped")
+        return 1 if failed else 0
+
+
+class Skip(Exception):
+    pass
+
+
+def main():
+    if len(sys.argv) != 3:
+        print(__doc__)
+        return 2
+    return Test(sys.argv[1], sys.argv[2]).run()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
