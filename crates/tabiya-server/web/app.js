@@ -119,6 +119,7 @@ async function mount() {
   $('othello-filters').hidden = k !== 'othello';
   $('symmetry-note').hidden = k !== 'othello';
   $('flip').hidden = k !== 'chess';
+  $('flip-key').hidden = k !== 'chess';
   $('footer-lichess').hidden = k !== 'chess';
   $('paste-summary').textContent = k === 'chess' ? 'Paste a FEN, PGN or moves' : 'Paste Othello moves';
   $('paste-label').textContent = k === 'chess'
@@ -275,7 +276,7 @@ function render() {
   $('opening').hidden = inGame;
   $('line').hidden = inGame;
   $('clear').hidden = inGame;
-  $('symmetry-note').hidden = k !== 'othello';
+  $('symmetry-note').hidden = k !== 'othello' || inGame;
   $('panel-game').hidden = !inGame;
   const booksServed = catalog.books.length > 0 && k === 'chess';
   $('tab-books').hidden = !booksServed;
@@ -305,6 +306,7 @@ function showLinePosition(L, at) {
   if (kind() === 'chess') {
     const fen = L.fens[at];
     const uci = at > 0 ? L.ucis[at - 1] : null;
+    chessBoard.ground.setAutoShapes([]);
     chessBoard.set(fen, { lastMove: uci ? [uci.slice(0, 2), uci.slice(2, 4)] : null, orientation: state.orient });
     $('fen-field').value = fen;
     $('position-status').textContent = chessStatus(L, at);
@@ -390,7 +392,7 @@ function scrollLine() {
 
 function renderFooter(L, at) {
   $('footer-db').textContent = db
-    ? `${db.name}: ${fmt(db.games)} ${db.kind} game${db.games === 1 ? '' : 's'}`
+    ? `${db.name}: ${fmt(db.games)} ${db.kind === 'chess' ? 'chess' : 'Othello'} game${db.games === 1 ? '' : 's'}`
     : 'No database is served';
   if (kind() === 'chess' && db) {
     const params = { db: db.name, fen: state.fen || undefined, play: L.ucis.slice(0, at).join(',') || undefined };
@@ -636,10 +638,11 @@ function showGameNode() {
     const node = viewer.node(state.ply || '0') || viewer.start();
     if (node.path !== (state.ply || '0')) { state.ply = node.path; replaceUrl(); }
     viewer.select(node.path);
+    chessBoard.ground.setAutoShapes([]);
     chessBoard.set(node.fen, { lastMove: node.uci ? [node.uci.slice(0, 2), node.uci.slice(2, 4)] : null, orientation: state.orient });
     $('fen-field').value = node.fen;
     const turn = node.fen.split(' ')[1] === 'w' ? 'White' : 'Black';
-    $('position-status').textContent = node.san ? `Game, after ${node.san}: ${turn} to move` : `Game, start position: ${turn} to move`;
+    $('position-status').textContent = `Game, ${node.san ? `after ${viewer.label(node)}` : 'start position'}: ${turn} to move`;
     navButtons(!!node.prev, !!node.next);
   } else {
     const ply = Math.max(0, Math.min(Number(state.ply || 0), viewer.length()));

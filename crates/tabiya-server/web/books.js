@@ -30,17 +30,17 @@ export function renderBooks(answers, { fen, onPlay, onPreview }) {
     const id = `book-${i}`;
     const section = el('section', { className: 'book', 'aria-labelledby': `${id}-title`, dataset: { book: book.name } },
       el('h3', { id: `${id}-title` }, book.name, ' ', el('span', { className: 'muted small' }, `${FORMAT_NAMES[book.format] || book.format}`)));
-    if (!book.found || !book.moves.length) {
-      section.append(el('p', { className: 'empty' }, book.found ? 'In this book, with no moves.' : 'Not in this book.'));
-      out.append(section);
-      continue;
-    }
-    if (book.games !== undefined) {
+    if (book.found && book.games !== undefined) {
       const bits = [`${fmt(book.games)} game${book.games === 1 ? '' : 's'}`];
       if (book.wins !== undefined) bits.push(`${mover} +${fmt(book.wins)} =${fmt(book.draws)} −${fmt(book.losses)}`);
       if (book.averageRating) bits.push(`average rating ${book.averageRating}`);
       if (book.performance) bits.push(`performance ${book.performance}`);
       section.append(el('p', { className: 'muted small' }, bits.join(' · ')));
+    }
+    if (!book.found || !book.moves.length) {
+      section.append(el('p', { className: 'empty' }, book.found ? 'In this book, with no moves.' : 'Not in this book.'));
+      out.append(section);
+      continue;
     }
     const has = (k) => book.moves.some((m) => m[k] !== undefined && m[k] !== null);
     const weights = has('weight');
@@ -48,7 +48,7 @@ export function renderBooks(answers, { fen, onPlay, onPreview }) {
     const results = has('wins');
     const ratings = has('averageRating');
     const perf = has('performance');
-    const marks = has('green') || has('red') || has('annotation');
+    const marks = book.moves.some((m) => m.green || m.red || m.annotation);
     const weightSum = weights ? book.moves.reduce((a, m) => a + (m.weight || 0), 0) : 0;
     const moves = [...book.moves].sort((a, b) => (weights ? b.weight - a.weight : 0) || ((b.games || 0) - (a.games || 0)));
     const head = [el('th', { scope: 'col' }, 'Move')];
@@ -61,7 +61,12 @@ export function renderBooks(answers, { fen, onPlay, onPreview }) {
     const tbody = el('tbody');
     for (const m of moves) {
       const cells = [];
-      if (weights) cells.push(el('td', { className: 'num', title: `weight ${m.weight}${m.learn ? `, learn ${m.learn}` : ''}` }, weightSum ? share(m.weight, weightSum) : fmt(m.weight)));
+      if (weights) {
+        const part = weightSum ? (m.weight * 100) / weightSum : 0;
+        cells.push(el('td', { className: 'num weight', title: `weight ${m.weight}${m.learn ? `, learn ${m.learn}` : ''}` },
+          el('span', { className: 'weight-bar', style: `width: ${part.toFixed(1)}%`, 'aria-hidden': 'true' }),
+          el('span', { className: 'weight-text' }, weightSum ? share(m.weight, weightSum) : fmt(m.weight))));
+      }
       if (games) cells.push(el('td', { className: 'num' }, fmt(m.games)));
       if (results) cells.push(el('td', { className: 'bar' }, wdlBar(asColours(m, whiteToMove))));
       if (ratings) cells.push(el('td', { className: 'num hide-narrow' }, fmt(m.averageRating)));

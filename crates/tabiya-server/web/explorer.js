@@ -88,6 +88,7 @@ export function renderChessExplorer(data, { fen, filtered = false, onPlay, onPre
     if (data.unknown) notes.push(`${fmt(data.unknown)} game${data.unknown === 1 ? ' has' : 's have'} no result.`);
     if (notes.length) out.append(el('p', { className: 'muted small' }, notes.join(' ')));
   }
+  if (!total) return out;
   out.append(chessGameList('Top games', data.topGames, { fen, gameLink, id: 'top-games' }));
   if (data.recentGames) out.append(chessGameList('Recent games', data.recentGames, { fen, gameLink, id: 'recent-games' }));
   return out;
@@ -141,9 +142,10 @@ export function renderOthelloExplorer(data, { onPlay, onPreview, openGame, gameL
         el('th', { scope: 'col' }, 'Move'),
         el('th', { scope: 'col', className: 'num' }, 'Games'),
         el('th', { scope: 'col' }, 'White / draws / Black'),
-        el('th', { scope: 'col', className: 'num', title: `the games won by ${mover}, the side to move (draws count half)` }, `${mover} wins`),
-        el('th', { scope: 'col', className: 'num hide-narrow', title: 'average final count of black discs' }, 'Black discs'),
-        el('th', { scope: 'col', className: 'num hide-narrow', title: 'average theoretical score (black discs with perfect play from move 40ish, as WTHOR records it)' }, 'Theor.'))));
+        el('th', { scope: 'col', className: 'num', title: `share of the games won by ${mover}, the side to move (a draw counts half)` },
+          'Win', el('span', { className: 'visually-hidden' }, ` rate for ${mover}`)),
+        el('th', { scope: 'col', className: 'num hide-narrow', title: 'average number of black discs at the end' }, 'Discs', el('span', { className: 'visually-hidden' }, ' (black, average)')),
+        el('th', { scope: 'col', className: 'num hide-narrow', title: 'average theoretical score: black discs with perfect play from the end of the recorded game, as WTHOR gives it' }, 'Theor.'))));
     const tbody = el('tbody');
     for (const m of data.moves) {
       const eq = m.equivalent && m.equivalent.length ? m.equivalent : null;
@@ -171,7 +173,7 @@ export function renderOthelloExplorer(data, { onPlay, onPreview, openGame, gameL
     out.append(table);
     if (data.ended) out.append(el('p', { className: 'muted small' }, `${fmt(data.ended)} game${data.ended === 1 ? '' : 's'} ended in this position.`));
   }
-  out.append(othelloGameList('Top games', data.topGames || [], { openGame, gameLink, id: 'top-games' }));
+  if (total) out.append(othelloGameList('Top games', data.topGames || [], { openGame, gameLink, id: 'top-games' }));
   return out;
 }
 

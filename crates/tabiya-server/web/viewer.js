@@ -7,6 +7,7 @@
 //                                  // ply, '12-0-3' the 3rd move of the first variation of ply 12)
 //   viewer.node(path), viewer.step(path, +1 | -1), viewer.end(path), viewer.pathOfFen(fen)
 //
+// NAGs are written with glyphs the usual system fonts have (+= rather than ⩲).
 // A variation replaces the move it hangs on: its first move is played from the position
 // before that move. Top-level variations are indented blocks; deeper ones sit in parentheses.
 
@@ -16,10 +17,10 @@ const NAGS = {
   1: ['!', 'good move'], 2: ['?', 'mistake'], 3: ['!!', 'brilliant move'], 4: ['??', 'blunder'],
   5: ['!?', 'interesting move'], 6: ['?!', 'dubious move'], 7: ['□', 'only move'], 8: ['□', 'only move'],
   10: ['=', 'equal position'], 11: ['=', 'equal, quiet'], 12: ['=', 'equal, active'], 13: ['∞', 'unclear'],
-  14: ['⩲', 'White is slightly better'], 15: ['⩱', 'Black is slightly better'],
+  14: ['+=', 'White is slightly better'], 15: ['=+', 'Black is slightly better'],
   16: ['±', 'White is better'], 17: ['∓', 'Black is better'],
   18: ['+−', 'White is winning'], 19: ['−+', 'Black is winning'],
-  22: ['⨀', 'zugzwang'], 23: ['⨀', 'zugzwang'], 32: ['⟳', 'development advantage'], 33: ['⟳', 'development advantage'],
+  22: ['⊙', 'zugzwang'], 23: ['⊙', 'zugzwang'], 32: ['↻', 'development advantage'], 33: ['↻', 'development advantage'],
   36: ['→', 'initiative'], 37: ['→', 'initiative'], 40: ['↑', 'attack'], 41: ['↑', 'attack'],
   132: ['⇆', 'counterplay'], 133: ['⇆', 'counterplay'], 138: ['⊕', 'time trouble'], 139: ['⊕', 'time trouble'],
   140: ['∆', 'with the idea'], 146: ['N', 'novelty'],
@@ -71,6 +72,7 @@ function moveNumberer(startFen) {
 
 export function createGameViewer(element, { onSelect = () => {}, onBack = () => {}, onExplore = () => {} } = {}) {
   let tree = null;
+  let numberOf = null;
   let current = '0';
   element.classList.add('game-viewer');
 
@@ -147,7 +149,8 @@ export function createGameViewer(element, { onSelect = () => {}, onBack = () => 
     startButton.setAttribute('aria-label', 'start position');
     movetext.append(startButton);
     appendComments(movetext, tree.start.comments);
-    renderLine(movetext, tree.main, 0, moveNumberer(game.startFen));
+    numberOf = moveNumberer(game.startFen);
+    renderLine(movetext, tree.main, 0, numberOf);
     const end = document.createElement('span');
     end.className = 'result';
     end.textContent = resultText(result);
@@ -259,7 +262,14 @@ export function createGameViewer(element, { onSelect = () => {}, onBack = () => 
     return out;
   }
 
-  return { show, select, node, step, end, pathOfFen, movesTo, start: () => (tree ? tree.start : null), current: () => current };
+  // '2. Nf3' or '2… Nc6': a node as a move list writes it.
+  function label(n) {
+    if (!n || !n.san || !numberOf) return '';
+    const { number, white } = numberOf(n.ply);
+    return `${number}${white ? '.' : '…'} ${n.san}`;
+  }
+
+  return { show, select, node, step, end, pathOfFen, movesTo, label, start: () => (tree ? tree.start : null), current: () => current };
 }
 
 function button(text, onClick) {

@@ -185,6 +185,11 @@ impl Snapshot<'_> {
         mode: CastlingMode,
         top_n: usize,
     ) -> Result<ChessExplore> {
+        if top_n > crate::index::TOP_GAMES {
+            // The index keeps the best TOP_GAMES games of a popular position: more are found
+            // among all its games.
+            return self.explore_all(line, mode, &GameFilter::default(), top_n, None);
+        }
         self.check_chess()?;
         let pos = line.last().cloned().unwrap_or_default();
         let ps = self.chess_position(&pos, top_n)?;
@@ -292,6 +297,18 @@ impl Snapshot<'_> {
         if filter.is_empty() && recent.is_none() {
             return self.chess_explore(line, mode, top_n);
         }
+        self.explore_all(line, mode, filter, top_n, recent)
+    }
+
+    /// [`Self::chess_explore_filtered`] from every game of the position.
+    fn explore_all(
+        &self,
+        line: &[Chess],
+        mode: CastlingMode,
+        filter: &GameFilter,
+        top_n: usize,
+        recent: Option<usize>,
+    ) -> Result<ChessExplore> {
         self.check_chess()?;
         let pos = line.last().cloned().unwrap_or_default();
         let games = self.filtered_games(&pos, filter)?;

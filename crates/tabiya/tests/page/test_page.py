@@ -112,7 +112,7 @@ class Test:
 
     def wait_moves(self, page, expected, table="#explorer-table"):
         """Waits until the table's rows are `expected` (UCI or Othello squares), in order."""
-        want = json.dumps(list(expected))
+        want = json.dumps(list(expected), separators=(",", ":"))
         try:
             page.wait_for_function(
                 f"""() => JSON.stringify([...document.querySelectorAll('{table} tbody tr[data-move]')]
