@@ -5,36 +5,36 @@
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
+#[path = "src/content_type.rs"]
+mod content_type;
+use content_type::content_type;
+
 fn main() {
     let web = Path::new(env!("CARGO_MANIFEST_DIR")).join("web");
     println!("cargo:rerun-if-changed=web");
+    println!("cargo:rerun-if-changed=src/content_type.rs");
     let mut files = Vec::new();
     collect(&web, &web, &mut files);
     files.sort();
     let mut table = String::from("&[\n");
     for (name, path) in &files {
-        let ext = name.rsplit('.').next().unwrap_or("");
-        let content_type = match ext {
-            "html" => "text/html; charset=utf-8",
-            "js" | "mjs" => "text/javascript; charset=utf-8",
-            "css" => "text/css; charset=utf-8",
-            "svg" => "image/svg+xml",
-            "png" => "image/png",
-            "ico" => "image/x-icon",
-            "json" => "application/json",
-            "md" | "txt" | "LICENSE" => "text/plain; charset=utf-8",
-            _ => "application/octet-stream",
-        };
+        let content_type = content_type(name);
+        let bytes = std::fs::read(path).expect("read a web file");
+        // An entity tag: FNV-1a of the bytes.
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in &bytes {
+            h = (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+        }
         writeln!(
             table,
-            "    ({name:?}, {content_type:?}, include_bytes!({:?}) as &[u8]),",
+            "    ({name:?}, {content_type:?}, \"\\\"{h:016x}\\\"\", include_bytes!({:?}) as &[u8]),",
             path.display()
         )
         .expect("write to a string");
     }
     table.push(']');
-    let out = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR")).join("assets.rs");
-    std::fs::write(out, table).expect("write the asset table");
+    let out = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
+    std::fs::write(out.join("assets.rs"), table).expect("write the asset table");
 }
 
 fn collect(root: &Path, dir: &Path, out: &mut Vec<(String, PathBuf)>) {

@@ -16,6 +16,9 @@ pub struct Database {
     max_ply: Option<u32>,
     /// Commits made through this handle (imports, merges): what a cache of answers keys on.
     generation: std::sync::atomic::AtomicU64,
+    /// While set, answers come from this state (and its generation), not the latest: see
+    /// [`Database::pin_answers`].
+    pinned: std::sync::RwLock<Option<(tabiya_store::ReadTx, u64)>>,
 }
 
 /// A store error, or, when another process has the store open, the error saying so.
@@ -86,6 +89,7 @@ impl Database {
             kind,
             max_ply,
             generation: Default::default(),
+            pinned: Default::default(),
         })
     }
 
@@ -129,6 +133,7 @@ impl Database {
             kind,
             max_ply,
             generation: Default::default(),
+            pinned: Default::default(),
         })
     }
 
@@ -141,7 +146,39 @@ impl Database {
     /// true until it changes (nothing else writes while a handle is open: the store is
     /// opened by one process at a time).
     pub fn generation(&self) -> u64 {
-        self.generation.load(std::sync::atomic::Ordering::Acquire)
+        match self.pinned.read().ok().as_deref() {
+            Some(Some((_, g))) => *g,
+            _ => self.generation.load(std::sync::atomic::Ordering::Acquire),
+        }
+    }
+
+    /// From now on, queries answer from the state committed now, until
+    /// [`Database::unpin_answers`]: an import made meanwhile (its several transactions)
+    /// becomes visible all at once when it is done.
+    pub fn pin_answers(&self) -> Result<()> {
+        let read = self.store.read()?;
+        let g = self.generation.load(std::sync::atomic::Ordering::Acquire);
+        if let Ok(mut p) = self.pinned.write() {
+            *p = Some((read, g));
+        }
+        Ok(())
+    }
+
+    /// Queries answer from the latest committed state again.
+    pub fn unpin_answers(&self) {
+        if let Ok(mut p) = self.pinned.write() {
+            *p = None;
+        }
+    }
+
+    /// The state queries answer from: the pinned one, else the latest.
+    pub(crate) fn answering_read(&self) -> Result<tabiya_store::ReadTx> {
+        if let Ok(p) = self.pinned.read()
+            && let Some((read, _)) = p.as_ref()
+        {
+            return Ok(read.clone());
+        }
+        Ok(self.store.read()?)
     }
 
     /// A commit went through: answers may have changed.

@@ -50,7 +50,7 @@ pub struct Snapshot<'a> {
 impl Database {
     /// Opens a query snapshot.
     pub fn snapshot(&self) -> Result<Snapshot<'_>> {
-        let read = self.store.read()?;
+        let read = self.answering_read()?;
         Ok(Snapshot {
             db: self,
             index: IndexReader::new(&read, self)?,

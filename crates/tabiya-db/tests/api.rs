@@ -293,3 +293,70 @@ fn othello_answers_from_the_wthor_records() {
     assert_eq!(y1982.total as usize, records[1].games.len());
     assert!(y1982.games.iter().all(|g| g.year == 1982));
 }
+
+/// A database written in format 1 (no time-control classes, no players table) is brought
+/// to format 2 when opened: the same players and classes as a database imported now.
+#[test]
+fn format_1_databases_are_upgraded_on_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let tcec = shared("pgn/tcec/tcec-partial.nocomments.pgn.zst");
+    let import = |path: &Path| {
+        let db = Database::open_or_create(path, Kind::Chess, None).unwrap();
+        db.import(
+            std::slice::from_ref(&tcec),
+            &ImportOptions::default(),
+            &ImportProgress::default(),
+        )
+        .unwrap();
+    };
+    let (old, new) = (dir.path().join("old"), dir.path().join("new"));
+    import(&old);
+    import(&new);
+    // Make `old` what format 1 wrote: version 1, no players, class 0 in every facts slot.
+    {
+        let db = Database::open(&old).unwrap();
+        let store = db.store();
+        let read = store.read().unwrap();
+        let facts = read.table("facts").unwrap();
+        let mut rows = Vec::new();
+        facts
+            .scan(&[], None, |k, v| {
+                rows.push((k.to_vec(), v.to_vec()));
+                true
+            })
+            .unwrap();
+        drop(read);
+        let w = store.write().unwrap();
+        w.with_table("facts", |t| {
+            for (k, mut v) in rows {
+                for slot in v.chunks_mut(12 + 16) {
+                    slot[11] = 0;
+                }
+                t.put(&k, &v)?;
+            }
+            Ok(())
+        })
+        .unwrap();
+        w.with_table("players", |t| t.remove_range(&[], &[0xff; 8]).map(|_| ()))
+            .unwrap();
+        w.with_table("meta", |t| t.put(b"version", b"1")).unwrap();
+        w.commit().unwrap();
+    }
+    let (a, b) = (Database::open(&old).unwrap(), Database::open(&new).unwrap());
+    let (sa, sb) = (a.snapshot().unwrap(), b.snapshot().unwrap());
+    let ids = sb.all_game_ids().unwrap();
+    assert_eq!(sa.all_game_ids().unwrap(), ids);
+    let mut classes = std::collections::HashSet::new();
+    for &id in &ids {
+        assert_eq!(sa.facts(id).unwrap(), sb.facts(id).unwrap(), "game {id}");
+        assert_eq!(
+            sa.players(id).unwrap(),
+            sb.players(id).unwrap(),
+            "game {id}"
+        );
+        classes.insert(sb.facts(id).unwrap().speed);
+    }
+    // The check was not vacuous: several classes, and players named.
+    assert!(classes.len() >= 4, "{classes:?}");
+    assert!(sb.players(ids[0]).unwrap()[0].is_some());
+}

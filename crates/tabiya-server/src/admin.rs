@@ -158,6 +158,7 @@ pub async fn import(
         },
     };
     let (tx, rx) = tokio::sync::mpsc::channel::<Result<axum::body::Bytes, std::io::Error>>(16);
+    let state = Arc::clone(&state);
     tokio::spawn(async move {
         let line = |l: &ImportLine| {
             let mut b = serde_json::to_vec(l).unwrap_or_default();
@@ -169,7 +170,24 @@ pub async fn import(
         let started = Instant::now();
         let p = Arc::clone(&progress);
         let s = Arc::clone(&served);
-        let mut job = tokio::task::spawn_blocking(move || import::import_into(&s.db, &req, &p));
+        let (done_tx, mut job) = tokio::sync::oneshot::channel();
+        let spawned = std::thread::Builder::new()
+            .name("tabiya-import".into())
+            .spawn(move || {
+                // The import's threads (started from this one, they inherit it) yield the
+                // cores to the questions the server answers meanwhile.
+                lower_this_threads_priority();
+                let _ = done_tx.send(import::import_into(&s.db, &req, &p));
+            });
+        if let Err(e) = spawned {
+            let _ = tx
+                .send(line(&ImportLine::Error {
+                    message: format!("cannot start the import: {e}"),
+                    kind: ErrorKind::Io,
+                }))
+                .await;
+            return;
+        }
         let result = loop {
             tokio::select! {
                 r = &mut job => break r,
@@ -181,14 +199,17 @@ pub async fn import(
                 }
             }
         };
+        // The answers asked before are computed again on the new state before the import
+        // says it is done: whoever imported sees them at once.
+        crate::refresh_stale(&state).await;
         let last = match result {
             Ok(Ok(report)) => ImportLine::Report(report),
             Ok(Err(e)) => ImportLine::Error {
                 message: full_message(&e),
                 kind: e.kind(),
             },
-            Err(e) => ImportLine::Error {
-                message: format!("the import failed: {e}"),
+            Err(_) => ImportLine::Error {
+                message: "the import stopped without a report".to_string(),
                 kind: ErrorKind::Io,
             },
         };
@@ -199,6 +220,22 @@ pub async fn import(
         Body::from_stream(ReceiverStream::new(rx)),
     )
         .into_response())
+}
+
+/// Lowers the scheduling priority of the calling thread (nice 10; threads it starts inherit
+/// it), through `renice` on its thread id. Where that cannot be done, nothing changes.
+fn lower_this_threads_priority() {
+    let Some(tid) = std::fs::read_link("/proc/thread-self")
+        .ok()
+        .and_then(|p| p.file_name().map(|t| t.to_string_lossy().into_owned()))
+    else {
+        return;
+    };
+    let _ = std::process::Command::new("renice")
+        .args(["-n", "10", "-p", &tid])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status();
 }
 
 /// A server that serves a database directory: the serve file it wrote, if any.

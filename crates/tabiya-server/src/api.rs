@@ -117,28 +117,30 @@ pub async fn explore(
     let p = Params::parse(q.as_deref());
     let db = served(&state, &p)?;
     let books = book_paths(&state, &p)?;
-    let key = format!("{}?{}#{}", uri.path(), p.canonical(), db.db.generation());
-    Ok(cached(&state, key, "application/json", move || {
-        let top = p.number("top", 8, MAX_TOP)?;
-        match db.kind {
-            Kind::Chess => {
-                let at = ChessPosition::resolve(p.get("fen"), p.get("play"))?;
-                let recent = p
-                    .get("recent")
-                    .map(|_| p.number("recent", 0, MAX_TOP))
-                    .transpose()?;
-                let filter = p.filter()?;
-                json(&explore::chess_filtered(
-                    &db.db, &at, &filter, top, recent, &books,
-                )?)
+    let key = format!("{}?{}", uri.path(), p.canonical());
+    Ok(
+        cached(&state, &db.clone(), key, "application/json", move || {
+            let top = p.number("top", 8, MAX_TOP)?;
+            match db.kind {
+                Kind::Chess => {
+                    let at = ChessPosition::resolve(p.get("fen"), p.get("play"))?;
+                    let recent = p
+                        .get("recent")
+                        .map(|_| p.number("recent", 0, MAX_TOP))
+                        .transpose()?;
+                    let filter = p.filter()?;
+                    json(&explore::chess_filtered(
+                        &db.db, &at, &filter, top, recent, &books,
+                    )?)
+                }
+                Kind::Othello => {
+                    let at = OthelloPosition::from_line(p.get("moves").unwrap_or(""))?;
+                    json(&explore::othello(&db.db, &at, top)?)
+                }
             }
-            Kind::Othello => {
-                let at = OthelloPosition::from_line(p.get("moves").unwrap_or(""))?;
-                json(&explore::othello(&db.db, &at, top)?)
-            }
-        }
-    })
-    .await?)
+        })
+        .await?,
+    )
 }
 
 fn sort(p: &Params) -> Result<GameSort, Error> {
@@ -162,54 +164,57 @@ pub async fn games(
 ) -> Result<Response, ApiError> {
     let p = Params::parse(q.as_deref());
     let db = served(&state, &p)?;
-    let key = format!("{}?{}#{}", uri.path(), p.canonical(), db.db.generation());
-    Ok(cached(&state, key, "application/json", move || {
-        let sort = sort(&p)?;
-        let limit = p.number("limit", 20, MAX_LIMIT)?;
-        let offset = p.number("offset", 0, usize::MAX)?;
-        match db.kind {
-            Kind::Chess => {
-                let at = ChessPosition::resolve(p.get("fen"), p.get("play"))?;
-                json(&games::chess_filtered(
-                    &db.db,
-                    &at,
-                    &p.filter()?,
-                    sort,
-                    offset,
-                    limit,
-                )?)
+    let key = format!("{}?{}", uri.path(), p.canonical());
+    Ok(
+        cached(&state, &db.clone(), key, "application/json", move || {
+            let sort = sort(&p)?;
+            let limit = p.number("limit", 20, MAX_LIMIT)?;
+            let offset = p.number("offset", 0, usize::MAX)?;
+            match db.kind {
+                Kind::Chess => {
+                    let at = ChessPosition::resolve(p.get("fen"), p.get("play"))?;
+                    json(&games::chess_filtered(
+                        &db.db,
+                        &at,
+                        &p.filter()?,
+                        sort,
+                        offset,
+                        limit,
+                    )?)
+                }
+                Kind::Othello => {
+                    let year = |name: &str| -> Result<Option<u16>, Error> {
+                        p.get(name)
+                            .map(|v| {
+                                v.parse().map_err(|_| {
+                                    Error::bad_request(format!("{name} {v:?}: a year"))
+                                })
+                            })
+                            .transpose()
+                    };
+                    let filter = OthelloFilter {
+                        position: p.get("moves").map(OthelloPosition::from_line).transpose()?,
+                        player: p.get("player").map(String::from),
+                        tournament: p.get("tournament").map(String::from),
+                        from: year("from")?,
+                        to: year("to")?,
+                        players: match p.get("players").unwrap_or("any") {
+                            "any" => PlayerKind::Any,
+                            "humans" => PlayerKind::Humans,
+                            "programs" => PlayerKind::Programs,
+                            s => {
+                                return Err(Error::bad_request(format!(
+                                    "players {s:?}: give any, humans or programs"
+                                )));
+                            }
+                        },
+                    };
+                    json(&games::othello(&db.db, filter, sort, offset, limit)?)
+                }
             }
-            Kind::Othello => {
-                let year = |name: &str| -> Result<Option<u16>, Error> {
-                    p.get(name)
-                        .map(|v| {
-                            v.parse()
-                                .map_err(|_| Error::bad_request(format!("{name} {v:?}: a year")))
-                        })
-                        .transpose()
-                };
-                let filter = OthelloFilter {
-                    position: p.get("moves").map(OthelloPosition::from_line).transpose()?,
-                    player: p.get("player").map(String::from),
-                    tournament: p.get("tournament").map(String::from),
-                    from: year("from")?,
-                    to: year("to")?,
-                    players: match p.get("players").unwrap_or("any") {
-                        "any" => PlayerKind::Any,
-                        "humans" => PlayerKind::Humans,
-                        "programs" => PlayerKind::Programs,
-                        s => {
-                            return Err(Error::bad_request(format!(
-                                "players {s:?}: give any, humans or programs"
-                            )));
-                        }
-                    },
-                };
-                json(&games::othello(&db.db, filter, sort, offset, limit)?)
-            }
-        }
-    })
-    .await?)
+        })
+        .await?,
+    )
 }
 
 fn game_id(id: &str) -> Result<u32, Error> {
@@ -297,11 +302,13 @@ pub async fn stats(
 ) -> Result<Response, ApiError> {
     let p = Params::parse(q.as_deref());
     let db = served(&state, &p)?;
-    let key = format!("/api/stats#{}#{}", db.name, db.db.generation());
-    Ok(cached(&state, key, "application/json", move || {
-        json(&db.db.stats()?)
-    })
-    .await?)
+    let key = format!("/api/stats?{}", db.name);
+    Ok(
+        cached(&state, &db.clone(), key, "application/json", move || {
+            json(&db.db.stats()?)
+        })
+        .await?,
+    )
 }
 
 /// `GET /api/names`: player (or event, site) names starting with what is typed (`q`), any
@@ -312,18 +319,20 @@ pub async fn names(
 ) -> Result<Response, ApiError> {
     let p = Params::parse(q.as_deref());
     let db = served(&state, &p)?;
-    let key = format!("/api/names?{}#{}", p.canonical(), db.db.generation());
-    Ok(cached(&state, key, "application/json", move || {
-        let kind = NameKind::from_name(p.get("kind").unwrap_or("player"))?;
-        let limit = p.number("limit", 20, 100)?;
-        json(&names::search(
-            &db.db,
-            kind,
-            p.get("q").unwrap_or(""),
-            limit,
-        )?)
-    })
-    .await?)
+    let key = format!("/api/names?{}", p.canonical());
+    Ok(
+        cached(&state, &db.clone(), key, "application/json", move || {
+            let kind = NameKind::from_name(p.get("kind").unwrap_or("player"))?;
+            let limit = p.number("limit", 20, 100)?;
+            json(&names::search(
+                &db.db,
+                kind,
+                p.get("q").unwrap_or(""),
+                limit,
+            )?)
+        })
+        .await?,
+    )
 }
 
 /// Anything not routed: JSON under `/api/`, text elsewhere.

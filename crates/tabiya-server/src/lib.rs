@@ -8,6 +8,7 @@
 
 mod admin;
 mod api;
+mod content_type;
 mod error;
 mod lichess;
 mod log;
@@ -209,25 +210,73 @@ pub(crate) async fn blocking<T: Send + 'static>(
         .map_err(|e| Error::new(ErrorKind::Io, format!("the answer failed: {e}")))?
 }
 
-/// A cached answer, or `compute`'s (cached when it succeeds).
+/// An answer from the cache, or `compute`'s (then cached). An answer computed at an older
+/// generation of the database (before an import through the server) is given at once — it
+/// is the whole truth of the database as it was — while it is computed again in the
+/// background; a server-side import computes every such answer again before it reports
+/// that it is done, so whoever imported sees the new answers.
 pub(crate) async fn cached(
     state: &Arc<AppState>,
+    served: &Arc<Served>,
     key: String,
     content_type: &'static str,
-    compute: impl FnOnce() -> Result<Vec<u8>, Error> + Send + 'static,
+    compute: impl Fn() -> Result<Vec<u8>, Error> + Send + Sync + 'static,
 ) -> Result<Response, Error> {
+    let key = format!("{}|{key}", served.name);
     if let Some(c) = state.cache.get(&key) {
+        if c.generation != served.db.generation() && state.cache.start_refresh(&key) {
+            let state = Arc::clone(state);
+            let c = Arc::clone(&c);
+            tokio::spawn(async move {
+                let _ = refresh(&state, key.clone(), &c).await;
+                state.cache.end_refresh(&key);
+            });
+        }
         return Ok(body(c.content_type, c.body.clone()));
     }
-    let bytes = axum::body::Bytes::from(blocking(compute).await?);
+    let compute: state::Compute = Arc::new(compute);
+    let generation = served.db.generation();
+    let f = Arc::clone(&compute);
+    let bytes = axum::body::Bytes::from(blocking(move || f()).await?);
     state.cache.put(
         key,
         Cached {
             content_type,
             body: bytes.clone(),
+            generation,
+            served: Arc::clone(served),
+            compute,
         },
     );
     Ok(body(content_type, bytes))
+}
+
+/// Computes a cached answer again at its database's current generation.
+async fn refresh(state: &Arc<AppState>, key: String, c: &Cached) -> Result<(), Error> {
+    let generation = c.served.db.generation();
+    let f = Arc::clone(&c.compute);
+    let bytes = blocking(move || f()).await?;
+    state.cache.put(
+        key,
+        Cached {
+            content_type: c.content_type,
+            body: bytes.into(),
+            generation,
+            served: Arc::clone(&c.served),
+            compute: Arc::clone(&c.compute),
+        },
+    );
+    Ok(())
+}
+
+/// Computes every answer older than its database again (after an import).
+pub(crate) async fn refresh_stale(state: &Arc<AppState>) {
+    for (key, c) in state.cache.stale() {
+        if state.cache.start_refresh(&key) {
+            let _ = refresh(state, key.clone(), &c).await;
+            state.cache.end_refresh(&key);
+        }
+    }
 }
 
 fn body(content_type: &'static str, bytes: axum::body::Bytes) -> Response {

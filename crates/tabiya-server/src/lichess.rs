@@ -178,13 +178,13 @@ async fn answer(
 ) -> Result<Response, LichessError> {
     let p = Params::parse(query.as_deref());
     let served = chess_db(&state, &p)?;
-    let key = format!("{path}?{}#{}", p.canonical(), served.db.generation());
+    let key = format!("{path}?{}", p.canonical());
     let content_type = if endpoint == Endpoint::Player {
         "application/x-ndjson"
     } else {
         "application/json"
     };
-    Ok(cached(&state, key, content_type, move || {
+    Ok(cached(&state, &served.clone(), key, content_type, move || {
         let at = position(&p)?;
         let moves = p.capped("moves", 12, 500)?;
         let mut filter: Filter = match endpoint {

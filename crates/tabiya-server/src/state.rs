@@ -60,7 +60,22 @@ pub fn open_book(name: String, path: PathBuf) -> tabiya_service::Result<ServedBo
     })
 }
 
-/// A bounded cache of answers (response bodies), evicting the oldest first.
+/// How an answer is computed again (for the same question, at a later generation).
+pub type Compute = Arc<dyn Fn() -> Result<Vec<u8>, tabiya_service::Error> + Send + Sync>;
+
+/// A cached answer: the body, the generation of the database it was computed at, and how
+/// to compute it again.
+pub struct Cached {
+    pub content_type: &'static str,
+    pub body: axum::body::Bytes,
+    pub generation: u64,
+    pub served: Arc<Served>,
+    pub compute: Compute,
+}
+
+/// A bounded cache of answers, evicting the oldest first. An answer of an older generation
+/// is still given (it was true of the whole database as it was) while it is computed again:
+/// see `crate::cached`.
 pub struct Cache {
     inner: Mutex<CacheInner>,
     max_bytes: usize,
@@ -71,12 +86,8 @@ struct CacheInner {
     map: HashMap<String, Arc<Cached>>,
     order: VecDeque<String>,
     bytes: usize,
-}
-
-/// A cached response.
-pub struct Cached {
-    pub content_type: &'static str,
-    pub body: axum::body::Bytes,
+    /// Keys being computed again.
+    refreshing: std::collections::HashSet<String>,
 }
 
 impl Cache {
@@ -91,6 +102,31 @@ impl Cache {
         self.inner.lock().ok()?.map.get(key).cloned()
     }
 
+    /// Marks `key` as being computed again; false when it already is.
+    pub fn start_refresh(&self, key: &str) -> bool {
+        self.inner
+            .lock()
+            .is_ok_and(|mut c| c.refreshing.insert(key.to_string()))
+    }
+
+    pub fn end_refresh(&self, key: &str) {
+        if let Ok(mut c) = self.inner.lock() {
+            c.refreshing.remove(key);
+        }
+    }
+
+    /// The keys whose answers are older than their database now is.
+    pub fn stale(&self) -> Vec<(String, Arc<Cached>)> {
+        let Ok(c) = self.inner.lock() else {
+            return Vec::new();
+        };
+        c.map
+            .iter()
+            .filter(|(_, v)| v.generation != v.served.db.generation())
+            .map(|(k, v)| (k.clone(), Arc::clone(v)))
+            .collect()
+    }
+
     pub fn put(&self, key: String, value: Cached) {
         let size = value.body.len() + key.len();
         if size > self.max_bytes / 16 {
@@ -99,8 +135,9 @@ impl Cache {
         let Ok(mut c) = self.inner.lock() else {
             return;
         };
-        if c.map.contains_key(&key) {
-            return;
+        if let Some(old) = c.map.remove(&key) {
+            c.bytes -= old.body.len() + key.len();
+            c.order.retain(|k| k != &key);
         }
         while c.bytes + size > self.max_bytes {
             let Some(old) = c.order.pop_front() else {

@@ -42,6 +42,7 @@ const panelBody = (name) => $(`panel-${name}`).querySelector('.panel-body');
 
 function update(patch, mode = 'push') {
   Object.assign(state, patch);
+  notice = '';
   const url = new URL(writeState(state, kind()), location.href);
   if (url.href !== location.href) history[mode === 'replace' ? 'replaceState' : 'pushState'](null, '', url);
   return apply();
@@ -109,6 +110,9 @@ async function mount() {
   $('board-wrap').replaceChildren(holder);
   if (k === 'chess') {
     chessBoard = createChessBoard(holder, { onMove: (uci) => boardMove(uci), orientation: state.orient });
+    // Named for screen readers ("Chess board, white to move"); moves by keyboard go through
+    // the "Type a move" box, the tables and the move lists.
+    holder.setAttribute('role', 'img');
   } else {
     othelloBoard = othello.createOthelloBoard(holder, { onMove: (square) => boardMove(square) });
   }
@@ -122,6 +126,8 @@ async function mount() {
   $('flip-key').hidden = k !== 'chess';
   $('footer-lichess').hidden = k !== 'chess';
   $('paste-summary').textContent = k === 'chess' ? 'Paste a FEN, PGN or moves' : 'Paste Othello moves';
+  $('move-input').placeholder = k === 'chess' ? 'e4, Nf3, e2e4' : 'f5';
+  $('move-error').textContent = '';
   $('paste-label').textContent = k === 'chess'
     ? 'A FEN, a PGN (its main line is played) or moves like 1. e4 c5'
     : 'Othello moves, like f5d6c3d3c4 or F5 D6 C3';
@@ -280,6 +286,11 @@ function render() {
   $('panel-game').hidden = !inGame;
   const booksServed = catalog.books.length > 0 && k === 'chess';
   $('tab-books').hidden = !booksServed;
+  // Only books served: no moves, games or filters to show.
+  $('tab-explorer').hidden = !db;
+  $('tab-games').hidden = !db;
+  if (!db) $('filters').hidden = true;
+  $('footer-lichess').hidden = k !== 'chess' || !db;
   let view = state.view;
   if (view === 'books' && !booksServed) view = 'explorer';
   if (!db && view !== 'books') view = booksServed ? 'books' : 'explorer';
@@ -573,10 +584,13 @@ function renderGame() {
   } else {
     const id = Number(state.game);
     const shown = (row) => {
-      viewer.show(row);
+      const at = othelloPlyOf(row);
+      viewer.show(row, {
+        note: at.turned ? `This game reached the explorer's position turned or mirrored (move ${at.ply}); it is shown as it was played.` : '',
+      });
       gameShown = key;
       if (!state.ply) {
-        state.ply = String(othelloPlyOf(row));
+        state.ply = String(at.ply);
         replaceUrl();
       }
       showGameNode();
@@ -597,14 +611,15 @@ function renderGame() {
   }
 }
 
-// The first ply of an Othello game whose board is the explorer's, in any orientation.
+// The first ply of an Othello game whose board is the explorer's, in any orientation, and
+// whether it is there turned or mirrored.
 function othelloPlyOf(row) {
   const L = currentLine();
   const target = L.boards[currentAt()];
   const game = othello.othelloLine(row.moves.match(/[a-h][1-8]/g) || []);
   const forms = symmetries(target.discs);
   const hit = game.boards.findIndex((b) => b.sideToMove === target.sideToMove && forms.includes(b.discs));
-  return hit < 0 ? 0 : hit;
+  return hit < 0 ? { ply: 0, turned: false } : { ply: hit, turned: game.boards[hit].discs !== target.discs };
 }
 
 function symmetries(discs) {
@@ -707,12 +722,13 @@ function readFilters() {
 function renderFiltersSummary() {
   const a = activeFilters(state.filters, kind());
   const bits = [];
-  if (a.since || a.until) bits.push(`${a.since || '…'}–${a.until || '…'}`);
-  if (a.ratingMin || a.ratingMax) bits.push(`rating ${a.ratingMin || '…'}–${a.ratingMax || '…'}`);
+  const range = (lo, hi, what = '') => (lo && hi ? `${what}${lo}–${hi}` : lo ? `${what}${what ? '≥ ' : 'since '}${lo}` : `${what}${what ? '≤ ' : 'until '}${hi}`);
+  if (a.since || a.until) bits.push(range(a.since, a.until));
+  if (a.ratingMin || a.ratingMax) bits.push(range(a.ratingMin, a.ratingMax, 'rating '));
   if (a.speeds) bits.push(a.speeds.replace(/,/g, ', '));
   if (a.player) bits.push(`${a.player}${a.color ? ` as ${a.color}` : ''}`);
   if (a.tournament) bits.push(a.tournament);
-  if (a.from || a.to) bits.push(`${a.from || '…'}–${a.to || '…'}`);
+  if (a.from || a.to) bits.push(range(a.from, a.to));
   if (a.players) bits.push(a.players);
   const summary = $('filters-summary');
   summary.replaceChildren('Filters', bits.length
@@ -765,6 +781,35 @@ async function loadPasted(text) {
   }
 }
 
+// ------------------------------------------------------------------ a move typed
+
+async function typedMove(text) {
+  const error = $('move-error');
+  error.textContent = '';
+  const t = text.trim();
+  if (!t) return;
+  if (kind() === 'chess') {
+    const { resolveMove } = await import('./pgn.js');
+    const fen = state.game && viewer ? (viewer.node(state.ply || '0') || viewer.start()).fen : currentLine().fens[currentAt()];
+    const m = resolveMove(fen, t);
+    if (!m) {
+      error.textContent = `${t} is not a legal move here`;
+      return;
+    }
+    $('move-input').value = '';
+    boardMove(m.uci);
+  } else {
+    const board = state.game && viewer ? viewer.board(Number(state.ply || 0)) : currentLine().boards[currentAt()];
+    const square = t.toLowerCase();
+    if (!othello.legalMoves(board).includes(square)) {
+      error.textContent = `${t} is not a legal move here`;
+      return;
+    }
+    $('move-input').value = '';
+    boardMove(square);
+  }
+}
+
 // ------------------------------------------------------------------ wiring
 
 function wire() {
@@ -791,6 +836,10 @@ function wire() {
   $('tabs').addEventListener('click', (e) => {
     const b = e.target.closest('button[data-view]');
     if (b) update({ view: b.dataset.view });
+  });
+  $('move-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    typedMove($('move-input').value);
   });
   $('paste-form').addEventListener('submit', (e) => {
     e.preventDefault();

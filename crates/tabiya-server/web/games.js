@@ -19,10 +19,10 @@ export function renderGames(data, opts) {
   const last = Math.min(offset + data.games.length, total);
 
   const sortSelect = el('select', { id: 'games-sort' },
-    ...[['rating', kind === 'chess' ? 'Rating' : 'Date (no ratings)'], ['date', 'Date'], ['id', 'Import order']]
-      .filter(([v]) => kind === 'chess' || v !== 'rating' || sort === 'rating')
+    ...[['rating', 'Rating'], ['date', 'Date'], ['id', 'Import order']]
+      .filter(([v]) => kind === 'chess' || v !== 'rating') // WTHOR games have no ratings: date
       .map(([v, t]) => el('option', { value: v }, t)));
-  sortSelect.value = sort;
+  sortSelect.value = kind !== 'chess' && sort === 'rating' ? 'date' : sort;
   sortSelect.addEventListener('change', () => onSort(sortSelect.value));
   const prev = el('button', { type: 'button', id: 'games-prev', disabled: offset <= 0 }, '‹ Previous');
   const next = el('button', { type: 'button', id: 'games-next', disabled: last >= total }, 'Next ›');

@@ -5,7 +5,7 @@
 //                                passes[i] true when the side to move after move i had to pass
 //   positionWords(board)       -> 'Black 4 – White 1 · White to move'
 //   createOthelloViewer(element, { onSelect(ply), onBack(), onExplore(ply) })
-//     .show(row)  .select(ply)  .length()  .board(ply)  .movesTo(ply)
+//     .show(row, { note })  .select(ply)  .length()  .board(ply)  .movesTo(ply)
 
 import { start, play, count } from './othello-rules.js';
 import { el } from './dom.js';
@@ -84,7 +84,7 @@ export function createOthelloViewer(element, { onSelect = () => {}, onBack = () 
     if (b) onSelect(Number(b.dataset.ply));
   });
 
-  function show(row) {
+  function show(row, { note = '' } = {}) {
     line = othelloLine(row.moves.match(/[a-h][1-8]/g) || []);
     const r = othelloResult(row);
     const back = el('button', { type: 'button', className: 'back-button' }, '← Back to the explorer');
@@ -107,6 +107,7 @@ export function createOthelloViewer(element, { onSelect = () => {}, onBack = () 
           `game ${row.id}`,
         ].filter(Boolean).join(' · ')),
         line.error ? el('p', { className: 'api-error', role: 'alert' }, `This game's moves stop being legal at ${line.error}`) : null,
+        note ? el('p', { className: 'note' }, note) : null,
         c.b + c.w < 64 && !line.error ? el('p', { className: 'muted small' }, `The board at the end: Black ${c.b} – White ${c.w} (the empty squares go to the winner in the score).`) : null),
       moveList(line, { current: 0, label: 'Moves of the game' }),
       el('p', { className: 'muted small' }, 'Step with ', el('kbd', {}, '←'), ' ', el('kbd', {}, '→'), ', ', el('kbd', {}, 'Home'), ' ', el('kbd', {}, 'End'), ', or click a move.'),

@@ -162,9 +162,10 @@ pub fn import_sources(
 }
 
 /// Imports `req.files` into a database this process already has open (a server's), while
-/// it answers questions: each transaction becomes visible as it commits. The file keeps
-/// its free pages (giving them back needs the database to itself): the next import that
-/// opens it alone gives them back.
+/// it answers questions: they are answered from the state before the import until it is
+/// done, then from the new one — no answer sees part of an import. The file keeps its free
+/// pages (giving them back needs the database to itself): the next import that opens it
+/// alone gives them back.
 pub fn import_into(
     db: &Db,
     req: &ImportRequest,

@@ -130,7 +130,9 @@ impl Store {
             .db
             .begin_read()
             .map_err(|e| StoreError::new("starting a read", e))?;
-        Ok(ReadTx { txn })
+        Ok(ReadTx {
+            txn: std::sync::Arc::new(txn),
+        })
     }
 
     /// Starts a write. Only one write runs at a time; others wait.
@@ -179,9 +181,11 @@ impl Store {
     }
 }
 
-/// A snapshot read: sees exactly the writes committed before it started.
+/// A snapshot read: sees exactly the writes committed before it started. Clones share it
+/// (it can be kept to answer from one state while writes go on).
+#[derive(Clone)]
 pub struct ReadTx {
-    txn: redb::ReadTransaction,
+    txn: std::sync::Arc<redb::ReadTransaction>,
 }
 
 impl ReadTx {

@@ -15,11 +15,21 @@ use common::{json, run_ok, shared};
 fn berserk_gets_what_the_command_line_says() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("db").display().to_string();
-    run_ok(&["import", "--db", &db, &shared("pgn/twic/twic0920.pgn").display().to_string()]);
-    let e4 = json(&["explore", "--json", "--db", &db, "--play", "e2e4", "--top", "15"]);
+    run_ok(&[
+        "import",
+        "--db",
+        &db,
+        &shared("pgn/twic/twic0920.pgn").display().to_string(),
+    ]);
+    let e4 = json(&[
+        "explore", "--json", "--db", &db, "--play", "e2e4", "--top", "15",
+    ]);
     let sicilian = json(&["explore", "--json", "--db", &db, "--play", "e2e4,c7c5"]);
     let game = e4["topGames"][0]["id"].as_str().unwrap().to_string();
-    let player = e4["topGames"][0]["white"]["name"].as_str().unwrap().to_string();
+    let player = e4["topGames"][0]["white"]["name"]
+        .as_str()
+        .unwrap()
+        .to_string();
     // The player's games as White, every one: the start position's totals, counted from the
     // game list (the command line has no player filter of its own).
     let all = json(&["games", "--json", "--db", &db, "--limit", "100000"]);

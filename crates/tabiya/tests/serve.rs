@@ -57,7 +57,12 @@ fn the_server_answers_as_the_command_line_and_refuses_bad_requests() {
     let (chess, othello) = databases(dir.path());
     let book = shared("polyglot/gm2001.bin").display().to_string();
     // The command line's answers first: a served database is the server's alone.
-    let lines = ["", "e2e4", "e2e4,c7c5,g1f3", "d2d4,g8f6,c2c4,e7e6,g1f3,d7d5"];
+    let lines = [
+        "",
+        "e2e4",
+        "e2e4,c7c5,g1f3",
+        "d2d4,g8f6,c2c4,e7e6,g1f3,d7d5",
+    ];
     let cli: Vec<Value> = lines
         .iter()
         .map(|l| {
@@ -102,13 +107,19 @@ fn the_server_answers_as_the_command_line_and_refuses_bad_requests() {
         assert_eq!(r.content_type, "application/json");
         assert_eq!(&r.json(), want, "explore {l:?}");
     }
-    let g = get(&u("api/games?db=chess&play=e2e4&sort=date&limit=7&offset=3")).json();
+    let g = get(&u(
+        "api/games?db=chess&play=e2e4&sort=date&limit=7&offset=3",
+    ))
+    .json();
     assert_eq!(g, cli_games);
     assert_eq!(
         steady(get(&u("api/stats?db=chess")).json()),
         steady(cli_stats)
     );
-    assert_eq!(get(&u("api/explore?db=othello&moves=f5d6")).json(), cli_othello);
+    assert_eq!(
+        get(&u("api/explore?db=othello&moves=f5d6")).json(),
+        cli_othello
+    );
     assert_eq!(
         get(&u("api/games?db=othello&moves=f5&from=1982&limit=5")).json(),
         cli_othello_games
@@ -133,20 +144,31 @@ fn the_server_answers_as_the_command_line_and_refuses_bad_requests() {
     let pgn = get(&u(&format!("api/game/{id}/pgn?db=chess")));
     assert!(pgn.content_type.starts_with("application/x-chess-pgn"));
     assert!(pgn.header("content-disposition").unwrap().contains(".pgn"));
-    assert!(pgn.text().contains(&format!("[White \"{}\"]", white.as_str().unwrap())));
+    assert!(
+        pgn.text()
+            .contains(&format!("[White \"{}\"]", white.as_str().unwrap()))
+    );
     let books = get(&u("api/books?play=e2e4")).json();
     assert_eq!(books[0]["name"], "gm2001");
     assert_eq!(books[0]["found"], true);
     assert_eq!(books[0]["moves"], cli[1]["books"][0]["moves"]);
     let who = white.as_str().unwrap();
     let prefix: String = who.chars().take(4).collect();
-    let names = get(&u(&format!("api/names?db=chess&q={}", prefix.to_lowercase()))).json();
+    let names = get(&u(&format!(
+        "api/names?db=chess&q={}",
+        prefix.to_lowercase()
+    )))
+    .json();
     assert!(
         names.as_array().unwrap().iter().any(|n| n["name"] == who),
         "{prefix}: {names}"
     );
     // Any case: the same names.
-    let upper = get(&u(&format!("api/names?db=chess&q={}", prefix.to_uppercase()))).json();
+    let upper = get(&u(&format!(
+        "api/names?db=chess&q={}",
+        prefix.to_uppercase()
+    )))
+    .json();
     assert_eq!(upper, names);
 
     // Bad requests: 400 with a JSON error that says what was wrong; unknown things: 404.
@@ -162,7 +184,11 @@ fn the_server_answers_as_the_command_line_and_refuses_bad_requests() {
         ("api/game/99999999?db=chess", 404, "no game"),
         ("api/game/abc?db=chess", 404, "no game"),
         ("api/explore?db=othello&moves=f5f5", 400, "f5"),
-        ("api/books?fen=8/8/8/8/8/8/8/8%20w%20-%20-%200%201", 400, "illegal"),
+        (
+            "api/books?fen=8/8/8/8/8/8/8/8%20w%20-%20-%200%201",
+            400,
+            "illegal",
+        ),
         ("api/names?kind=city", 400, "kind"),
         ("api/nothing", 404, "no such endpoint"),
     ] {
@@ -170,10 +196,7 @@ fn the_server_answers_as_the_command_line_and_refuses_bad_requests() {
         assert_eq!(r.status, status, "{path}: {}", r.text());
         assert_eq!(r.content_type, "application/json", "{path}");
         let e = r.json();
-        assert!(
-            e["error"].as_str().unwrap().contains(says),
-            "{path}: {e}"
-        );
+        assert!(e["error"].as_str().unwrap().contains(says), "{path}: {e}");
     }
     // The Lichess-compatible endpoints answer errors as Lichess does: text.
     for (path, status, starts) in [
@@ -214,7 +237,9 @@ fn the_server_answers_as_the_command_line_and_refuses_bad_requests() {
 fn lichess_endpoints_have_lichess_shapes_and_the_database_s_numbers() {
     let dir = tempfile::tempdir().unwrap();
     let (chess, _) = databases(dir.path());
-    let cli = json(&["explore", "--json", "--db", &chess, "--play", "e2e4", "--top", "15"]);
+    let cli = json(&[
+        "explore", "--json", "--db", &chess, "--play", "e2e4", "--top", "15",
+    ]);
     let server = Server::start(&["--db", &chess]);
     let u = |path: &str| format!("{}{path}", server.url);
     let m = get(&u("masters?play=e2e4&moves=3&topGames=2"));
@@ -230,7 +255,10 @@ fn lichess_endpoints_have_lichess_shapes_and_the_database_s_numbers() {
             assert_eq!(a[k], b[k], "{k}");
         }
         assert!(a.get("game").is_some(), "moves carry their game (or null)");
-        assert!(a.get("performance").is_none(), "only /player moves have a performance");
+        assert!(
+            a.get("performance").is_none(),
+            "only /player moves have a performance"
+        );
     }
     let top = m["topGames"].as_array().unwrap();
     assert_eq!(top.len(), 2);
@@ -286,7 +314,12 @@ fn imports_handed_to_the_server_show_without_a_restart_and_no_request_fails() {
         .collect();
     // What the database says after the same import done offline, in another copy.
     let copy = dir.path().join("copy").display().to_string();
-    run_ok(&["import", "--db", &copy, &shared("pgn/twic/twic0920.pgn").display().to_string()]);
+    run_ok(&[
+        "import",
+        "--db",
+        &copy,
+        &shared("pgn/twic/twic0920.pgn").display().to_string(),
+    ]);
     let mut args = vec!["import", "--db", &copy];
     args.extend(more.iter().map(String::as_str));
     run_ok(&args);
@@ -305,7 +338,11 @@ fn imports_handed_to_the_server_show_without_a_restart_and_no_request_fails() {
                 let r = get(&url);
                 assert_eq!(r.status, 200, "{}", r.text());
                 let v = r.json();
-                seen.push(v["white"].as_u64().unwrap() + v["draws"].as_u64().unwrap() + v["black"].as_u64().unwrap());
+                seen.push(
+                    v["white"].as_u64().unwrap()
+                        + v["draws"].as_u64().unwrap()
+                        + v["black"].as_u64().unwrap(),
+                );
             }
             seen
         })

@@ -101,12 +101,8 @@ pub struct Reply {
 
 impl Reply {
     pub fn json(&self) -> serde_json::Value {
-        serde_json::from_slice(&self.body).unwrap_or_else(|e| {
-            panic!(
-                "not JSON ({e}): {}",
-                String::from_utf8_lossy(&self.body)
-            )
-        })
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&self.body)))
     }
 
     pub fn text(&self) -> String {

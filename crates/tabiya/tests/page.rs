@@ -1,0 +1,58 @@
+//! The web page in a real browser: `tests/page/test_page.py` drives Debian's headless
+//! Chromium (through the Python package `playwright`, which the test command installs)
+//! against a real `tabiya serve` of the demo's games, two years of WTHOR and a Polyglot
+//! book: the board clicked, rows clicked, back button, games opened and stepped through,
+//! books, filters (totals against `/api/explore`), Othello, a bad FEN, a phone-sized screen.
+//! Every step must pass and none be skipped. Screenshots are left in
+//! `target/tmp/page-screenshots/` to be looked at.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::server::Server;
+use common::{run_ok, shared};
+
+#[test]
+fn the_page_works_in_a_real_browser() {
+    let dir = tempfile::tempdir().unwrap();
+    let chess = dir.path().join("demo").display().to_string();
+    let othello = dir.path().join("othello").display().to_string();
+    run_ok(&["demo", "--db", &chess, "--no-serve"]);
+    run_ok(&[
+        "import",
+        "--db",
+        &othello,
+        &shared("wthor/WTH_1981.wtb").display().to_string(),
+        &shared("wthor/WTH_1982.wtb").display().to_string(),
+    ]);
+    let book = shared("polyglot/gm2001.bin").display().to_string();
+    let server = Server::start(&[
+        "--db",
+        &format!("demo={chess}"),
+        "--db",
+        &format!("othello={othello}"),
+        "--book",
+        &format!("gm2001={book}"),
+    ]);
+
+    let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("page-screenshots");
+    let _ = std::fs::remove_dir_all(&shots);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/page/test_page.py");
+    let out = Command::new("python3")
+        .arg(&script)
+        .arg(&server.url)
+        .arg(&shots)
+        .output()
+        .expect("python3 with playwright and Chromium (the test command installs them)");
+    let report = format!(
+        "{}{}\nserver: {}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+        server.stderr()
+    );
+    assert!(out.status.success(), "{report}");
+    assert!(report.contains(" 0 failed, 0 skipped"), "{report}");
+    eprintln!("{report}");
+}
