@@ -152,23 +152,16 @@ impl Database {
         }
     }
 
-    /// From now on, queries answer from the state committed now, until
-    /// [`Database::unpin_answers`]: an import made meanwhile (its several transactions)
-    /// becomes visible all at once when it is done.
-    pub fn pin_answers(&self) -> Result<()> {
+    /// Until the returned guard is dropped, queries answer from the state committed now: an
+    /// import made meanwhile (its several transactions) becomes visible all at once when
+    /// the guard goes. (A server imports so while it answers.)
+    pub fn pin_answers(&self) -> Result<PinnedAnswers<'_>> {
         let read = self.store.read()?;
         let g = self.generation.load(std::sync::atomic::Ordering::Acquire);
         if let Ok(mut p) = self.pinned.write() {
             *p = Some((read, g));
         }
-        Ok(())
-    }
-
-    /// Queries answer from the latest committed state again.
-    pub fn unpin_answers(&self) {
-        if let Ok(mut p) = self.pinned.write() {
-            *p = None;
-        }
+        Ok(PinnedAnswers { db: self })
     }
 
     /// The state queries answer from: the pinned one, else the latest.
@@ -203,8 +196,13 @@ impl Database {
         &self.store
     }
 
-    /// Number of games stored.
+    /// Number of games stored (as queries see it: see [`Database::pin_answers`]).
     pub fn game_count(&self) -> Result<u64> {
+        Ok(self.answering_read()?.table(GAMES)?.len()?)
+    }
+
+    /// Number of games stored by the latest commit (for an import's report).
+    pub(crate) fn committed_game_count(&self) -> Result<u64> {
         Ok(self.store.read()?.table(GAMES)?.len()?)
     }
 
@@ -255,8 +253,21 @@ impl Database {
 
     /// The index runs, oldest first.
     pub fn runs(&self) -> Result<Vec<index::RunDir>> {
-        let read = self.store.read()?;
+        let read = self.answering_read()?;
         index::load_runs(&read)
+    }
+}
+
+/// Queries answer from a pinned state while this lives: see [`Database::pin_answers`].
+pub struct PinnedAnswers<'a> {
+    db: &'a Database,
+}
+
+impl Drop for PinnedAnswers<'_> {
+    fn drop(&mut self) {
+        if let Ok(mut p) = self.db.pinned.write() {
+            *p = None;
+        }
     }
 }
 

@@ -45,7 +45,7 @@ pub struct DbStats {
 }
 
 pub fn collect(db: &Database) -> Result<DbStats> {
-    let read = db.store.read()?;
+    let read = db.answering_read()?;
     let runs = load_runs(&read)?;
     let games = read.table(GAMES)?.len()?;
     // Positions counted: T records' games plus S entries.

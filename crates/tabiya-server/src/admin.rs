@@ -176,8 +176,12 @@ pub async fn import(
             .spawn(move || {
                 // The import's threads (started from this one, they inherit it) yield the
                 // cores to the questions the server answers meanwhile.
-                lower_this_threads_priority();
-                let _ = done_tx.send(import::import_into(&s.db, &req, &p));
+                crate::priority::lower_this_threads_priority();
+                let result = import::import_into(&s.db, &req, &p);
+                // The answers asked before are computed again on the new state before the
+                // import says it is done: whoever imported sees them at once.
+                state.cache.refresh_stale_and_wait();
+                let _ = done_tx.send(result);
             });
         if let Err(e) = spawned {
             let _ = tx
@@ -199,9 +203,6 @@ pub async fn import(
                 }
             }
         };
-        // The answers asked before are computed again on the new state before the import
-        // says it is done: whoever imported sees them at once.
-        crate::refresh_stale(&state).await;
         let last = match result {
             Ok(Ok(report)) => ImportLine::Report(report),
             Ok(Err(e)) => ImportLine::Error {
@@ -220,22 +221,6 @@ pub async fn import(
         Body::from_stream(ReceiverStream::new(rx)),
     )
         .into_response())
-}
-
-/// Lowers the scheduling priority of the calling thread (nice 10; threads it starts inherit
-/// it), through `renice` on its thread id. Where that cannot be done, nothing changes.
-fn lower_this_threads_priority() {
-    let Some(tid) = std::fs::read_link("/proc/thread-self")
-        .ok()
-        .and_then(|p| p.file_name().map(|t| t.to_string_lossy().into_owned()))
-    else {
-        return;
-    };
-    let _ = std::process::Command::new("renice")
-        .args(["-n", "10", "-p", &tid])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .status();
 }
 
 /// A server that serves a database directory: the serve file it wrote, if any.

@@ -8,12 +8,15 @@
 
 mod admin;
 mod api;
+mod cache;
 mod content_type;
 mod error;
 mod lichess;
 mod log;
 mod pages;
 mod params;
+mod priority;
+mod served;
 mod state;
 
 use std::net::SocketAddr;
@@ -32,7 +35,8 @@ use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::TimeoutLayer;
 
 pub use admin::{HandOff, hand_over_import};
-use state::{AppState, Cache, Cached, Served};
+use cache::{Cache, Cached};
+use state::{AppState, Served};
 
 /// The default address: loopback, a fixed port.
 pub const DEFAULT_BIND: &str = "127.0.0.1:9876";
@@ -72,6 +76,9 @@ pub fn run(config: Config, ready: impl FnOnce(&str)) -> Result<(), Error> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("tabiya-serve")
+        // Answers are computed on blocking threads: a few per core keep a burst of fresh
+        // questions from crowding out the threads that give cached answers.
+        .max_blocking_threads(std::thread::available_parallelism().map_or(2, usize::from) * 8)
         .build()
         .map_err(|e| Error::new(ErrorKind::Io, format!("cannot start the server: {e}")))?;
     runtime.block_on(serve(config, ready))
@@ -125,7 +132,7 @@ fn open(config: &Config, url: &str) -> Result<AppState, Error> {
     }
     let mut books = Vec::new();
     for (name, path) in &config.books {
-        books.push(state::open_book(name.clone(), path.clone())?);
+        books.push(served::open_book(name.clone(), path.clone())?);
     }
     Ok(AppState {
         dbs,
@@ -210,11 +217,9 @@ pub(crate) async fn blocking<T: Send + 'static>(
         .map_err(|e| Error::new(ErrorKind::Io, format!("the answer failed: {e}")))?
 }
 
-/// An answer from the cache, or `compute`'s (then cached). An answer computed at an older
-/// generation of the database (before an import through the server) is given at once — it
-/// is the whole truth of the database as it was — while it is computed again in the
-/// background; a server-side import computes every such answer again before it reports
-/// that it is done, so whoever imported sees the new answers.
+/// An answer from the cache, or `compute`'s (then cached). An answer older than its
+/// database (an import went through the server since) is given at once and computed again
+/// in the background: see [`cache`].
 pub(crate) async fn cached(
     state: &Arc<AppState>,
     served: &Arc<Served>,
@@ -224,17 +229,12 @@ pub(crate) async fn cached(
 ) -> Result<Response, Error> {
     let key = format!("{}|{key}", served.name);
     if let Some(c) = state.cache.get(&key) {
-        if c.generation != served.db.generation() && state.cache.start_refresh(&key) {
-            let state = Arc::clone(state);
-            let c = Arc::clone(&c);
-            tokio::spawn(async move {
-                let _ = refresh(&state, key.clone(), &c).await;
-                state.cache.end_refresh(&key);
-            });
+        if c.is_stale() {
+            state.cache.refresh(&key);
         }
         return Ok(body(c.content_type, c.body.clone()));
     }
-    let compute: state::Compute = Arc::new(compute);
+    let compute: cache::Compute = Arc::new(compute);
     let generation = served.db.generation();
     let f = Arc::clone(&compute);
     let bytes = axum::body::Bytes::from(blocking(move || f()).await?);
@@ -249,34 +249,6 @@ pub(crate) async fn cached(
         },
     );
     Ok(body(content_type, bytes))
-}
-
-/// Computes a cached answer again at its database's current generation.
-async fn refresh(state: &Arc<AppState>, key: String, c: &Cached) -> Result<(), Error> {
-    let generation = c.served.db.generation();
-    let f = Arc::clone(&c.compute);
-    let bytes = blocking(move || f()).await?;
-    state.cache.put(
-        key,
-        Cached {
-            content_type: c.content_type,
-            body: bytes.into(),
-            generation,
-            served: Arc::clone(&c.served),
-            compute: Arc::clone(&c.compute),
-        },
-    );
-    Ok(())
-}
-
-/// Computes every answer older than its database again (after an import).
-pub(crate) async fn refresh_stale(state: &Arc<AppState>) {
-    for (key, c) in state.cache.stale() {
-        if state.cache.start_refresh(&key) {
-            let _ = refresh(state, key.clone(), &c).await;
-            state.cache.end_refresh(&key);
-        }
-    }
 }
 
 fn body(content_type: &'static str, bytes: axum::body::Bytes) -> Response {

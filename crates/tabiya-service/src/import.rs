@@ -189,6 +189,8 @@ pub fn import_into(
                 .map_or("every ply".to_string(), |p| format!("up to ply {p}"))
         )));
     }
+    // Questions asked meanwhile get the database as it was until the import is done.
+    let _pinned = db.inner.pin_answers()?;
     Ok(match kind {
         Kind::Chess => {
             let sources = req.files.iter().map(|p| Source::Path(p.clone())).collect();

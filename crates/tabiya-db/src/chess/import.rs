@@ -130,7 +130,7 @@ impl Database {
         } else {
             0.0
         };
-        summary.database_games = self.game_count()?;
+        summary.database_games = self.committed_game_count()?;
         Ok(summary)
     }
 }

@@ -334,7 +334,7 @@ impl Database {
         } else {
             0.0
         };
-        s.database_games = self.game_count()?;
+        s.database_games = self.committed_game_count()?;
         Ok(out)
     }
 }
