@@ -3,9 +3,10 @@
 //! writes `serve.json` into each served database's directory (its address and a secret, the
 //! file readable by its owner only) and takes `POST /api/admin/import` with that secret; it
 //! imports through the handle it serves from, and answers with one line of JSON per
-//! progress report, then the import's summary. Readers are never blocked: each answer reads
-//! one snapshot, and each of the import's transactions becomes visible as it commits (games
-//! and their index together).
+//! progress report, then the import's summary. Readers are never blocked, and never see part
+//! of an import: until it is done, every answer comes from the database as it was before it
+//! (`Database::pin_answers`); then the cached answers are computed again (`cache`), and only
+//! then does the import report that it is done.
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};

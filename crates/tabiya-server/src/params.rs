@@ -12,22 +12,19 @@ pub struct Params(BTreeMap<String, String>);
 impl Params {
     pub fn parse(query: Option<&str>) -> Params {
         let mut map = BTreeMap::new();
-        for (k, v) in form_urlencoded(query.unwrap_or("")) {
-            map.entry(k).or_insert(v);
+        // `+` is a space, `%XX` a byte; bytes that are not UTF-8 are replaced.
+        for (k, v) in form_urlencoded::parse(query.unwrap_or("").as_bytes()) {
+            map.entry(k.into_owned()).or_insert_with(|| v.into_owned());
         }
         Params(map)
     }
 
-    /// The parameters in a canonical order, for cache keys.
+    /// The parameters in a canonical order, encoded again (so that no two questions share
+    /// a cache key), for cache keys.
     pub fn canonical(&self) -> String {
-        let mut s = String::new();
-        for (k, v) in &self.0 {
-            s.push_str(k);
-            s.push('=');
-            s.push_str(v);
-            s.push('&');
-        }
-        s
+        form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(&self.0)
+            .finish()
     }
 
     /// A parameter's value (an empty value counts as absent).
@@ -110,54 +107,15 @@ impl Params {
     }
 }
 
-/// `application/x-www-form-urlencoded` pairs (`+` is a space, `%XX` a byte; bytes that are
-/// not UTF-8 are replaced).
-fn form_urlencoded(s: &str) -> Vec<(String, String)> {
-    s.split('&')
-        .filter(|p| !p.is_empty())
-        .map(|p| {
-            let (k, v) = p.split_once('=').unwrap_or((p, ""));
-            (decode(k), decode(v))
-        })
-        .collect()
-}
-
-fn decode(s: &str) -> String {
-    let b = s.as_bytes();
-    let hex = |c: u8| (c as char).to_digit(16).map(|d| d as u8);
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'+' => out.push(b' '),
-            b'%' => match (
-                b.get(i + 1).copied().and_then(hex),
-                b.get(i + 2).copied().and_then(hex),
-            ) {
-                (Some(h), Some(l)) => {
-                    out.push(h << 4 | l);
-                    i += 2;
-                }
-                _ => out.push(b'%'),
-            },
-            c => out.push(c),
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn decoding() {
-        assert_eq!(decode("a+b%20c"), "a b c");
-        assert_eq!(decode("%E2%99%94"), "♔");
-        assert_eq!(decode("100%"), "100%");
-        assert_eq!(decode("%zz"), "%zz");
-        let p = Params::parse(Some("fen=rnbqkbnr%2Fpppppppp&play=e2e4,e7e5&play=x&empty="));
+        let p = Params::parse(Some(
+            "fen=rnbqkbnr%2Fpppppppp&play=e2e4,e7e5&play=x&empty=&name=a+b%20c&k=%E2%99%94&bad=100%",
+        ));
         assert_eq!(p.get("fen"), Some("rnbqkbnr/pppppppp"));
         assert_eq!(
             p.get("play"),
@@ -165,8 +123,22 @@ mod tests {
             "the first of a repeated parameter"
         );
         assert_eq!(p.get("empty"), None);
+        assert_eq!(p.get("name"), Some("a b c"));
+        assert_eq!(p.get("k"), Some("♔"));
+        assert_eq!(p.get("bad"), Some("100%"));
         assert!(p.number("limit", 20, 1000).is_ok());
         let p = Params::parse(Some("limit=1000000000"));
         assert!(p.number("limit", 20, 1000).is_err());
+    }
+
+    /// Two different questions never share a cache key, however their values are spelt.
+    #[test]
+    fn canonical_keys_tell_questions_apart() {
+        let a = Params::parse(Some("player=x%26since%3D2000"));
+        let b = Params::parse(Some("player=x&since=2000"));
+        assert_eq!(a.get("player"), Some("x&since=2000"));
+        assert_ne!(a.canonical(), b.canonical());
+        let c = Params::parse(Some("since=2000&player=x"));
+        assert_eq!(b.canonical(), c.canonical(), "the order does not matter");
     }
 }

@@ -433,7 +433,16 @@ function loadExplorer(L, at) {
   }
   const params = explorerParams(L, at);
   const fen = kind() === 'chess' ? L.fens[at] : null;
-  loaders.explorer.load(apiUrl('/api/explore', params), (signal) => getJson('/api/explore', params, { signal }), (data) => {
+  // The served books' moves beside the database's (asked at the same time).
+  const bookParams = kind() === 'chess' && catalog.books.length ? { fen: params.fen, play: params.play } : null;
+  const key = apiUrl('/api/explore', params) + (bookParams ? ' +books' : '');
+  loaders.explorer.load(key, async (signal) => {
+    const [data, books] = await Promise.all([
+      getJson('/api/explore', params, { signal }),
+      bookParams ? getJson('/api/books', bookParams, { signal }) : null,
+    ]);
+    return books ? { ...data, books } : data;
+  }, (data) => {
     if (!firstTable) performance.mark('tabiya:explore-answer');
     if (kind() === 'chess') {
       replaceKeepingFocus(body, renderChessExplorer(data, {
@@ -917,9 +926,11 @@ async function boot() {
 const databasesAnswer = getJson('/api/databases');
 if (!state.game && !new URLSearchParams(location.search).has('moves')) {
   const at = state.at === null ? state.line.length : state.at;
+  const position = { fen: state.fen || undefined, play: state.line.slice(0, at).join(',') || undefined };
   prefetch('/api/explore', {
-    db: dbParam(), fen: state.fen || undefined, play: state.line.slice(0, at).join(',') || undefined,
-    top: TOP, recent: TOP, ...activeFilters(state.filters, 'chess'),
+    db: dbParam(), ...position, top: TOP, recent: TOP, ...activeFilters(state.filters, 'chess'),
   });
+  // The books' answer too (an empty list when none is served).
+  prefetch('/api/books', position);
 }
 boot();

@@ -2,6 +2,7 @@
 // ratings, a totals row, and the position's top and recent games.
 //
 //   renderChessExplorer(answer, { fen, filtered, onPlay(uci), onPreview(uci | null), gameLink(id) })
+//     (answer.books: /api/books's answer for the position, when books are served)
 //   renderOthelloExplorer(answer, { onPlay(square), onPreview(square | null), openGame(row) })
 //   -> a DocumentFragment to put in the explorer panel
 //
@@ -88,10 +89,49 @@ export function renderChessExplorer(data, { fen, filtered = false, onPlay, onPre
     if (data.unknown) notes.push(`${fmt(data.unknown)} game${data.unknown === 1 ? ' has' : 's have'} no result.`);
     if (notes.length) out.append(el('p', { className: 'muted small' }, notes.join(' ')));
   }
+  if (data.books && data.books.length) out.append(bookMoves(data.books, { onPlay, onPreview }));
   if (!total) return out;
   out.append(chessGameList('Top games', data.topGames, { fen, gameLink, id: 'top-games' }));
   if (data.recentGames) out.append(chessGameList('Recent games', data.recentGames, { fen, gameLink, id: 'recent-games' }));
   return out;
+}
+
+// The served books' moves beside the database's: one line per book, its moves by weight or
+// games, each a button that plays it (the Books tab has each book's whole table).
+const BOOK_MOVES_SHOWN = 8;
+
+function bookMoves(books, { onPlay, onPreview }) {
+  const section = el('section', { className: 'book-moves', 'aria-labelledby': 'book-moves-title' },
+    el('h3', { id: 'book-moves-title' }, 'In the books'));
+  for (const book of books) {
+    const name = book.name;
+    const line = el('p', { className: 'book-line', dataset: { book: name } }, el('strong', {}, name), ': ');
+    const moves = book.found ? [...(book.moves || [])] : [];
+    if (!moves.length) {
+      line.append(el('span', { className: 'muted' }, book.found ? 'in the book, with no moves' : 'not in this book'));
+      section.append(line);
+      continue;
+    }
+    const weights = moves.some((m) => m.weight !== undefined);
+    const weightSum = weights ? moves.reduce((a, m) => a + (m.weight || 0), 0) : 0;
+    moves.sort((a, b) => (weights ? b.weight - a.weight : (b.games || 0) - (a.games || 0)));
+    for (const m of moves.slice(0, BOOK_MOVES_SHOWN)) {
+      const amount = weights ? share(m.weight, weightSum) : m.games !== undefined ? `${fmt(m.games)}` : '';
+      const mark = m.green ? ' ✓' : m.red ? ' ✗' : '';
+      const what = weights ? `weight ${share(m.weight, weightSum)}` : m.games !== undefined ? `${fmt(m.games)} games` : '';
+      const button = el('button', {
+        type: 'button', className: 'book-move', dataset: { move: m.uci },
+        title: `play ${m.san} (${name}${what ? `: ${what}` : ''}${m.green ? ', marked green' : m.red ? ', marked red' : ''})`,
+      }, m.san, amount ? el('span', { className: 'muted small' }, ` ${amount}`) : null, mark);
+      button.addEventListener('click', () => onPlay(m.uci));
+      button.addEventListener('mouseenter', () => onPreview(m.uci));
+      button.addEventListener('mouseleave', () => onPreview(null));
+      line.append(button, ' ');
+    }
+    if (moves.length > BOOK_MOVES_SHOWN) line.append(el('span', { className: 'muted small' }, `+${moves.length - BOOK_MOVES_SHOWN} more`));
+    section.append(line);
+  }
+  return section;
 }
 
 function chessGameList(title, games, { fen, gameLink, id }) {

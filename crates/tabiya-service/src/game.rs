@@ -50,7 +50,8 @@ pub struct GameVariation {
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct GameJson {
-    pub id: u32,
+    /// The game's number, as a string like the game lists' `id` (Lichess's shape).
+    pub id: String,
     pub tags: Vec<Tag>,
     /// The position before the first move.
     pub start_fen: String,
@@ -105,7 +106,7 @@ pub fn game(db: &Db, id: u32) -> Result<GameJson> {
         .chess_game(id)?
         .ok_or_else(|| Error::not_found(format!("no game {id} in {}", db.dir().display())))?;
     Ok(GameJson {
-        id,
+        id: id.to_string(),
         tags: g
             .tags
             .iter()

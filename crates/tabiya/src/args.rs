@@ -3,8 +3,9 @@
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
+use tabiya_server::HandOff;
 use tabiya_service::games::{GameSort, PlayerKind};
-use tabiya_service::{ChessPosition, OthelloPosition};
+use tabiya_service::{ChessPosition, Db, ErrorKind, OthelloPosition};
 
 /// Where the database lives.
 #[derive(Args, Clone)]
@@ -20,6 +21,26 @@ impl DbArg {
             .clone()
             .or_else(|| std::env::var_os("TABIYA_DB").map(PathBuf::from))
             .unwrap_or_else(|| PathBuf::from("tabiya-db"))
+    }
+
+    /// Opens the database to read it. When a `tabiya serve` holds it, the error says where
+    /// the same answers are.
+    pub fn open(&self) -> anyhow::Result<Db> {
+        let dir = self.dir();
+        match Db::open(&dir) {
+            Ok(db) => Ok(db),
+            Err(e) if e.kind() == ErrorKind::InUse => match HandOff::find(&dir) {
+                Some(server) => Err(anyhow::anyhow!(
+                    "{} is served by {}: ask it there (the page, or its /api/ for the same JSON \
+                     as --json: see docs/api.md), or stop that server to use it from the \
+                     command line",
+                    dir.display(),
+                    server.url()
+                )),
+                None => Err(e.into()),
+            },
+            Err(e) => Err(e.into()),
+        }
     }
 }
 

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 use anyhow::bail;
 use clap::Args;
+use tabiya_service::Kind;
 use tabiya_service::explore::{self, ChessAnswer, OthelloExplore};
-use tabiya_service::{Db, Kind};
 
 use crate::args::{DbArg, MovesArg, PositionArg};
 use crate::output::print_json;
@@ -32,7 +32,7 @@ pub struct ExploreArgs {
 
 pub fn run(args: ExploreArgs) -> anyhow::Result<()> {
     let dir = args.db.dir();
-    let db = Db::open(&dir)?;
+    let db = args.db.open()?;
     match db.kind() {
         Kind::Othello => {
             if args.position.is_given() {

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use anyhow::{Context, bail};
 use clap::Args;
+use tabiya_service::Kind;
 use tabiya_service::export::{self, Selection};
-use tabiya_service::{Db, Kind};
 
 use crate::args::{DbArg, PositionArg};
 
@@ -26,7 +26,7 @@ pub struct ExportArgs {
 
 pub fn run(args: ExportArgs) -> anyhow::Result<()> {
     let dir = args.db.dir();
-    let db = Db::open(&dir)?;
+    let db = args.db.open()?;
     if db.kind() == Kind::Othello {
         bail!(
             "{} is an Othello database: export it as WTHOR files with `tabiya wthor export --db {} -o OUTDIR`",

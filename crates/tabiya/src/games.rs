@@ -6,7 +6,7 @@ use std::io::Write;
 use anyhow::bail;
 use clap::Args;
 use tabiya_service::games::{self, ChessGames, OthelloFilter, OthelloGames};
-use tabiya_service::{Db, Kind, OthelloPosition};
+use tabiya_service::{Kind, OthelloPosition};
 
 use crate::args::{DbArg, OthelloFilterArgs, PositionArg, SortArg};
 use crate::output::print_json;
@@ -31,7 +31,7 @@ pub struct GamesArgs {
 
 pub fn run(args: GamesArgs) -> anyhow::Result<()> {
     let dir = args.db.dir();
-    let db = Db::open(&dir)?;
+    let db = args.db.open()?;
     match db.kind() {
         Kind::Othello => {
             if args.position.is_given() {

@@ -3,7 +3,6 @@
 use std::io::Write;
 
 use clap::Args;
-use tabiya_service::Db;
 
 use crate::args::DbArg;
 use crate::output::print_json;
@@ -18,7 +17,7 @@ pub struct StatsArgs {
 
 pub fn run(args: StatsArgs) -> anyhow::Result<()> {
     let dir = args.db.dir();
-    let s = Db::open(&dir)?.stats()?;
+    let s = args.db.open()?.stats()?;
     if args.json {
         return print_json(&s);
     }

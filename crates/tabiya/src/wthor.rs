@@ -5,7 +5,6 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::{Args, Subcommand};
-use tabiya_service::Db;
 use tabiya_service::wthor::{self, CheckOptions, CsvRow};
 
 use crate::args::DbArg;
@@ -266,7 +265,7 @@ fn run_opening(moves: &str, json: bool) -> anyhow::Result<()> {
 
 /// `tabiya wthor export`: writes an Othello database back as WTHOR files.
 fn run_export(db: &DbArg, output: &std::path::Path, json: bool) -> anyhow::Result<()> {
-    let e = tabiya_service::export::wthor(&Db::open(&db.dir())?, output)?;
+    let e = tabiya_service::export::wthor(&db.open()?, output)?;
     if json {
         return print_json(&e);
     }

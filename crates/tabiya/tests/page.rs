@@ -1,7 +1,7 @@
 //! The web page in a real browser: `tests/page/test_page.py` drives Debian's headless
 //! Chromium (through the Python package `playwright`, which the test command installs)
-//! against a real `tabiya serve` of the demo's games, two years of WTHOR and a Polyglot
-//! book: the board clicked, rows clicked, back button, games opened and stepped through,
+//! against a real `tabiya serve` of the demo's games, two years of WTHOR, a Polyglot and a
+//! CTG book: the board clicked, rows clicked, back button, games opened and stepped through,
 //! books, filters (totals against `/api/explore`), Othello, a bad FEN, a phone-sized screen.
 //! Every step must pass and none be skipped. Screenshots are left in
 //! `target/tmp/page-screenshots/` to be looked at.
@@ -28,6 +28,9 @@ fn the_page_works_in_a_real_browser() {
         &shared("wthor/WTH_1982.wtb").display().to_string(),
     ]);
     let book = shared("polyglot/gm2001.bin").display().to_string();
+    let ctg = shared("ctg/PowerPlay17-Sicilienne.ctg")
+        .display()
+        .to_string();
     let server = Server::start(&[
         "--db",
         &format!("demo={chess}"),
@@ -35,6 +38,8 @@ fn the_page_works_in_a_real_browser() {
         &format!("othello={othello}"),
         "--book",
         &format!("gm2001={book}"),
+        "--book",
+        &format!("sicilienne={ctg}"),
     ]);
 
     let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("page-screenshots");

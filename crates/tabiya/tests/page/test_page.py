@@ -287,8 +287,20 @@ class Test:
             raise Skip("no book is served")
         page.goto(self.url(db=self.chess_db_param, play="e2e4"))
         page.wait_for_selector("#explorer-table tbody tr[data-move]")
-        page.click("#tab-books")
         answers = self.api("api/books", play="e2e4")
+        # Beside the database's moves: each book's line, its moves heaviest first.
+        self.settle(page)
+        for b in answers:
+            line = f".book-line[data-book='{b['name']}']"
+            check(page.locator(line).count() == 1, f"no line for book {b['name']} beside the moves")
+            shown = page.eval_on_selector_all(f"{line} .book-move", "bs => bs.map(b => b.dataset.move)")
+            if b["found"] and b["moves"]:
+                key = (lambda m: -m["weight"]) if "weight" in b["moves"][0] else (lambda m: -m.get("games", 0))
+                want = [m["uci"] for m in sorted(b["moves"], key=key)][: len(shown)]
+                check(shown and shown == want, f"{b['name']} beside the moves: {shown} != {want}")
+            else:
+                check(not shown, f"{b['name']} holds no move here, yet {shown} are shown")
+        page.click("#tab-books")
         page.wait_for_selector(".book")
         self.settle(page)
         out = []
