@@ -293,9 +293,20 @@ pub fn hand_over_import(
         .header("Content-Type", "application/json")
         .send(&serde_json::to_vec(&call)?[..])
         .map_err(|e| unreachable(&e))?;
+    // The server took the import; if it stops answering now, it stopped (or was stopped).
+    let stopped = |e: &dyn std::fmt::Display| {
+        Error::new(
+            ErrorKind::Io,
+            format!(
+                "the server at {} stopped answering during the import ({e}): what it committed \
+                 is kept; run the same import again to finish it (stored games are skipped)",
+                server.url
+            ),
+        )
+    };
     let reader = BufReader::new(response.into_body().into_reader());
     for line in reader.lines() {
-        let line = line.map_err(|e| unreachable(&e))?;
+        let line = line.map_err(|e| stopped(&e))?;
         if line.trim().is_empty() {
             continue;
         }
@@ -305,5 +316,5 @@ pub fn hand_over_import(
             ImportLine::Error { message, kind } => return Err(Error::new(kind, message)),
         }
     }
-    Err(unreachable(&"the answer ended early"))
+    Err(stopped(&"the answer ended early"))
 }

@@ -80,12 +80,35 @@ pub fn run(args: ImportArgs) -> anyhow::Result<()> {
         r => r?,
     };
     if args.json {
-        return print_json(&report);
+        print_json(&report)?;
+    } else {
+        match &report {
+            ImportReport::Chess(s) => print_chess(s, &dir)?,
+            ImportReport::Othello(w) => print_othello(w, &dir)?,
+        }
     }
-    match &report {
-        ImportReport::Chess(s) => print_chess(s, &dir),
-        ImportReport::Othello(w) => print_othello(w, &dir),
+    // A file that could not be read (missing, unreadable, cut short) fails the command, once
+    // the rest is in.
+    let summary = match &report {
+        ImportReport::Chess(s) => s,
+        ImportReport::Othello(w) => &w.summary,
+    };
+    let mut failed: Vec<&str> = summary
+        .problems
+        .iter()
+        .filter(|p| p.game == 0)
+        .map(|p| p.file.as_str())
+        .collect();
+    failed.dedup();
+    if !failed.is_empty() {
+        anyhow::bail!(
+            "{} of {} input file(s) could not be read whole: {} (the rest was imported)",
+            failed.len(),
+            args.files.len(),
+            failed.join(", ")
+        );
     }
+    Ok(())
 }
 
 /// The first lines of an import's terminal summary (chess and Othello alike).
@@ -126,7 +149,7 @@ fn print_chess(summary: &ImportSummary, dir: &Path) -> anyhow::Result<()> {
     drop(out);
     for p in summary.problems.iter().take(20) {
         if p.game == 0 {
-            eprintln!("{}: {}", p.file, p.reason);
+            eprintln!("{}", file_problem(&p.file, &p.reason));
         } else {
             eprintln!("{}:{}: game {}: {}", p.file, p.line, p.game, p.reason);
         }
@@ -170,14 +193,7 @@ fn print_othello(s: &WthorImportSummary, dir: &Path) -> anyhow::Result<()> {
     )?;
     drop(out);
     for p in c.problems.iter().take(20) {
-        eprintln!(
-            "{}",
-            if p.reason.starts_with(&p.file) {
-                p.reason.clone()
-            } else {
-                format!("{}: {}", p.file, p.reason)
-            }
-        );
+        eprintln!("{}", file_problem(&p.file, &p.reason));
     }
     if c.problems.len() > 20 {
         eprintln!(
@@ -186,4 +202,13 @@ fn print_othello(s: &WthorImportSummary, dir: &Path) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// A problem with a whole file, naming the file once.
+fn file_problem(file: &str, reason: &str) -> String {
+    if reason.contains(file) {
+        reason.to_string()
+    } else {
+        format!("{file}: {reason}")
+    }
 }

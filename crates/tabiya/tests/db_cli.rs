@@ -327,6 +327,38 @@ fn malformed_game_is_reported_and_the_rest_goes_in() {
     assert!(err.contains("malformed.pgn:15: game 2:"), "{err}");
 }
 
+/// A file that cannot be read is named and fails the command; the other files still go in.
+#[test]
+fn an_unreadable_file_fails_the_import_after_the_rest_goes_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db");
+    let missing = dir.path().join("not-there.pgn");
+    let out = Command::new(BIN)
+        .args(["import", "--json", "--db"])
+        .arg(&db)
+        .arg(&missing)
+        .arg(twic())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("not-there.pgn") && err.contains("could not be read"),
+        "{err}"
+    );
+    // The JSON summary is still printed, and says which file and why.
+    let s: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(s["imported"], 2245, "every game of the readable file");
+    let p = &s["problems"][0];
+    assert_eq!(p["game"], 0);
+    assert!(
+        p["reason"].as_str().unwrap().contains("No such file"),
+        "{p}"
+    );
+    let stats = json(&["stats", "--json", "--db", db.to_str().unwrap()]);
+    assert_eq!(stats["games"], 2245);
+}
+
 #[test]
 fn export_round_trips_through_python_chess_and_pgn_extract() {
     let dir = tempfile::tempdir().unwrap();
