@@ -16,6 +16,8 @@ pub struct Database {
     max_ply: Option<u32>,
     /// Commits made through this handle (imports, merges): what a cache of answers keys on.
     generation: std::sync::atomic::AtomicU64,
+    /// Evaluations stored through this handle (see `crate::evals`).
+    pub(crate) eval_generation: std::sync::atomic::AtomicU64,
     /// While set, answers come from this state (and its generation), not the latest: see
     /// [`Database::pin_answers`].
     pinned: std::sync::RwLock<Option<(tabiya_store::ReadTx, u64)>>,
@@ -89,6 +91,7 @@ impl Database {
             kind,
             max_ply,
             generation: Default::default(),
+            eval_generation: Default::default(),
             pinned: Default::default(),
         })
     }
@@ -133,6 +136,7 @@ impl Database {
             kind,
             max_ply,
             generation: Default::default(),
+            eval_generation: Default::default(),
             pinned: Default::default(),
         })
     }

@@ -13,6 +13,7 @@
 //! | `postings` | run id, position key | the game list of a popular position, when long |
 //! | `sketches` | run id | a run's distinct-position estimate (HyperLogLog) |
 //! | `wthor` | kind, id | Othello only: WTHOR file headers and name records |
+//! | `evals` | position key | chess only: the engine evaluation kept for the position (`evals`) |
 //!
 //! Every import transaction holds a segment: its games, names, facts, duplicate digests and
 //! index run appear together or not at all.
@@ -29,6 +30,7 @@ mod database;
 mod dbstats;
 mod digest;
 mod error;
+mod evals;
 mod facts;
 mod game;
 mod hll;
@@ -54,6 +56,7 @@ pub use database::{Database, FORMAT_VERSION, GAMES, Kind, META, PinnedAnswers, Q
 pub use dbstats::{DbStats, Part, collect as collect_stats};
 pub use digest::game_digest;
 pub use error::{DecodeError, Error, Result};
+pub use evals::{EVALS, EvalBrief, EvalLine, EvalScore, EvalsStored, StoredEval};
 pub use game::{Dict, NO_MOVE, NameLookup, Names, Occurrence};
 pub use import::{
     BYTES_PER_OCCURRENCE, FileSummary, ImportOptions, ImportProgress, ImportSummary,

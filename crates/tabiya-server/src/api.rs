@@ -18,7 +18,7 @@ use tabiya_service::{ChessPosition, Error, Kind, OthelloPosition, explore, expor
 use crate::error::ApiError;
 use crate::params::Params;
 use crate::state::{AppState, Served};
-use crate::{blocking, cached};
+use crate::{blocking, cached, cached_with_evals};
 
 /// Most games a page holds; most top or recent games.
 const MAX_LIMIT: usize = 1000;
@@ -119,7 +119,7 @@ pub async fn explore(
     let books = book_paths(&state, &p)?;
     let key = format!("{}?{}", uri.path(), p.canonical());
     Ok(
-        cached(&state, &db.clone(), key, "application/json", move || {
+        cached_with_evals(&state, &db.clone(), key, "application/json", move || {
             let top = p.number("top", 8, MAX_TOP)?;
             match db.kind {
                 Kind::Chess => {

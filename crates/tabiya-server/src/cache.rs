@@ -22,6 +22,9 @@ pub struct Cached {
     pub content_type: &'static str,
     pub body: axum::body::Bytes,
     pub generation: u64,
+    /// For answers showing engine evaluations: the database's evaluation generation they
+    /// were computed at (a newer evaluation makes them a miss: computed again at once).
+    pub evals_at: Option<u64>,
     pub served: Arc<Served>,
     pub compute: Compute,
 }
@@ -30,6 +33,12 @@ impl Cached {
     /// Whether its database has changed since it was computed.
     pub fn is_stale(&self) -> bool {
         self.generation != self.served.db.generation()
+    }
+
+    /// Whether an evaluation was stored since it was computed, when it shows them.
+    pub fn evals_changed(&self) -> bool {
+        self.evals_at
+            .is_some_and(|g| g != self.served.db.eval_generation())
     }
 }
 
@@ -169,6 +178,7 @@ fn refresh_loop(shared: &Shared, jobs: &Receiver<Job>) {
                     continue;
                 };
                 let generation = old.served.db.generation();
+                let evals_at = old.evals_at.map(|_| old.served.db.eval_generation());
                 // An answer that fails now (it did not before) is dropped: asked again, it
                 // is computed afresh and its error given.
                 match (old.compute)() {
@@ -178,6 +188,7 @@ fn refresh_loop(shared: &Shared, jobs: &Receiver<Job>) {
                             content_type: old.content_type,
                             body: body.into(),
                             generation,
+                            evals_at,
                             served: Arc::clone(&old.served),
                             compute: Arc::clone(&old.compute),
                         },

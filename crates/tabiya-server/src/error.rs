@@ -1,7 +1,7 @@
 //! Errors as responses: Tabiya's API answers JSON (`{"error": "...", "kind": "..."}`), the
 //! Lichess-compatible endpoints plain text as Lichess does (`bad request: ...`). A request's
 //! fault is a 4xx; only the server's own trouble (a damaged database or book it serves, a
-//! failed write) is a 5xx.
+//! failed write, a failing engine: 502) is a 5xx.
 
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -13,6 +13,10 @@ pub fn status(e: &Error) -> StatusCode {
         ErrorKind::BadRequest => StatusCode::BAD_REQUEST,
         ErrorKind::NotFound => StatusCode::NOT_FOUND,
         ErrorKind::InUse => StatusCode::SERVICE_UNAVAILABLE,
+        // The engine is the server's upstream: it failed, not the request.
+        ErrorKind::Engine => StatusCode::BAD_GATEWAY,
+        // Stopped by its asker or a newer request of the same page.
+        ErrorKind::Cancelled => StatusCode::CONFLICT,
         ErrorKind::BadInput | ErrorKind::Damaged | ErrorKind::Io => {
             StatusCode::INTERNAL_SERVER_ERROR
         }

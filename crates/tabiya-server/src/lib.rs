@@ -7,6 +7,7 @@
 //! request bodies, an access log when asked; graceful shutdown on Ctrl-C and SIGTERM.
 
 mod admin;
+mod analysis;
 mod api;
 mod cache;
 mod content_type;
@@ -55,6 +56,8 @@ pub struct Config {
     pub timeout: Duration,
     /// Memory for cached answers, in bytes.
     pub cache_bytes: usize,
+    /// The engines `/api/analysis` runs; `None`: no engine.
+    pub engine: Option<tabiya_service::engine::EngineSettings>,
 }
 
 impl Default for Config {
@@ -66,6 +69,10 @@ impl Default for Config {
             access_log: false,
             timeout: Duration::from_secs(30),
             cache_bytes: 256 << 20,
+            engine: Some(tabiya_service::engine::EngineSettings {
+                engines: 1,
+                ..Default::default()
+            }),
         }
     }
 }
@@ -81,7 +88,11 @@ pub fn run(config: Config, ready: impl FnOnce(&str)) -> Result<(), Error> {
         .max_blocking_threads(std::thread::available_parallelism().map_or(2, usize::from) * 8)
         .build()
         .map_err(|e| Error::new(ErrorKind::Io, format!("cannot start the server: {e}")))?;
-    runtime.block_on(serve(config, ready))
+    let result = runtime.block_on(serve(config, ready));
+    // Searches still running on blocking threads: no engine outlives the server.
+    drop(runtime);
+    tabiya_service::engine::kill_all_engines();
+    result
 }
 
 async fn serve(config: Config, ready: impl FnOnce(&str)) -> Result<(), Error> {
@@ -134,7 +145,18 @@ fn open(config: &Config, url: &str) -> Result<AppState, Error> {
     for (name, path) in &config.books {
         books.push(served::open_book(name.clone(), path.clone())?);
     }
+    // An engine that cannot start leaves the rest served: the analysis endpoint says why.
+    let (engines, engine_note) = match &config.engine {
+        None => (None, "it was started with --no-engine".to_string()),
+        Some(settings) => match tabiya_service::engine::Engines::start(settings) {
+            Ok(e) => (Some(Arc::new(e)), String::new()),
+            Err(e) if settings.path.is_some() => return Err(e),
+            Err(e) => (None, e.to_string()),
+        },
+    };
     Ok(AppState {
+        engines,
+        engine_note,
         dbs,
         books,
         cache: Cache::new(config.cache_bytes),
@@ -161,6 +183,8 @@ fn router(state: Arc<AppState>, config: &Config) -> Router {
         .route("/api/books", get(api::books))
         .route("/api/stats", get(api::stats))
         .route("/api/names", get(api::names))
+        .route("/api/analysis", get(analysis::analyse))
+        .route("/api/engine", get(analysis::engine))
         .route("/api/admin/import", post(admin::import))
         .fallback(api::not_found);
     let mut app = Router::new()
@@ -227,8 +251,33 @@ pub(crate) async fn cached(
     content_type: &'static str,
     compute: impl Fn() -> Result<Vec<u8>, Error> + Send + Sync + 'static,
 ) -> Result<Response, Error> {
+    cached_answer(state, served, key, content_type, false, compute).await
+}
+
+/// [`cached`] for an answer that shows stored engine evaluations: once another evaluation
+/// is stored, it is computed again before it is given.
+pub(crate) async fn cached_with_evals(
+    state: &Arc<AppState>,
+    served: &Arc<Served>,
+    key: String,
+    content_type: &'static str,
+    compute: impl Fn() -> Result<Vec<u8>, Error> + Send + Sync + 'static,
+) -> Result<Response, Error> {
+    cached_answer(state, served, key, content_type, true, compute).await
+}
+
+async fn cached_answer(
+    state: &Arc<AppState>,
+    served: &Arc<Served>,
+    key: String,
+    content_type: &'static str,
+    evals: bool,
+    compute: impl Fn() -> Result<Vec<u8>, Error> + Send + Sync + 'static,
+) -> Result<Response, Error> {
     let key = format!("{}|{key}", served.name);
-    if let Some(c) = state.cache.get(&key) {
+    if let Some(c) = state.cache.get(&key)
+        && !c.evals_changed()
+    {
         if c.is_stale() {
             state.cache.refresh(&key);
         }
@@ -236,6 +285,7 @@ pub(crate) async fn cached(
     }
     let compute: cache::Compute = Arc::new(compute);
     let generation = served.db.generation();
+    let evals_at = evals.then(|| served.db.eval_generation());
     let f = Arc::clone(&compute);
     let bytes = axum::body::Bytes::from(blocking(move || f()).await?);
     state.cache.put(
@@ -244,6 +294,7 @@ pub(crate) async fn cached(
             content_type,
             body: bytes.clone(),
             generation,
+            evals_at,
             served: Arc::clone(served),
             compute,
         },

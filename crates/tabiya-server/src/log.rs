@@ -7,6 +7,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use axum::extract::{ConnectInfo, Request};
 use axum::middleware::Next;
 use axum::response::Response;
+use tabiya_service::time::civil_from_days;
 
 pub async fn access_log(
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
@@ -54,31 +55,12 @@ fn clf_time(t: SystemTime) -> String {
     )
 }
 
-/// The proleptic Gregorian date of a day count from 1970-01-01 (Howard Hinnant's
-/// `civil_from_days`).
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (if m <= 2 { y + 1 } else { y }, m, d)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn dates_by_hand() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        // 2000-03-01 is day 11017; 2026-11-24 is day 20781.
-        assert_eq!(civil_from_days(11_017), (2000, 3, 1));
-        assert_eq!(civil_from_days(20_781), (2026, 11, 24));
         let t = UNIX_EPOCH + std::time::Duration::from_secs(20_781 * 86_400 + 3_723);
         assert_eq!(clf_time(t), "24/Nov/2026:01:02:03 +0000");
     }

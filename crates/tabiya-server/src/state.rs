@@ -17,6 +17,10 @@ pub struct AppState {
     pub token: String,
     /// The address the server listens on.
     pub url: String,
+    /// The engines analyses run on, when there are.
+    pub engines: Option<Arc<tabiya_service::engine::Engines>>,
+    /// Why there is no engine, when there is none.
+    pub engine_note: String,
 }
 
 impl AppState {

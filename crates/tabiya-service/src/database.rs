@@ -66,6 +66,12 @@ impl Db {
         self.inner.generation()
     }
 
+    /// Moves whenever an engine evaluation is stored: answers that show evaluations are out
+    /// of date when it changed.
+    pub fn eval_generation(&self) -> u64 {
+        self.inner.eval_generation()
+    }
+
     /// Number of games stored.
     pub fn game_count(&self) -> Result<u64> {
         Ok(self.inner.game_count()?)

@@ -20,6 +20,11 @@ pub enum ErrorKind {
     Damaged,
     /// The database is open in another process (a server or an import).
     InUse,
+    /// The engine failed: it could not be started, did not answer in time, crashed or
+    /// broke the protocol (it is started again for the next question).
+    Engine,
+    /// The question was cancelled: stopped by its asker or superseded by a newer one.
+    Cancelled,
     /// The machine failed us: a write that did not go through, a thread that could not
     /// start.
     Io,
@@ -140,6 +145,18 @@ impl From<tabiya_db::Error> for Error {
     /// Passed on as it is: its message and causes.
     fn from(e: tabiya_db::Error) -> Error {
         Error::transparent(kind_of_db_error(&e), e)
+    }
+}
+
+impl From<tabiya_engine::EngineError> for Error {
+    /// Passed on as it is, of kind `Engine` (or `Cancelled`).
+    fn from(e: tabiya_engine::EngineError) -> Error {
+        let kind = match e {
+            tabiya_engine::EngineError::Cancelled(_) => ErrorKind::Cancelled,
+            tabiya_engine::EngineError::UnknownOption { .. } => ErrorKind::BadRequest,
+            _ => ErrorKind::Engine,
+        };
+        Error::transparent(kind, e)
     }
 }
 

@@ -7,6 +7,11 @@ use serde::Serialize;
 pub use tabiya_db::chess::{ChessExplore, MoveRow, OpeningName, Player, TopGame};
 pub use tabiya_db::othello::{OpeningInfo, OthelloExplore, OthelloMove};
 
+use shakmaty::Position as _;
+use shakmaty::uci::UciMove;
+use tabiya_db::chess::position_key;
+
+use crate::analysis::Analysis;
 use crate::books::{BookAnswer, probe_any};
 use crate::database::Db;
 use crate::error::Result;
@@ -22,6 +27,38 @@ pub struct ChessAnswer {
     /// Answers of the books asked for, in order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub books: Vec<BookAnswer>,
+    /// The engine evaluation stored for the position, when there is one (each move's is in
+    /// its row, `eval`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub eval: Option<Analysis>,
+}
+
+/// Fills in the stored evaluations of the position and of the position after each move.
+fn attach_evals(db: &Db, at: &ChessPosition, answer: &mut ChessAnswer) -> Result<()> {
+    let mut keys = vec![position_key(&at.pos)];
+    let mut rows = Vec::new();
+    for (i, row) in answer.explore.moves.iter().enumerate() {
+        let Some(m) = row
+            .uci
+            .parse::<UciMove>()
+            .ok()
+            .and_then(|u| u.to_move(&at.pos).ok())
+        else {
+            continue;
+        };
+        let mut child = at.pos.clone();
+        child.play_unchecked(m);
+        keys.push(position_key(&child));
+        rows.push(i);
+    }
+    let evals = db.inner.evals(&keys)?;
+    answer.eval = evals[0]
+        .as_ref()
+        .map(|e| crate::analysis::view(&at.pos, e, "stored"));
+    for (i, e) in rows.into_iter().zip(&evals[1..]) {
+        answer.explore.moves[i].eval = e.as_ref().and_then(|e| e.brief());
+    }
+    Ok(())
 }
 
 /// The explorer's answer for a chess position, with `top` best-rated games, and the answer
@@ -36,10 +73,13 @@ pub fn chess(db: &Db, at: &ChessPosition, top: usize, books: &[PathBuf]) -> Resu
             probe: probe_any(path, &at.pos)?,
         });
     }
-    Ok(ChessAnswer {
+    let mut answer = ChessAnswer {
         explore,
         books: answers,
-    })
+        eval: None,
+    };
+    attach_evals(db, at, &mut answer)?;
+    Ok(answer)
 }
 
 /// [`chess`] counting only the games `filter` keeps, with `recent` newest games when asked
@@ -62,10 +102,13 @@ pub fn chess_filtered(
             probe: probe_any(path, &at.pos)?,
         });
     }
-    Ok(ChessAnswer {
+    let mut answer = ChessAnswer {
         explore,
         books: answers,
-    })
+        eval: None,
+    };
+    attach_evals(db, at, &mut answer)?;
+    Ok(answer)
 }
 
 /// The explorer's answer for an Othello position (any orientation, any move order), with

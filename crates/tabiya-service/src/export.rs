@@ -17,13 +17,13 @@ pub enum Selection {
     /// One game by id.
     Game(u32),
     /// Every game reaching a position, in id order.
-    Position(ChessPosition),
+    Position(Box<ChessPosition>),
     /// Every game, in id order.
     All,
 }
 
-/// Writes the selected games as PGN to `out`; returns how many.
-pub fn pgn(db: &Db, selection: &Selection, out: &mut dyn Write) -> Result<u64> {
+/// The ids of the selected chess games, in id order (a game that is not there is an error).
+pub fn game_ids(db: &Db, selection: &Selection) -> Result<Vec<u32>> {
     if db.kind() != Kind::Chess {
         return Err(Error::bad_request(format!(
             "{} is an Othello database: its games are exported as WTHOR files",
@@ -31,14 +31,28 @@ pub fn pgn(db: &Db, selection: &Selection, out: &mut dyn Write) -> Result<u64> {
         )));
     }
     let snap = db.inner.snapshot()?;
-    let ids: Vec<u32> = match selection {
-        Selection::Game(id) => vec![*id],
+    Ok(match selection {
+        Selection::Game(id) => {
+            if snap.game_record(*id)?.is_none() {
+                return Err(Error::not_found(format!(
+                    "no game {id} in {}",
+                    db.dir().display()
+                )));
+            }
+            vec![*id]
+        }
         Selection::Position(at) => {
             let (_, page) = snap.chess_position_games(&at.pos, GameSort::Id, 0, usize::MAX)?;
             page.into_iter().map(|(id, _)| id).collect()
         }
         Selection::All => snap.all_game_ids()?,
-    };
+    })
+}
+
+/// Writes the selected games as PGN to `out`; returns how many.
+pub fn pgn(db: &Db, selection: &Selection, out: &mut dyn Write) -> Result<u64> {
+    let ids = game_ids(db, selection)?;
+    let snap = db.inner.snapshot()?;
     let mut text = String::new();
     for &id in &ids {
         let g = snap

@@ -10,13 +10,20 @@
 //! - [`position`], [`othello`]: positions as users give them.
 //! - [`books`]: opening books — probe, dump, check, info, convert, merge, build (from PGN or
 //!   a database), the games a Kvetka book links.
+//! - [`engine`]: the UCI engines asked ([`engine::Engines`], a pool); [`analysis`]: one
+//!   position analysed, its evaluation kept by position and shown by the explorer;
+//!   [`annotate`]: every position of chosen games evaluated, their mistakes reported and
+//!   written into PGN.
 //! - [`codecs`]: compact position codecs; [`wthor`]: WTHOR files on their own;
 //!   [`generate`]: realistic PGN for benchmarks; [`demo`]: the bundled sample.
 
+pub mod analysis;
+pub mod annotate;
 pub mod books;
 pub mod codecs;
 pub mod database;
 pub mod demo;
+pub mod engine;
 pub mod error;
 pub mod explore;
 pub mod export;
@@ -28,6 +35,7 @@ pub mod import;
 pub mod names;
 pub mod othello;
 pub mod position;
+pub mod time;
 pub mod wthor;
 
 pub use database::{Db, Kind};

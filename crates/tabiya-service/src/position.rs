@@ -16,6 +16,10 @@ pub struct ChessPosition {
     pub mode: CastlingMode,
     /// Every position from the start to this one.
     pub line: Vec<Chess>,
+    /// The position the moves were played from, and the moves (for an engine, which is
+    /// told the moves so that it knows the repetitions).
+    pub start: Chess,
+    pub moves: Vec<shakmaty::Move>,
     /// The position's FEN (en passant only when a capture there is legal).
     pub fen: String,
 }
@@ -41,8 +45,9 @@ impl ChessPosition {
             }
             _ => (Chess::default(), CastlingMode::Standard),
         };
-        let mut pos = start;
+        let mut pos = start.clone();
         let mut line = vec![pos.clone()];
+        let mut moves = Vec::new();
         if let Some(play) = play {
             for (i, tok) in play.split([',', ' ']).filter(|t| !t.is_empty()).enumerate() {
                 let m = match tok
@@ -60,6 +65,7 @@ impl ChessPosition {
                         })?,
                 };
                 pos.play_unchecked(m);
+                moves.push(m);
                 line.push(pos.clone());
             }
         }
@@ -68,6 +74,8 @@ impl ChessPosition {
             pos,
             mode,
             line,
+            start,
+            moves,
             fen,
         })
     }

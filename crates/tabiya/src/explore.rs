@@ -74,11 +74,25 @@ fn pct(n: u64, total: u64) -> String {
 pub fn print_chess(e: &ChessAnswer) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     let books = &e.books;
+    let position_eval = &e.eval;
     let e = &e.explore;
     writeln!(out, "{}", e.fen)?;
     if let Some(o) = &e.opening {
         writeln!(out, "{} {}", o.eco, o.name)?;
     }
+    if let Some(a) = position_eval {
+        writeln!(
+            out,
+            "eval {} at depth {} ({}){}",
+            a.pvs.first().map_or("-".into(), |p| p.score.text()),
+            a.depth,
+            a.engine,
+            a.pvs
+                .first()
+                .map_or(String::new(), |p| format!(": {}", p.san.join(" ")))
+        )?;
+    }
+    let evals = e.moves.iter().any(|m| m.eval.is_some());
     let total = e.white + e.draws + e.black;
     writeln!(
         out,
@@ -98,8 +112,15 @@ pub fn print_chess(e: &ChessAnswer) -> anyhow::Result<()> {
     } else {
         writeln!(
             out,
-            "{:<8} {:>7} {:>7} {:>7} {:>7} {:>6} {:>6}  years",
-            "move", "games", "white", "draws", "black", "avg", "perf"
+            "{:<8} {:>7} {:>7} {:>7} {:>7} {:>6} {:>6}{}  years",
+            "move",
+            "games",
+            "white",
+            "draws",
+            "black",
+            "avg",
+            "perf",
+            if evals { "    eval" } else { "" }
         )?;
         for m in &e.moves {
             let n = m.white + m.draws + m.black;
@@ -108,9 +129,21 @@ pub fn print_chess(e: &ChessAnswer) -> anyhow::Result<()> {
                 (Some(a), _) => a.to_string(),
                 _ => String::new(),
             };
+            let eval = match (evals, &m.eval) {
+                (false, _) => String::new(),
+                (true, None) => format!("{:>8}", "-"),
+                (true, Some(v)) => format!(
+                    "{:>8}",
+                    match (v.cp, v.mate) {
+                        (_, Some(mate)) => format!("#{mate}"),
+                        (Some(cp), None) => format!("{:+.2}", f64::from(cp) / 100.0),
+                        _ => "-".into(),
+                    }
+                ),
+            };
             writeln!(
                 out,
-                "{:<8} {:>7} {:>7} {:>7} {:>7} {:>6} {:>6}  {}",
+                "{:<8} {:>7} {:>7} {:>7} {:>7} {:>6} {:>6}{}  {}",
                 m.san,
                 n + m.unknown,
                 pct(m.white, n),
@@ -118,6 +151,7 @@ pub fn print_chess(e: &ChessAnswer) -> anyhow::Result<()> {
                 pct(m.black, n),
                 m.average_rating.map_or("-".into(), |v| v.to_string()),
                 m.performance.map_or("-".into(), |v| v.to_string()),
+                eval,
                 years
             )?;
         }

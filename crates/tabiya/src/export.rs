@@ -22,6 +22,11 @@ pub struct ExportArgs {
     /// Output file (default: standard output).
     #[arg(short, long)]
     pub output: Option<PathBuf>,
+    /// Write the engine evaluations kept in the database into the games: [%eval] after each
+    /// move, NAGs, comments and the engine's line at inaccuracies, mistakes and blunders
+    /// (see `tabiya annotate`).
+    #[arg(long)]
+    pub evals: bool,
 }
 
 pub fn run(args: ExportArgs) -> anyhow::Result<()> {
@@ -37,7 +42,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<()> {
     let selection = if let Some(id) = args.game {
         Selection::Game(id)
     } else if args.position.is_given() {
-        Selection::Position(args.position.resolve()?)
+        Selection::Position(Box::new(args.position.resolve()?))
     } else {
         Selection::All
     };
@@ -47,6 +52,11 @@ pub fn run(args: ExportArgs) -> anyhow::Result<()> {
         )),
         None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
     };
-    export::pgn(&db, &selection, &mut out)?;
+    if args.evals {
+        let ids = export::game_ids(&db, &selection)?;
+        tabiya_service::annotate::write_pgn(&db, &ids, &mut out)?;
+    } else {
+        export::pgn(&db, &selection, &mut out)?;
+    }
     Ok(())
 }

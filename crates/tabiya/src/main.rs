@@ -3,14 +3,18 @@
 //! Each command group lives in its own module and only parses arguments, calls library code,
 //! and prints (a table on a terminal, JSON with `--json`).
 
+mod analyse;
+mod annotate;
 mod args;
 mod book;
 mod demo;
+mod engine_args;
 mod explore;
 mod export;
 mod games;
 mod generate;
 mod import;
+mod interrupt;
 mod output;
 mod position;
 mod serve;
@@ -42,6 +46,13 @@ enum Command {
     Games(games::GamesArgs),
     /// Write games back as PGN.
     Export(export::ExportArgs),
+    /// Analyse a position with a UCI engine (Stockfish): lines as they come, the result kept
+    /// by position in the database.
+    #[command(alias = "analyze")]
+    Analyse(analyse::AnalyseArgs),
+    /// Evaluate every position of games with the engines, report their mistakes, write them
+    /// as annotated PGN.
+    Annotate(annotate::AnnotateArgs),
     /// What the database holds and what it costs on disk.
     Stats(stats::StatsArgs),
     /// Serve databases and books over HTTP: the Lichess-compatible explorer API, Tabiya's API
@@ -68,6 +79,8 @@ fn main() {
         Command::Explore(a) => explore::run(a),
         Command::Games(a) => games::run(a),
         Command::Export(a) => export::run(a),
+        Command::Analyse(a) => analyse::run(a),
+        Command::Annotate(a) => annotate::run(a),
         Command::Stats(a) => stats::run(a),
         Command::Serve(a) => serve::run(a),
         Command::Gen(a) => generate::run(a),

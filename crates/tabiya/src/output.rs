@@ -103,3 +103,21 @@ impl ImportTicker {
         }
     }
 }
+
+/// A progress bar counting items on stderr when it is a terminal, hidden otherwise.
+pub fn progress_count(len: u64, what: &str) -> ProgressBar {
+    let pb = ProgressBar::new(len);
+    if std::io::stderr().is_terminal() {
+        pb.set_draw_target(ProgressDrawTarget::stderr_with_hz(8));
+    } else {
+        pb.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    pb.set_style(
+        ProgressStyle::with_template(
+            "{spinner} {prefix} [{bar:30}] {pos}/{len} {per_sec} (ETA {eta})",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    pb.set_prefix(what.to_string());
+    pb
+}

@@ -22,6 +22,14 @@ pub struct ServeArgs {
     /// Log every request on standard error.
     #[arg(long)]
     pub access_log: bool,
+    /// Engines analysing at once for /api/analysis and the page's engine panel.
+    #[arg(long, default_value_t = 1)]
+    pub engines: usize,
+    #[command(flatten)]
+    pub engine: crate::engine_args::EngineArgs,
+    /// Run no engine (the page has no engine panel then).
+    #[arg(long, conflicts_with_all = ["engine", "engines"])]
+    pub no_engine: bool,
 }
 
 /// `NAME=PATH`, or `PATH` named by its last part.
@@ -62,6 +70,11 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         dbs,
         books,
         access_log: args.access_log,
+        engine: if args.no_engine {
+            None
+        } else {
+            Some(args.engine.settings(args.engines)?)
+        },
         ..Config::default()
     };
     serve(config)

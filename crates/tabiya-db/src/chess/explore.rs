@@ -63,6 +63,10 @@ pub struct MoveRow {
     /// [`SINGLE_GAMES_UP_TO`] games: finding it reads every game of the position).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub game: Option<TopGame>,
+    /// The stored engine evaluation of the position the move leads to, when there is one
+    /// (filled in by whoever shows evaluations: queries of the index leave it empty).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub eval: Option<crate::EvalBrief>,
 }
 
 /// Positions with at most this many games name the game of each move played once.
@@ -159,6 +163,7 @@ fn move_row(pos: &Chess, mode: CastlingMode, code: u16, s: &Stats) -> Option<Mov
         average_opponent_rating: (s.perf_games > 0)
             .then(|| ((2 * s.perf_opp_sum + s.perf_games) / (2 * s.perf_games)) as u32),
         game: None,
+        eval: None,
     })
 }
 

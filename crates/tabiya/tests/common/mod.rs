@@ -45,3 +45,28 @@ pub fn json(args: &[&str]) -> Value {
         )
     })
 }
+
+/// The engine (Stockfish) processes whose parent is `pid`.
+pub fn engines_of(pid: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Ok(p) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{p}/stat")) else {
+            continue;
+        };
+        let Some(after) = stat.rfind(')').map(|i| &stat[i + 2..]) else {
+            continue;
+        };
+        let ppid: u32 = after
+            .split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0);
+        if ppid == pid && stat.contains("(stockfish)") {
+            out.push(p);
+        }
+    }
+    out
+}

@@ -1,0 +1,51 @@
+//! `children::kill_all` (what Tabiya's signal handler calls) kills and reaps every engine.
+//! A test binary of its own: it kills every engine of the process.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use tabiya_engine::{Engine, EngineConfig};
+
+fn fake(mode: &str, extra: &[&str]) -> EngineConfig {
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fake_engine.py");
+    let mut c = EngineConfig::new("python3");
+    c.args = [script.display().to_string(), mode.to_string()]
+        .into_iter()
+        .chain(extra.iter().map(|s| s.to_string()))
+        .collect();
+    c.handshake_timeout = Duration::from_secs(5);
+    c
+}
+
+fn assert_gone(pid: u32) {
+    assert!(
+        !std::path::Path::new(&format!("/proc/{pid}")).exists(),
+        "engine process {pid} is still there"
+    );
+}
+
+#[test]
+fn kill_all_leaves_no_engine() {
+    let a = Engine::start(&fake("good", &["kill-all-a"])).unwrap();
+    let b = Engine::start(&fake("good", &["kill-all-b"])).unwrap();
+    let (pa, pb) = (a.pid(), b.pid());
+    assert!(tabiya_engine::children::running().contains(&pa));
+    assert!(tabiya_engine::children::kill_all() >= 2);
+    assert_gone(pa);
+    assert_gone(pb);
+    // The engines know they are gone.
+    let mut a = a;
+    let r = a.search(
+        &tabiya_engine::Search {
+            start: shakmaty::Chess::default(),
+            moves: Vec::new(),
+            mode: shakmaty::CastlingMode::Standard,
+            limit: tabiya_engine::Limit::Depth(1),
+            multipv: 1,
+        },
+        &std::sync::atomic::AtomicBool::new(false),
+        |_| {},
+    );
+    assert!(r.is_err());
+    drop((a, b));
+}
