@@ -72,6 +72,8 @@ impl Engines {
         config
             .defaults
             .push(("Threads".into(), threads.to_string()));
+        // Win/draw/loss chances with each line, for engines that can give them.
+        config.defaults.push(("UCI_ShowWDL".into(), "true".into()));
         if let Some(h) = settings.hash_mb {
             config.defaults.push(("Hash".into(), h.to_string()));
         }

@@ -81,6 +81,14 @@ fn evaluations_survive_a_restart_and_are_found_from_another_move_order() {
     ]);
     assert_eq!(first["source"], "engine");
     assert_eq!(first["stored"], true);
+    // Stockfish gives win/draw/loss chances (per mille, White's side) with each line.
+    let wdl: u64 = first["pvs"][0]["wdl"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert_eq!(wdl, 1000);
     // Another process (the database opened again), another move order, the same position.
     let again = json(&[
         "analyse",
