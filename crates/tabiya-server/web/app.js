@@ -6,6 +6,8 @@
 // Flow: an action calls update(patch) -> the URL is written -> apply() makes sure the right
 // board is mounted -> render() draws the board, the line and the shown panel, and asks the
 // panel's loader (api.js) for the answers it needs; loaders skip answers already shown.
+// The engine panel (engine.js) follows the board's position; its analyses, once kept, show in
+// the explorer's Eval column, so a finished one asks for the explorer's answer again.
 
 import { readState, writeState, activeFilters, emptyFilters } from './url-state.js';
 import { getJson, createLoader, apiUrl, prefetch, prefetched } from './api.js';
@@ -13,6 +15,7 @@ import { el, fmt } from './dom.js';
 import { createChessBoard } from './chess-board.js';
 import { START_FEN, legalMoves, parseFen, play, isCheck } from './chess-rules.js';
 import { renderChessExplorer, renderOthelloExplorer } from './explorer.js';
+import { createEnginePanel } from './engine.js';
 
 const $ = (id) => document.getElementById(id);
 const TOP = 8;
@@ -29,6 +32,8 @@ let viewerKind = null;
 let gameShown = null; // 'db#id' of the game in the viewer
 let firstTable = false;
 const openings = new Map(); // chess FEN -> { eco, name }
+const keptEvals = new Map(); // chess FEN -> the explorer's kept evaluation of it, or null
+let engine = null; // the engine panel (engine.js)
 const othelloRows = new Map(); // Othello game id -> its row (the games lists carry whole games)
 
 const loaders = {};
@@ -66,6 +71,7 @@ async function apply() {
   if (changed) {
     for (const l of Object.values(loaders)) l.reset();
     openings.clear();
+    keptEvals.clear();
     fillFilters();
   }
   await mount();
@@ -119,6 +125,7 @@ async function mount() {
   mounted = k;
   performance.mark('tabiya:board');
   document.body.dataset.kind = k;
+  engine.setEnabled(k === 'chess'); // Othello has no engine
   $('chess-filters').hidden = k !== 'chess';
   $('othello-filters').hidden = k !== 'othello';
   $('symmetry-note').hidden = k !== 'othello';
@@ -262,7 +269,7 @@ function gameHref(id) {
 
 function preview(move) {
   if (kind() === 'chess' && chessBoard) {
-    chessBoard.ground.setAutoShapes(move ? [{ orig: move.slice(0, 2), dest: move.slice(2, 4), brush: 'paleBlue' }] : []);
+    chessBoard.setShapes('preview', move ? [{ orig: move.slice(0, 2), dest: move.slice(2, 4), brush: 'paleBlue' }] : []);
   } else if (othelloBoard) {
     for (const b of $('board').querySelectorAll('.othello-square--preview')) b.classList.remove('othello-square--preview');
     if (move) $('board').querySelector(`[data-square="${move}"]`)?.classList.add('othello-square--preview');
@@ -317,8 +324,10 @@ function showLinePosition(L, at) {
   if (kind() === 'chess') {
     const fen = L.fens[at];
     const uci = at > 0 ? L.ucis[at - 1] : null;
-    chessBoard.ground.setAutoShapes([]);
+    chessBoard.setShapes('preview', []);
     chessBoard.set(fen, { lastMove: uci ? [uci.slice(0, 2), uci.slice(2, 4)] : null, orientation: state.orient });
+    engine.setPosition(fen, { db: db ? db.name : null, orientation: state.orient });
+    if (keptEvals.has(fen)) engine.showKept(keptEvals.get(fen), fen);
     $('fen-field').value = fen;
     $('position-status').textContent = chessStatus(L, at);
     renderChessLine(L, at);
@@ -451,6 +460,8 @@ function loadExplorer(L, at) {
       }));
       if (data.opening) openings.set(fen, data.opening);
       showChessOpening(L, at, data.opening);
+      keptEvals.set(fen, data.eval || null);
+      engine.showKept(data.eval || null, fen);
     } else {
       for (const g of data.topGames || []) othelloRows.set(g.id, g);
       replaceKeepingFocus(body, renderOthelloExplorer(data, {
@@ -467,6 +478,13 @@ function loadExplorer(L, at) {
   }, () => {
     body.replaceChildren();
   });
+}
+
+// The explorer's answer asked for again: an analysis just kept changed it.
+function refreshExplorer() {
+  if (state.game || !db || kind() !== 'chess') return;
+  loaders.explorer.reset();
+  loadExplorer(currentLine(), currentAt());
 }
 
 function showChessOpening(L, at, opening) {
@@ -662,8 +680,9 @@ function showGameNode() {
     const node = viewer.node(state.ply || '0') || viewer.start();
     if (node.path !== (state.ply || '0')) { state.ply = node.path; replaceUrl(); }
     viewer.select(node.path);
-    chessBoard.ground.setAutoShapes([]);
+    chessBoard.setShapes('preview', []);
     chessBoard.set(node.fen, { lastMove: node.uci ? [node.uci.slice(0, 2), node.uci.slice(2, 4)] : null, orientation: state.orient });
+    engine.setPosition(node.fen, { db: db.name, orientation: state.orient });
     $('fen-field').value = node.fen;
     const turn = node.fen.split(' ')[1] === 'w' ? 'White' : 'Black';
     $('position-status').textContent = `Game, ${node.san ? `after ${viewer.label(node)}` : 'start position'}: ${turn} to move`;
@@ -823,6 +842,11 @@ async function typedMove(text) {
 
 function wire() {
   for (const name of ['explorer', 'games', 'books', 'game']) loaders[name] = createLoader($(`panel-${name}`));
+  engine = createEnginePanel($('engine'), $('eval-bar'), {
+    board: () => chessBoard,
+    onPlay: (uci) => boardMove(uci),
+    onDone: () => refreshExplorer(),
+  });
 
   $('db-select').addEventListener('change', (e) => {
     const name = e.target.value;

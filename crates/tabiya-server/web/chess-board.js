@@ -7,6 +7,9 @@
 //   board.flip(); board.orientation(); board.fen(); board.destroy(); board.ground (Chessground's API)
 //   board.move('e7', 'e8');  // as if the user moved it (for a keyboard or text move input);
 //                            // false, and nothing done, if the rules know no such move
+//   board.setShapes('engine', [{ orig: 'g1', dest: 'f3', brush: 'paleGreen' }]);
+//                            // arrows drawn by the page, in named layers (a move previewed, the
+//                            // engine's best move) so that clearing one keeps the others
 //
 // legalDests and turnColor default to what chess-rules.js computes from the FEN. A move made on
 // the board (drag or click; a pawn reaching the last rank asks for the piece first) is shown at
@@ -33,6 +36,7 @@ export function createChessBoard(element, { onMove = () => {}, orientation = 'wh
   let shown = {}; // the options of the position on show, to restore it after a cancelled promotion
   let moves = [];
   let chooser = null;
+  const layers = new Map(); // layer name -> Chessground auto shapes
 
   const ground = Chessground(host, {
     orientation,
@@ -140,6 +144,14 @@ export function createChessBoard(element, { onMove = () => {}, orientation = 'wh
     row.querySelector('button').focus();
   }
 
+  function setShapes(layer, shapes) {
+    const list = shapes || [];
+    const before = layers.get(layer) || [];
+    if (!list.length && !before.length) return;
+    if (list.length) layers.set(layer, list); else layers.delete(layer);
+    ground.setAutoShapes([...layers.values()].flat());
+  }
+
   function cancel() {
     closeChooser();
     show(fen, shown);
@@ -157,6 +169,7 @@ export function createChessBoard(element, { onMove = () => {}, orientation = 'wh
     flip: () => ground.toggleOrientation(),
     orientation: () => ground.state.orientation,
     fen: () => fen,
+    setShapes,
     ground, // the Chessground instance, for whatever this wrapper does not cover
     move: (orig, dest) => {
       if (!moves.some((m) => m.from === orig && (m.to === dest || m.rook === dest))) return false;

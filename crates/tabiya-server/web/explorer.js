@@ -2,7 +2,8 @@
 // ratings, a totals row, and the position's top and recent games.
 //
 //   renderChessExplorer(answer, { fen, filtered, onPlay(uci), onPreview(uci | null), gameLink(id) })
-//     (answer.books: /api/books's answer for the position, when books are served)
+//     (answer.books: /api/books's answer for the position, when books are served; an Eval
+//     column when some move has a kept engine evaluation, answer.moves[i].eval)
 //   renderOthelloExplorer(answer, { onPlay(square), onPreview(square | null), openGame(row) })
 //   -> a DocumentFragment to put in the explorer panel
 //
@@ -13,6 +14,7 @@
 import { el, fmt, pct, share, resultText } from './dom.js';
 import { wdlBar } from './wdl-bar.js';
 import { san as sanOf } from './chess-rules.js';
+import { scoreText, scoreWords } from './eval-format.js';
 
 function moveRow(label, { title, onPlay, onPreview, key }, cells) {
   const button = el('button', { type: 'button', className: 'move-button', title, 'aria-label': title }, label);
@@ -36,6 +38,14 @@ function barCell(counts) {
   return el('td', { className: 'bar' }, wdlBar(counts));
 }
 
+// A move's kept engine evaluation (of the position after it, White's view), or a dash.
+function evalCell(e) {
+  if (!e || (e.cp === undefined && e.mate === undefined)) {
+    return el('td', { className: 'num eval muted' }, el('span', { 'aria-hidden': 'true' }, '–'), el('span', { className: 'visually-hidden' }, 'none'));
+  }
+  return el('td', { className: 'num eval', title: `${scoreWords(e)}, depth ${e.depth}` }, scoreText(e));
+}
+
 function empty(text) {
   return el('p', { className: 'empty' }, text);
 }
@@ -48,12 +58,14 @@ export function renderChessExplorer(data, { fen, filtered = false, onPlay, onPre
       ? 'No games in this position with these filters.'
       : 'No games in this position.'));
   } else {
+    const evals = data.moves.some((m) => m.eval);
     const table = el('table', { className: 'explorer-table', id: 'explorer-table' },
       el('caption', { className: 'visually-hidden' }, 'Moves played in this position'),
       el('thead', {}, el('tr', {},
         el('th', { scope: 'col' }, 'Move'),
         el('th', { scope: 'col', className: 'num' }, 'Games'),
         el('th', { scope: 'col' }, 'White / draws / Black'),
+        evals ? el('th', { scope: 'col', className: 'num eval', title: 'kept engine evaluation after the move, White’s view' }, 'Eval') : null,
         el('th', { scope: 'col', className: 'num hide-narrow', title: 'average rating of the players of the move' }, 'Avg'),
         el('th', { scope: 'col', className: 'num hide-narrow', title: 'performance rating of the move (FIDE table)' }, 'Perf'))));
     const tbody = el('tbody');
@@ -64,6 +76,7 @@ export function renderChessExplorer(data, { fen, filtered = false, onPlay, onPre
       const tr = moveRow(m.san, { title, onPlay, onPreview, key: m.uci }, [
         gamesCell(n, total),
         barCell(m),
+        evals ? evalCell(m.eval) : null,
         el('td', { className: 'num hide-narrow' }, fmt(m.averageRating)),
         el('td', { className: 'num hide-narrow' }, fmt(m.performance)),
       ]);
@@ -81,6 +94,7 @@ export function renderChessExplorer(data, { fen, filtered = false, onPlay, onPre
       el('th', { scope: 'row' }, el('span', { 'aria-hidden': 'true' }, 'Σ'), el('span', { className: 'visually-hidden' }, 'All moves')),
       el('td', { className: 'num games' }, fmt(total)),
       barCell(data),
+      evals ? el('td', { className: 'num eval' }, '') : null,
       el('td', { className: 'num hide-narrow' }, fmt(data.averageRating)),
       el('td', { className: 'num hide-narrow' }, ''))));
     out.append(table);

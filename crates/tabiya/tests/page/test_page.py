@@ -13,7 +13,10 @@ its first table; 1. e4 played by clicking e2 then e4 on the board; the back butt
 by clicking table rows; the games list, a game opened and stepped through with the keyboard;
 the books; a filter (the totals compared with /api/explore asked directly); the Othello
 database (f5 clicked on the board); a bad FEN pasted; the explorer and a game at phone size
-(390x844). Prints a summary; exits 1 on any failure.
+(390x844). The engine (the server's, Stockfish in the tests): started, its lines, the best
+move's arrow and the eval bar; stopped; the kept evaluation after a reload; the Eval column
+one move back; a server without an engine (its /api/engine answered 404 in the browser); the
+engine running at phone size. Prints a summary; exits 1 on any failure.
 """
 
 import json
@@ -366,6 +369,143 @@ class Test:
         page.wait_for_function("!new URLSearchParams(location.search).get('since')")
         return f"{before} games; since {year}: {want}; and rating ≥ {rating}: {want2}"
 
+    # ------------------------------------------------------------------ the engine
+
+    ENGINE_LINES = """() => {
+        const p = document.querySelector('#engine');
+        return p && p.dataset.state === 'running' && Number(p.dataset.depth) >= 5
+            && document.querySelectorAll('#engine-lines .engine-line .engine-move').length > 0
+            && document.querySelectorAll('#board svg.cg-shapes g[cgHash]').length > 0
+            && !!document.querySelector('#eval-bar').dataset.value; }"""
+
+    def engine(self, page):
+        """Start, lines, the best move's arrow, the bar; Stop; the kept evaluation after a reload;
+        its Eval cell one move back."""
+        line = "e2e4,c7c5"
+        page.goto(self.url(db=self.chess_db_param, play=line))
+        page.wait_for_selector("#explorer-table tbody tr[data-move]")
+        self.settle(page)
+        page.wait_for_selector("#engine-toggle:not([disabled])")
+        toggle = page.locator("#engine-toggle")
+        check(toggle.inner_text().strip() == "Start", f"the engine button says {toggle.inner_text()!r}")
+        check(toggle.get_attribute("aria-pressed") == "false", "the engine button is pressed before a click")
+        if not self.api("api/explore", db=self.chess_db, play=line).get("eval"):
+            check("eval-bar--empty" in page.get_attribute("#eval-bar", "class"), "the eval bar shows a value before any analysis")
+        toggle.click()
+        check(toggle.get_attribute("aria-pressed") == "true" and toggle.inner_text().strip() == "Stop",
+              "the engine button did not turn to Stop")
+        try:
+            page.wait_for_function(self.ENGINE_LINES, timeout=20000)
+        except Exception as e:
+            raise Failure(f"no line of depth 5 with an arrow and a bar value within 20 s: "
+                          f"{page.inner_text('#engine')!r}") from e
+        first = page.get_attribute("#engine-lines .engine-line .engine-move", "data-move")
+        hashes = page.eval_on_selector_all("#board svg.cg-shapes g[cgHash]", "gs => gs.map(g => g.getAttribute('cgHash'))")
+        # Chessground's hash of a shape: width,height,current,orig,dest,brush,…
+        check(any(f",{first[:2]},{first[2:4]}," in h for h in hashes), f"no arrow for the best move {first}: {hashes}")
+        bar = page.get_attribute("#eval-bar", "aria-label")
+        check(bar.startswith("Evaluation "), f"the eval bar's label is {bar!r}")
+        score = page.inner_text("#engine-lines .engine-line .engine-score")
+        check(score.strip() in bar, f"the bar ({bar!r}) does not say the first line's score {score!r}")
+        self.shot(page, "engine-running", full_page=False)
+        # Stop: Start again, and the depth no longer grows.
+        toggle.click()
+        check(toggle.inner_text().strip() == "Start" and toggle.get_attribute("aria-pressed") == "false",
+              "Stop did not turn the button back to Start")
+        stopped_at = int(page.get_attribute("#engine", "data-depth"))
+        page.wait_for_timeout(1500)
+        after = int(page.get_attribute("#engine", "data-depth"))
+        check(after == stopped_at, f"the depth went on from {stopped_at} to {after} after Stop")
+        check(page.locator("#board svg.cg-shapes g[cgHash]").count() == 0, "the arrow is still drawn after Stop")
+        # What the engine found is kept: the explorer's answer carries it (the server stores it
+        # once the stream is closed).
+        kept = None
+        for _ in range(50):
+            kept = self.api("api/explore", db=self.chess_db, play=line).get("eval")
+            if kept:
+                break
+            time.sleep(0.2)
+        check(kept, "the explorer's answer has no kept evaluation after Stop")
+        # A reload shows it without starting the engine.
+        page.reload()
+        page.wait_for_selector("#explorer-table tbody tr[data-move]")
+        try:
+            page.wait_for_function("document.querySelector('#engine').dataset.state === 'kept'")
+        except Exception as e:
+            raise Failure(f"the reloaded page does not show the kept evaluation: {page.inner_text('#engine')!r}") from e
+        note = page.inner_text("#engine-note")
+        check(f"depth {kept['depth']}" in note and kept["date"][:10] in note, f"the kept note says {note!r}, kept: depth {kept['depth']}, {kept['date']}")
+        check(toggle.inner_text().strip() == "Start", "the engine runs after a reload")
+        check(page.get_attribute("#eval-bar", "data-value") == score_text(kept["pvs"][0]),
+              f"the bar says {page.get_attribute('#eval-bar', 'data-value')!r}, kept {score_text(kept['pvs'][0])!r}")
+        self.shot(page, "engine-kept", full_page=False)
+        # A line's first move plays it.
+        best = page.get_attribute("#engine-lines .engine-move", "data-move")
+        page.click("#engine-lines .engine-move")
+        page.wait_for_function(f"new URLSearchParams(location.search).get('play') === '{line},{best}'")
+        page.go_back()
+        page.wait_for_function(f"new URLSearchParams(location.search).get('play') === '{line}'")
+        # One move back: the Eval column has the move just taken back.
+        page.click("#nav-prev")
+        page.wait_for_function("new URLSearchParams(location.search).get('at') === '1'")
+        move = self.api("api/explore", db=self.chess_db, play="e2e4")
+        want = next(m for m in move["moves"] if m["uci"] == "c7c5").get("eval")
+        check(want, "the API has no eval for 1… c5 after 1. e4")
+        try:
+            page.wait_for_selector("#explorer-table thead th.eval")
+            page.wait_for_function("""(w) => { const c = document.querySelector("#explorer-table tr[data-move='c7c5'] td.eval");
+                return c && c.textContent === w; }""", arg=score_text(want))
+        except Exception as e:
+            cell = page.locator("#explorer-table tr[data-move='c7c5'] td.eval")
+            raise Failure(f"the Eval cell of c5 says {cell.inner_text() if cell.count() else None!r}, the API {want}") from e
+        header = page.get_attribute("#explorer-table thead th.eval", "title")
+        check("White" in header, f"the Eval header's title is {header!r}")
+        self.settle(page)
+        self.shot(page, "engine-eval-column")
+        return (f"best {first} at depth ≥ 5, bar {bar!r}; stopped at depth {stopped_at}; "
+                f"kept: depth {kept['depth']} {score_text(kept['pvs'][0])}; c5's Eval cell {score_text(want)}")
+
+    def no_engine(self, browser):
+        """A server without an engine: the panel says so, with no button and no error."""
+        page = self.new_page(browser, viewport={"width": 1280, "height": 900})
+        message = "this server runs no engine: started with --no-engine"
+        page.route("**/api/engine", lambda route: route.fulfill(
+            status=404, content_type="application/json", body=json.dumps({"error": message, "kind": "notFound"})))
+        page.goto(self.url(db=self.chess_db_param))
+        page.wait_for_selector("#explorer-table tbody tr[data-move]")
+        page.wait_for_selector("#engine-unavailable:not([hidden])")
+        shown = page.inner_text("#engine-unavailable")
+        check(message.lower() in shown.lower(), f"the panel says {shown!r}")
+        check(not page.is_visible("#engine-toggle"), "the Start button is shown without an engine")
+        page.context.close()
+        return shown.strip()
+
+    def phone_engine(self, browser):
+        page = self.new_page(browser, viewport={"width": 390, "height": 844}, device_scale_factor=2,
+                             is_mobile=True, has_touch=True)
+        page.goto(self.url(db=self.chess_db_param, play="e2e4,c7c5,g1f3"))
+        page.wait_for_selector("#explorer-table tbody tr[data-move]")
+        self.settle(page)
+        page.wait_for_selector("#engine-toggle:not([disabled])")
+        page.tap("#engine-toggle")
+        try:
+            page.wait_for_function(self.ENGINE_LINES, timeout=20000)
+        except Exception as e:
+            raise Failure(f"no engine line on a phone within 20 s: {page.inner_text('#engine')!r}") from e
+        width = page.evaluate("document.documentElement.scrollWidth")
+        check(width <= 390, f"the page is {width}px wide at 390px with the engine running")
+        board = page.locator("#board").bounding_box()
+        check(board["width"] >= 330, f"the board is only {board['width']}px wide beside the eval bar")
+        pv = page.locator("#engine-lines .engine-pv").first.bounding_box()
+        panel = page.locator("#engine").bounding_box()
+        check(pv["x"] + pv["width"] <= panel["x"] + panel["width"] + 0.5, "a line overflows the engine panel")
+        self.shot(page, "phone-engine", full_page=False)
+        depth = page.get_attribute("#engine", "data-depth")
+        page.tap("#engine-toggle")
+        page.wait_for_function("document.querySelector('#engine-toggle').getAttribute('aria-pressed') === 'false'")
+        page.context.close()
+        return f"depth {depth} on a phone; board {board['width']:.0f}px beside the eval bar"
+
     def othello(self, page):
         if not self.othello_db:
             raise Skip("no Othello database is served")
@@ -376,6 +516,7 @@ class Test:
         ex0 = self.api("api/explore", db=self.othello_db)
         self.wait_moves(page, [m["move"] for m in ex0["moves"]])
         check(page.is_visible("#symmetry-note"), "no symmetry note")
+        check(not page.is_visible("#engine") and not page.is_visible("#eval-bar"), "the engine panel is shown for Othello")
         box = page.locator("#board [data-square='f5']").bounding_box()
         page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         page.wait_for_function("new URLSearchParams(location.search).get('moves') === 'f5'")
@@ -491,9 +632,12 @@ class Test:
             self.step("games list, a game, keyboard steps", self.games_and_viewer, page)
             self.step("books", self.books, page)
             self.step("filters", self.filter, page)
+            self.step("engine: start, lines, arrow, bar, stop, kept, Eval column", self.engine, page)
+            self.step("engine: none on the server", self.no_engine, browser)
             self.step("Othello", self.othello, page)
             self.step("bad FEN, PGN paste", self.bad_fen, page)
             self.step("phone size (390x844)", self.phone, browser)
+            self.step("engine at phone size", self.phone_engine, browser)
             browser.close()
 
         failed = 0
@@ -515,6 +659,17 @@ class Test:
 
 class Skip(Exception):
     pass
+
+
+def score_text(e):
+    """A score as the page writes it (eval-format.js): +0.31, −1.20, #3, #−2, ≥ / ≤ for bounds."""
+    bound = {"lower": "≥", "upper": "≤"}.get(e.get("bound"), "")
+    if e.get("mate") is not None:
+        return f"{bound}#{'−' if e['mate'] < 0 else ''}{abs(e['mate'])}"
+    text = f"{abs(e['cp']) / 100:.2f}"
+    if float(text) == 0:
+        return bound + text
+    return f"{bound}{'+' if e['cp'] > 0 else '−'}{text}"
 
 
 def main():
