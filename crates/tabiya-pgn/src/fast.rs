@@ -223,6 +223,7 @@ pub fn parse_plain(bytes: &[u8]) -> Option<Game> {
         moves: b.moves,
         termination: end.termination,
         warnings: Vec::new(),
+        after_null: Vec::new(),
     })
 }
 

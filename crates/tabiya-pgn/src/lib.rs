@@ -21,7 +21,7 @@ pub mod san;
 pub mod split;
 pub mod write;
 
-pub use model::{Game, Node, Variation};
+pub use model::{Game, Node, NullSegment, Variation};
 pub use parse::{GameError, GameParser, parse_game, read_tags};
 pub use split::{Chunk, GameSpan, Splitter};
 pub use write::{game_to_string, write_game};

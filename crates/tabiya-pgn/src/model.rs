@@ -1,6 +1,6 @@
 //! The game model: everything a PGN game holds, with moves already checked for legality.
 
-use shakmaty::{CastlingMode, Chess, Color, KnownOutcome, Move, Outcome};
+use shakmaty::{CastlingMode, Chess, Color, KnownOutcome, Move, Outcome, Position};
 
 /// A game as read from PGN, kept whole: all tags in file order, the main line, variations,
 /// comments and NAGs.
@@ -14,8 +14,12 @@ pub struct Game {
     pub castling_mode: CastlingMode,
     /// Comments before the first move.
     pub comments: Vec<String>,
-    /// The main line.
+    /// The main line (up to its first null move, when it has one).
     pub moves: Vec<Node>,
+    /// The main line's null moves (`--`, ChessBase's `Z0`: the side to move passes), each
+    /// with the moves played after it up to the next: kept whole and written back, though
+    /// no position after the first null move is indexed (they are not reached by chess).
+    pub after_null: Vec<NullSegment>,
     /// Game termination marker found in the movetext, if any.
     pub termination: Option<Outcome>,
     /// Things that were wrong but did not stop the game from being read (a variation with an
@@ -32,6 +36,33 @@ pub struct Node {
     pub comments: Vec<String>,
     /// Alternatives to this move, each starting from the position before it.
     pub variations: Vec<Variation>,
+}
+
+/// A null move of the main line and the moves that follow it (up to the next null move).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct NullSegment {
+    /// NAGs and comments of the null move itself.
+    pub nags: Vec<u8>,
+    pub comments: Vec<String>,
+    /// The moves after it, from the position with the other side to move.
+    pub moves: Vec<Node>,
+}
+
+/// The position after a null move (the side to move passes, as python-chess plays one: no en
+/// passant square, the clocks go on); `None` when the side to move is in check.
+pub fn play_null(pos: &Chess) -> Option<Chess> {
+    use shakmaty::fen::Fen;
+    let mut setup = Fen::from_position(pos, shakmaty::EnPassantMode::Legal).into_setup();
+    if pos.is_check() {
+        return None;
+    }
+    setup.ep_square = None;
+    setup.halfmoves = setup.halfmoves.saturating_add(1);
+    if pos.turn() == Color::Black {
+        setup.fullmoves = setup.fullmoves.saturating_add(1);
+    }
+    setup.turn = !pos.turn();
+    <Chess as shakmaty::FromSetup>::from_setup(setup, pos.castles().mode()).ok()
 }
 
 /// An alternative line.
@@ -104,7 +135,16 @@ impl Game {
                 .iter()
                 .any(|n| !n.nags.is_empty() || !n.comments.is_empty() || !n.variations.is_empty())
         }
-        !self.comments.is_empty() || line_has(&self.moves)
+        !self.comments.is_empty() || line_has(&self.moves) || !self.after_null.is_empty()
+    }
+
+    /// The position after the main line up to its first null move (where indexing stops).
+    pub fn indexed_end(&self) -> Chess {
+        let mut pos = self.start.clone();
+        for n in &self.moves {
+            pos.play_unchecked(n.mv);
+        }
+        pos
     }
 
     /// The main line's moves.

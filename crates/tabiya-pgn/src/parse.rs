@@ -12,7 +12,7 @@ use pgn_reader::{Nag, Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visito
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
-use crate::model::{Game, Node, Variation};
+use crate::model::{Game, Node, NullSegment, Variation};
 use crate::san::{decode_text, san_to_move, start_position};
 
 /// Why a game could not be read. `line` is the 1-based line in the input.
@@ -42,9 +42,23 @@ struct Builder {
     main_ply: usize,
     /// Pieces of a comment too long for the reader's buffer.
     partial: String,
+    /// The main line's null moves: where each is (its index among the main line's nodes)
+    /// and its NAGs and comments.
+    nulls: Vec<(usize, NullSegment)>,
+    /// The last token of the main line was a null move (its NAGs and comments follow).
+    after_null: bool,
 }
 
 type Tags = Vec<(String, String)>;
+
+/// What a game's movetext gave: the main line up to its first null move, the comments before
+/// it, and the null moves with what follows each.
+struct Parsed {
+    movetext: Movetext,
+    moves: Vec<Node>,
+    comments: Vec<String>,
+    after_null: Vec<NullSegment>,
+}
 
 struct Movetext {
     tags: Tags,
@@ -67,6 +81,8 @@ impl Builder {
             termination: None,
             main_ply: 0,
             partial: String::new(),
+            nulls: Vec::new(),
+            after_null: false,
         }
     }
 }
@@ -74,7 +90,7 @@ impl Builder {
 impl Visitor for Builder {
     type Tags = Tags;
     type Movetext = Movetext;
-    type Output = Result<(Movetext, Vec<Node>, Vec<String>), Failure>;
+    type Output = Result<Parsed, Failure>;
 
     fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
         ControlFlow::Continue(Vec::with_capacity(16))
@@ -113,6 +129,32 @@ impl Visitor for Builder {
         if ctx.dead {
             return ControlFlow::Continue(());
         }
+        if depth == 1 {
+            self.after_null = false;
+            if san_plus.san == shakmaty::san::San::Null {
+                // The side to move passes: kept, and the main line goes on from the position
+                // with the other side to move (not a position of chess: never indexed).
+                return match crate::model::play_null(&ctx.pos) {
+                    Some(swapped) => {
+                        self.nulls.push((ctx.nodes.len(), NullSegment::default()));
+                        ctx.prev = ctx.pos.clone();
+                        ctx.pos = swapped;
+                        self.after_null = true;
+                        self.main_ply += 1;
+                        ControlFlow::Continue(())
+                    }
+                    None => {
+                        let fen = Fen::from_position(&ctx.pos, EnPassantMode::Legal);
+                        ControlFlow::Break(Err(Failure::Move {
+                            ply: self.main_ply,
+                            reason: format!(
+                                "null move (Z0 or --) by a side in check, in position {fen}"
+                            ),
+                        }))
+                    }
+                };
+            }
+        }
         match san_to_move(&ctx.pos, san_plus.san) {
             Ok(mv) => {
                 ctx.prev = ctx.pos.clone();
@@ -142,6 +184,12 @@ impl Visitor for Builder {
     }
 
     fn nag(&mut self, _m: &mut Movetext, nag: Nag) -> ControlFlow<Self::Output> {
+        if self.after_null && self.stack.len() == 1 {
+            if let Some((_, null)) = self.nulls.last_mut() {
+                null.nags.push(nag.0);
+            }
+            return ControlFlow::Continue(());
+        }
         let ctx = self.stack.last_mut().expect("line context");
         if ctx.dead {
             return ControlFlow::Continue(());
@@ -159,6 +207,12 @@ impl Visitor for Builder {
         let mut text = std::mem::take(&mut self.partial);
         text.push_str(&decode_text(comment.as_bytes()));
         let text = text.trim().to_string();
+        if self.after_null && self.stack.len() == 1 {
+            if let Some((_, null)) = self.nulls.last_mut() {
+                null.comments.push(text);
+            }
+            return ControlFlow::Continue(());
+        }
         let ctx = self.stack.last_mut().expect("line context");
         if ctx.dead {
             return ControlFlow::Continue(());
@@ -181,6 +235,11 @@ impl Visitor for Builder {
     }
 
     fn begin_variation(&mut self, _m: &mut Movetext) -> ControlFlow<Self::Output, Skip> {
+        if self.after_null && self.stack.len() == 1 {
+            self.warnings
+                .push("variation of a null move dropped".to_string());
+            return ControlFlow::Continue(Skip(true));
+        }
         let parent = self.stack.last().expect("line context");
         if parent.dead || parent.nodes.is_empty() {
             if !parent.dead {
@@ -237,7 +296,20 @@ impl Visitor for Builder {
             });
         }
         let main = self.stack.pop().expect("main line");
-        Ok((movetext, main.nodes, main.comments))
+        let mut moves = main.nodes;
+        // Cut the main line at its null moves, the last first.
+        let mut after_null = Vec::with_capacity(self.nulls.len());
+        for (at, mut null) in std::mem::take(&mut self.nulls).into_iter().rev() {
+            null.moves = moves.split_off(at.min(moves.len()));
+            after_null.push(null);
+        }
+        after_null.reverse();
+        Ok(Parsed {
+            movetext,
+            moves,
+            comments: main.comments,
+            after_null,
+        })
     }
 }
 
@@ -335,12 +407,18 @@ fn parse_with<R: std::io::Read>(
         }
     };
     match result {
-        Ok((movetext, moves, comments)) => Ok(Game {
+        Ok(Parsed {
+            movetext,
+            moves,
+            comments,
+            after_null,
+        }) => Ok(Game {
             tags: movetext.tags,
             start: movetext.start,
             castling_mode: movetext.mode,
             comments,
             moves,
+            after_null,
             termination: builder.termination,
             warnings: builder.warnings,
         }),
@@ -519,6 +597,42 @@ mod tests {
         assert_eq!(err.line, 14);
         assert!(err.reason.contains("move 3... Ke6"), "{}", err.reason);
         assert!(err.reason.contains("illegal"), "{}", err.reason);
+    }
+
+    #[test]
+    fn null_moves_are_kept_with_what_follows() {
+        // 1.e4 e5 2.Nf3, then Black passes (Z0) with a comment and a NAG, White plays
+        // 3.Bc4 (a variation 3.Bb5 beside it), Black passes again (--), White plays 4.Nc3.
+        let pgn = "1. e4 e5 2. Nf3 Z0 $6 {pass} 3. Bc4 (3. Bb5) -- 4. Nc3 *";
+        let g = parse_game(pgn.as_bytes(), 1).unwrap();
+        assert_eq!(g.moves.len(), 3, "the main line up to the first null move");
+        assert_eq!(g.after_null.len(), 2);
+        assert_eq!(g.after_null[0].nags, [6]);
+        assert_eq!(g.after_null[0].comments, ["pass"]);
+        assert_eq!(g.after_null[0].moves.len(), 1);
+        assert_eq!(g.after_null[0].moves[0].variations.len(), 1);
+        assert_eq!(g.after_null[1].moves.len(), 1);
+        assert!(g.has_annotations());
+        // Written back and read again: the same game (python-chess writes `--` too).
+        let text = crate::write::game_to_string(&g);
+        assert!(
+            text.contains("2. Nf3 -- $6 {pass} 3. Bc4 (3. Bb5) 3... -- 4. Nc3 *"),
+            "{text}"
+        );
+        let again = parse_game(text.as_bytes(), 1).unwrap();
+        assert_eq!((again.moves, again.after_null), (g.moves, g.after_null));
+    }
+
+    #[test]
+    fn a_null_move_in_check_is_refused() {
+        // 1.e4 f5 2.Qh5+ and Black, in check, passes.
+        let err = parse_game(b"1. e4 f5 2. Qh5+ -- *", 1).unwrap_err();
+        assert!(
+            err.reason
+                .contains("null move (Z0 or --) by a side in check"),
+            "{err}"
+        );
+        assert!(err.reason.contains("move 2..."), "{err}");
     }
 
     #[test]

@@ -49,6 +49,45 @@ fn line_tokens(pos: &Chess, nodes: &[Node], mut force_number: bool, toks: &mut V
     }
 }
 
+/// The main line's null moves (written `--`, as python-chess writes them) and the moves
+/// after each.
+fn null_tokens(game: &Game, toks: &mut Vec<String>) {
+    let mut pos = game.indexed_end();
+    // A black move needs its number after a comment or a variation (or at the start).
+    let mut force = game
+        .moves
+        .last()
+        .is_none_or(|n| !n.comments.is_empty() || !n.variations.is_empty());
+    for null in &game.after_null {
+        let number = pos.fullmoves().get();
+        if pos.turn() == Color::White {
+            toks.push(format!("{number}."));
+        } else if force {
+            toks.push(format!("{number}..."));
+        }
+        toks.push("--".to_string());
+        for nag in &null.nags {
+            toks.push(format!("${nag}"));
+        }
+        force = false;
+        for c in &null.comments {
+            toks.push(comment_token(c));
+            force = true;
+        }
+        let Some(after) = crate::model::play_null(&pos) else {
+            return;
+        };
+        pos = after;
+        line_tokens(&pos, &null.moves, force, toks);
+        for n in &null.moves {
+            pos.play_unchecked(n.mv);
+        }
+        if let Some(last) = null.moves.last() {
+            force = !last.comments.is_empty() || !last.variations.is_empty();
+        }
+    }
+}
+
 /// A comment as one token. PGN has no escape for `}` inside a comment: it is dropped, as
 /// python-chess does.
 fn comment_token(text: &str) -> String {
@@ -98,6 +137,7 @@ pub fn write_game(game: &Game, out: &mut String) {
     out.push('\n');
     let mut toks: Vec<String> = game.comments.iter().map(|c| comment_token(c)).collect();
     line_tokens(&game.start, &game.moves, true, &mut toks);
+    null_tokens(game, &mut toks);
     toks.push(result.to_string());
     wrap(&toks, out);
     out.push_str("\n\n");

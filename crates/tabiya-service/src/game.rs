@@ -118,6 +118,34 @@ pub fn game(db: &Db, id: u32) -> Result<GameJson> {
         start_fen: fen(&g.start),
         result: g.result_str(),
         comments: g.comments.clone(),
-        moves: line(&g.start, 1, &g.moves, g.castling_mode),
+        moves: main_line(&g),
     })
+}
+
+/// The main line, its null moves (`--`, UCI `0000`, as python-chess writes them) and the
+/// moves after them included.
+fn main_line(g: &tabiya_pgn::Game) -> Vec<GameMove> {
+    let mut moves = line(&g.start, 1, &g.moves, g.castling_mode);
+    let mut pos = g.indexed_end();
+    for null in &g.after_null {
+        let Some(after) = tabiya_pgn::model::play_null(&pos) else {
+            break;
+        };
+        pos = after;
+        let ply = moves.len() as u32 + 1;
+        moves.push(GameMove {
+            ply,
+            san: "--".to_string(),
+            uci: "0000".to_string(),
+            fen: fen(&pos),
+            comments: null.comments.clone(),
+            nags: null.nags.clone(),
+            variations: Vec::new(),
+        });
+        moves.extend(line(&pos, ply + 1, &null.moves, g.castling_mode));
+        for n in &null.moves {
+            shakmaty::Position::play_unchecked(&mut pos, n.mv);
+        }
+    }
+    moves
 }

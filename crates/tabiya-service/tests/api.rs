@@ -192,6 +192,8 @@ fn one_game_as_json_equals_python_chess() {
         shared("pgn/edge-cases/data_pgn_stockfish-learning.pgn"),
         shared("pgn/edge-cases/data_pgn_cutechess-fischerrandom.pgn"),
         shared("pgn/edge-cases/data_pgn_nepomniachtchi-liren-game1.pgn"),
+        // A null move (ChessBase's Z0) in the main line: kept, and the moves after it.
+        shared("pgn/edge-cases/data_pgn_anastasian-lewis.pgn"),
     ];
     let dir = tempfile::tempdir().unwrap();
     let report = import_into(dir.path(), &files);

@@ -248,10 +248,10 @@ fn edge_cases_import_or_fail_with_reasons() {
     files.sort();
     let s = import(&db, &files, &[]);
     // Counted by hand from the files: 22 games; 4 of variants Tabiya does not index
-    // (2 antichess, 2 crazyhouse) and 1 with a null move (Z0) in its main line.
+    // (2 antichess, 2 crazyhouse). The one with a null move (Z0) in its main line is kept.
     assert_eq!(s["games"], 22, "{s}");
-    assert_eq!(s["skipped"], 5, "{s}");
-    assert_eq!(s["imported"], 17, "{s}");
+    assert_eq!(s["skipped"], 4, "{s}");
+    assert_eq!(s["imported"], 18, "{s}");
     let problems = s["problems"].as_array().unwrap();
     let by_file = |name: &str| {
         problems
@@ -272,14 +272,7 @@ fn edge_cases_import_or_fail_with_reasons() {
         );
         assert!(p["line"].as_u64().unwrap() >= 1);
     }
-    let null = by_file("anastasian-lewis.pgn");
-    assert_eq!(null.len(), 1);
-    assert!(
-        null[0]["reason"].as_str().unwrap().contains("null move"),
-        "{}",
-        null[0]
-    );
-    assert_eq!(null[0]["line"], 20, "the Z0 is on line 20 of the file");
+    assert!(by_file("anastasian-lewis.pgn").is_empty());
     // The UCI-move game and the Chess960 games are in.
     let cute = &s["files"]
         .as_array()
@@ -928,4 +921,56 @@ fn gen_is_deterministic_and_its_games_are_legal_pgn() {
     ]);
     let plain = zstd::decode_all(std::fs::File::open(&z).unwrap()).unwrap();
     assert_eq!(plain, std::fs::read(&a).unwrap());
+}
+
+/// Anastasian–Lewis (World Senior Teams 2016): Black's 41st move is ChessBase's null move
+/// `Z0`, then 42.Ke1 Qh1+. The game is kept whole: indexed up to the null move (where it
+/// counts as ending: no position after a pass is one of chess), exported back with `--`,
+/// which python-chess reads as the same game.
+#[test]
+fn a_game_with_a_null_move_is_kept_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db");
+    let file = shared("pgn/edge-cases/data_pgn_anastasian-lewis.pgn");
+    let s = import(&db, std::slice::from_ref(&file), &[]);
+    assert_eq!(s["imported"], 1, "{s}");
+    let db = db.display().to_string();
+    // The position before the null move (after 41.Bxf3), worked out with python-chess.
+    let before = "5rk1/2p1R2p/p5pb/2PPR2q/8/2Q2B2/5P2/5K2 b - - 0 41";
+    let e = json(&["explore", "--db", &db, "--fen", before, "--json"]);
+    assert_eq!(
+        (e["white"].as_u64(), e["ended"].as_u64()),
+        (Some(1), Some(1)),
+        "{e}"
+    );
+    // After the pass and 42.Ke1 (White's king on e1, Black to move): not indexed.
+    let after = "5rk1/2p1R2p/p5pb/2PPR2q/8/2Q2B2/5P2/4K3 b - - 2 42";
+    let e = json(&["explore", "--db", &db, "--fen", after, "--json"]);
+    assert_eq!(
+        e["white"].as_u64().unwrap() + e["draws"].as_u64().unwrap() + e["black"].as_u64().unwrap(),
+        0
+    );
+    // Exported, python-chess reads the same moves (the null move included) and tags.
+    let out = dir.path().join("out.pgn");
+    run(&["export", "--db", &db, "-o", &out.display().to_string()]);
+    let check = Command::new("python3")
+        .arg("-c")
+        .arg(
+            "import sys, chess.pgn\n\
+             a = chess.pgn.read_game(open(sys.argv[1], encoding='latin-1'))\n\
+             b = chess.pgn.read_game(open(sys.argv[2]))\n\
+             assert [m.uci() for m in a.mainline_moves()] == [m.uci() for m in b.mainline_moves()]\n\
+             assert '0000' in [m.uci() for m in b.mainline_moves()]\n\
+             assert dict(a.headers) == dict(b.headers)\n\
+             assert a.end().board().fen() == b.end().board().fen()\n",
+        )
+        .arg(&file)
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
 }

@@ -4,7 +4,7 @@
 
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
-use tabiya_pgn::model::{Game, Node, Variation};
+use tabiya_pgn::model::{Game, Node, NullSegment, Variation};
 
 use super::facts::outcome;
 use super::moves::{decode_move, encode_move};
@@ -43,6 +43,9 @@ pub(crate) const F_FEN: u8 = 1;
 pub(crate) const F_960: u8 = 2;
 
 pub(crate) const F_ANNOTATED: u8 = 4;
+
+/// The main line goes on past a null move (bits 3–4 hold the outcome).
+pub(crate) const F_NULL: u8 = 32;
 
 /// Encodes a game into its stored form: the tags ([`encode_tags`], length first, so a game's
 /// header reads without its moves), then the body ([`encode_body`]).
@@ -99,6 +102,7 @@ pub fn encode_body(game: &Game, out: &mut Vec<u8>) {
 
 /// Flags, start position, ply count.
 fn encode_body_head(game: &Game, out: &mut Vec<u8>) {
+    let at = out.len();
     put_body_head(
         out,
         &game.start,
@@ -107,6 +111,9 @@ fn encode_body_head(game: &Game, out: &mut Vec<u8>) {
         outcome(game),
         game.moves.len(),
     );
+    if !game.after_null.is_empty() {
+        out[at] |= F_NULL;
+    }
 }
 
 /// [`encode_body_head`] from its parts: the game's start, castling notation, whether it has
@@ -170,6 +177,66 @@ fn encode_body_tail(game: &Game, out: &mut Vec<u8>) {
             encode_node_annotations(&game.moves[i], &pos, out);
         }
     }
+    if !game.after_null.is_empty() {
+        encode_after_null(game, out);
+    }
+}
+
+/// The null moves of the main line and the moves after each (annotations included).
+fn encode_after_null(game: &Game, out: &mut Vec<u8>) {
+    put_varint(out, game.after_null.len() as u64);
+    let mut pos = game.indexed_end();
+    for null in &game.after_null {
+        put_varint(out, null.nags.len() as u64);
+        out.extend_from_slice(&null.nags);
+        put_varint(out, null.comments.len() as u64);
+        for c in &null.comments {
+            put_str(out, c);
+        }
+        // The parser makes a null move only where one is possible (not in check); were it
+        // not, no move after it could be kept.
+        let Some(swapped) = tabiya_pgn::model::play_null(&pos) else {
+            put_varint(out, 0);
+            continue;
+        };
+        pos = swapped;
+        put_varint(out, null.moves.len() as u64);
+        for n in &null.moves {
+            encode_move(&pos, &n.mv, out);
+            encode_node_annotations(n, &pos, out);
+            pos.play_unchecked(n.mv);
+        }
+    }
+}
+
+fn decode_after_null(r: &mut Reader<'_>, game: &mut Game) -> Result<(), DecodeError> {
+    let n = r.varint("null move count")? as usize;
+    if n > r.remaining().len() {
+        return Err(r.bad("null move count"));
+    }
+    let mut pos = game.indexed_end();
+    for _ in 0..n {
+        let mut null = NullSegment::default();
+        let nn = r.varint("NAG count")? as usize;
+        null.nags = r.bytes(nn, "NAGs")?.to_vec();
+        let nc = r.varint("comment count")?;
+        for _ in 0..nc {
+            null.comments.push(r.str("comment")?.to_string());
+        }
+        if let Some(swapped) = tabiya_pgn::model::play_null(&pos) {
+            pos = swapped;
+        }
+        let nm = r.varint("moves after a null move")?;
+        for _ in 0..nm {
+            let m = decode_move(&pos, r)?;
+            let mut node = Node::new(m);
+            decode_node_annotations(r, &mut node, &pos)?;
+            pos.play_unchecked(m);
+            null.moves.push(node);
+        }
+        game.after_null.push(null);
+    }
+    Ok(())
 }
 
 fn encode_node_annotations(node: &Node, before: &Chess, out: &mut Vec<u8>) {
@@ -276,6 +343,7 @@ pub fn decode_game(data: &[u8], names: &dyn NameLookup) -> Result<Game, DecodeEr
         moves: moves.into_iter().map(Node::new).collect(),
         termination: None,
         warnings: Vec::new(),
+        after_null: Vec::new(),
     };
     if flags & F_ANNOTATED != 0 {
         let nc = r.varint("comment count")?;
@@ -297,6 +365,9 @@ pub fn decode_game(data: &[u8], names: &dyn NameLookup) -> Result<Game, DecodeEr
             }
             decode_node_annotations(&mut r, &mut game.moves[i], &pos)?;
         }
+    }
+    if flags & F_NULL != 0 {
+        decode_after_null(&mut r, &mut game)?;
     }
     let fen =
         (flags & F_FEN != 0).then(|| Fen::from_position(&start, EnPassantMode::Legal).to_string());

@@ -51,6 +51,11 @@ pub(crate) fn read_database(
             summary.skipped += 1;
             continue;
         };
+        // As from PGN: a game with a side passing is not a game of chess for a book.
+        if !game.after_null.is_empty() {
+            summary.skipped += 1;
+            continue;
+        }
         let facts = snap.facts(id).map_err(db_error)?;
         let mut g = from_game(&game, names);
         g.game.result = match facts.outcome() {

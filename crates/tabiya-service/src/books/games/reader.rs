@@ -56,6 +56,12 @@ impl GameReader {
             return Ok(g);
         }
         match self.parser.parse_full(bytes, line) {
+            // A book learns from games of chess: one whose main line has a side pass is
+            // left out as a whole (the database keeps it, indexed up to the pass).
+            Ok(g) if !g.after_null.is_empty() => Err((
+                line,
+                "null move (Z0 or --) in the main line: not a game of chess for a book".to_string(),
+            )),
             Ok(g) => {
                 let mut g = from_game(&g, self.names);
                 if let Some(max_ply) = self.polyglot_max_ply {
