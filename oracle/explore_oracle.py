@@ -11,11 +11,11 @@ JSON statistics for the positions given as UCI move lists (one per argument, "" 
   played there; the final position counts too;
 - white / draws / black from the Result; `*` games are counted apart (unknown);
 - averageRating = floor(mean of (WhiteElo + BlackElo) / 2) over the move's games where both
-  are known; performance = FIDE performance of the mover over those games (score known):
+  are known and the result too (a `*` game counts in neither its results nor its ratings); performance = FIDE performance of the mover over those games (score known):
   mean opponent rating rounded half up + dp(p), p rounded half up to hundredths, dp from
   FIDE table 8.1(a) with +-800 at 100 % / 0 %.
 
-Usage: explore_oracle.py PGN [PGN...] -- MOVES [MOVES...]
+Usage: explore_oracle.py PGN [PGN...] -- MOVES|FEN [MOVES|FEN...]
 """
 import json
 import sys
@@ -59,17 +59,17 @@ def add(st, result, we, be, mover_white, year):
         st["draws"] += 1
     else:
         st["unknown"] += 1
-    if we is not None and be is not None:
+    # Ratings count over the games whose result counts (not `*`), as the results do.
+    if we is not None and be is not None and result in ("1-0", "0-1", "1/2-1/2"):
         st["rsum"] += we + be
         st["rn"] += 1
-        if result in ("1-0", "0-1", "1/2-1/2"):
-            opp = be if mover_white else we
-            score2 = {"1-0": 2, "1/2-1/2": 1, "0-1": 0}[result]
-            if not mover_white:
-                score2 = 2 - score2
-            st["popp"] += opp
-            st["pscore2"] += score2
-            st["pn"] += 1
+        opp = be if mover_white else we
+        score2 = {"1-0": 2, "1/2-1/2": 1, "0-1": 0}[result]
+        if not mover_white:
+            score2 = 2 - score2
+        st["popp"] += opp
+        st["pscore2"] += score2
+        st["pn"] += 1
     if year:
         st["years"].append(year)
 
@@ -95,9 +95,13 @@ def main():
     files, queries = args[:sep], args[sep + 1:]
     targets = {}
     for q in queries:
-        b = chess.Board()
-        for u in [m for m in q.replace(",", " ").split() if m]:
-            b.push_uci(u)
+        if "/" in q:
+            # A FEN instead of moves from the start.
+            b = chess.Board(q)
+        else:
+            b = chess.Board()
+            for u in [m for m in q.replace(",", " ").split() if m]:
+                b.push_uci(u)
         targets.setdefault(key(b), []).append(q)
     per = {q: {"moves": {}, "total": new_stats(), "games": 0} for q in queries}
     for f in files:

@@ -6,9 +6,10 @@ pub const META: &str = "meta";
 /// The table of stored games.
 pub const GAMES: &str = "games";
 
-/// Version of the on-disk layout: 2 since games carry their time-control class and players
-/// (a database of format 1 is upgraded when opened, see `crate::upgrade`).
-pub const FORMAT_VERSION: u32 = 2;
+/// Version of the on-disk layout: 2 since games carry their time-control class and players,
+/// 3 since a move's rating sums leave out the games without a result (a database of an
+/// earlier format is upgraded when opened, see `crate::upgrade`).
+pub const FORMAT_VERSION: u32 = 3;
 
 /// What a database holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -149,7 +149,11 @@ impl Stats {
             GameOutcome::SecondWins => self.second += 1,
             GameOutcome::Unknown => self.unknown += 1,
         }
-        if let [Some(a), Some(b)] = f.ratings {
+        // Ratings of games whose result counts: the average rating and the performance are
+        // over the games the white/draws/black figures count (not the `*` ones).
+        if let [Some(a), Some(b)] = f.ratings
+            && outcome != GameOutcome::Unknown
+        {
             self.rating_games += 1;
             self.rating_sum += a as u64 + b as u64;
             if let Some(s2) = outcome.score2(mover) {

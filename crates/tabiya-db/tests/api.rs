@@ -360,3 +360,66 @@ fn format_1_databases_are_upgraded_on_open() {
     assert!(classes.len() >= 4, "{classes:?}");
     assert!(sb.players(ids[0]).unwrap()[0].is_some());
 }
+
+/// A move's average rating and performance are over the games its white/draws/black count:
+/// Kasparov–Piket 2000 (pgnmentor's Kasparov file; `*`, both players rated) reaches
+/// `r2qr1k1/1bpnbppp/p2p1n2/1p2p3/3PP3/2P2N1P/PPBN1PP1/R1BQR1K1 w - -` and plays Nf1 (the
+/// only game there: an S entry), and before that the Closed Ruy Lopez after 9.h3 (33 games:
+/// a T record) where it plays 9...Nb8; it counts as unknown in both and in none of the
+/// averages. python-chess counts the same (`oracle/explore_oracle.py`).
+#[test]
+fn ratings_count_over_the_games_a_move_scores() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Database::open_or_create(dir.path(), Kind::Chess, None).unwrap();
+    let file = shared("pgn/pgnmentor/Kasparov.pgn");
+    let opts = ImportOptions {
+        keep_duplicates: true,
+        ..ImportOptions::default()
+    };
+    db.import(
+        std::slice::from_ref(&file),
+        &opts,
+        &ImportProgress::default(),
+    )
+    .unwrap();
+    let targets = [
+        (
+            "r2qr1k1/1bpnbppp/p2p1n2/1p2p3/3PP3/2P2N1P/PPBN1PP1/R1BQR1K1 w - - 0 12",
+            "Nf1",
+        ),
+        (
+            "r1bq1rk1/2p1bppp/p1np1n2/1p2p3/4P3/1BP2N1P/PP1P1PP1/RNBQR1K1 b - - 0 9",
+            "Nb8",
+        ),
+    ];
+    let mut args = vec![file.display().to_string(), "--".to_string()];
+    args.extend(targets.iter().map(|(f, _)| f.to_string()));
+    let want = python(&oracle("explore_oracle.py"), &args);
+    let snap = db.snapshot().unwrap();
+    for (fen, san) in targets {
+        let pos: Chess = fen
+            .parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        let got = serde_json::to_value(
+            snap.chess_explore(&[pos], CastlingMode::Standard, 8)
+                .unwrap(),
+        )
+        .unwrap();
+        let row = got["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["san"] == san)
+            .unwrap_or_else(|| panic!("{got}"));
+        assert!(row["unknown"].as_u64().unwrap() >= 1, "{row}");
+        let want = &want[fen];
+        for m in got["moves"].as_array().unwrap() {
+            let w = &want["moves"][m["uci"].as_str().unwrap()];
+            for f in ["white", "draws", "black", "averageRating", "performance"] {
+                assert_eq!(m[f], w[f], "{fen} {}: {f}", m["san"]);
+            }
+        }
+    }
+}

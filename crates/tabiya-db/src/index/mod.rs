@@ -26,6 +26,7 @@ pub mod encoder;
 pub mod find;
 pub mod merge;
 pub mod record;
+pub(crate) mod restat;
 pub mod sblock;
 pub mod writer;
 
