@@ -85,7 +85,7 @@ impl Database {
             }
             crate::upgrade::upgrade(&store, kind, version)?;
         }
-        Ok(Database {
+        let mut db = Database {
             dir: dir.to_path_buf(),
             store,
             kind,
@@ -93,7 +93,12 @@ impl Database {
             generation: Default::default(),
             eval_generation: Default::default(),
             pinned: Default::default(),
-        })
+        };
+        if version != FORMAT_VERSION {
+            // An upgrade that rewrote blocks leaves their old pages free.
+            db.shrink()?;
+        }
+        Ok(db)
     }
 
     /// Opens a database, creating it for `kind` (with the given ply cap) if it does not exist.
@@ -240,6 +245,7 @@ impl Database {
                 index::POSTINGS,
                 index::SKETCHES,
                 othello::names::WTHOR,
+                crate::evals::EVALS,
             ];
             let used: u64 = self
                 .store
