@@ -1,6 +1,9 @@
 //! Player and event names, searched as people type them: by prefix of any word, whatever
 //! the case and the accents (`karpov` finds `Karpov, Anatoly`; `ljubo` finds
-//! `Ljubojević, Ljubomir`; `anat` finds it too).
+//! `Ljubojević, Ljubomir`; `anat` finds it too), and, after those, with a typo or two
+//! (`kasprov` finds `Kasparov, Garry`: each query word of 4 letters or more may be one
+//! edit — a letter added, dropped or changed, or two neighbours swapped — from the start of
+//! a word of the name, two edits from 8 letters).
 
 use serde::Serialize;
 use tabiya_db::Dict;
@@ -43,6 +46,9 @@ impl NameKind {
 #[derive(Debug, Clone, Serialize)]
 pub struct NameHit {
     pub name: String,
+    /// Found only with a typo allowed.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub fuzzy: bool,
 }
 
 /// Lower case, accents and other marks removed, punctuation as spaces.
@@ -62,6 +68,59 @@ fn matches(name: &str, query_words: &[&str]) -> bool {
         .all(|q| words.iter().any(|w| w.starts_with(q)))
 }
 
+/// Edits a query word may be from a name's word: none under 4 letters, one from 4, two
+/// from 8.
+fn allowed_edits(len: usize) -> usize {
+    match len {
+        0..=3 => 0,
+        4..=7 => 1,
+        _ => 2,
+    }
+}
+
+/// Whether every word of the query starts a word of the name up to a few edits (see the
+/// module): the query word against the name word's prefixes of about its length.
+fn matches_fuzzy(name: &str, query_words: &[Vec<char>]) -> bool {
+    let words: Vec<Vec<char>> = name
+        .split_whitespace()
+        .map(|w| w.chars().collect())
+        .collect();
+    query_words.iter().all(|q| {
+        let k = allowed_edits(q.len());
+        words.iter().any(|w| {
+            let lo = q.len().saturating_sub(k);
+            let hi = (q.len() + k).min(w.len());
+            (lo..=hi).any(|n| n <= w.len() && edit_distance(q, &w[..n]) <= k)
+        })
+    })
+}
+
+/// Edit distance counting a letter added, dropped or changed, or two neighbours swapped, as
+/// one edit each (optimal string alignment).
+fn edit_distance(a: &[char], b: &[char]) -> usize {
+    let w = b.len() + 1;
+    let mut d = vec![0usize; (a.len() + 1) * w];
+    for i in 0..=a.len() {
+        d[i * w] = i;
+    }
+    for (j, cell) in d.iter_mut().enumerate().take(w) {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[(i - 1) * w + j] + 1)
+                .min(d[i * w + j - 1] + 1)
+                .min(d[(i - 1) * w + j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[(i - 2) * w + j - 2] + 1);
+            }
+            d[i * w + j] = v;
+        }
+    }
+    d[a.len() * w + b.len()]
+}
+
 /// The names of a chess database's dictionary that `query` finds (see the module), best
 /// first: those whose whole name starts with the query, then alphabetical; at most
 /// `limit`.
@@ -78,13 +137,22 @@ pub fn search(db: &Db, kind: NameKind, query: &str, limit: usize) -> Result<Vec<
         return Ok(Vec::new());
     }
     let snap = db.inner.snapshot()?;
-    let mut hits: Vec<(bool, String, String)> = snap
+    let fuzzy_words: Vec<Vec<char>> = words.iter().map(|w| w.chars().collect()).collect();
+    let typo_allowed = fuzzy_words.iter().any(|w| allowed_edits(w.len()) > 0);
+    // (rank: 0 whole name starts with the query, 1 its words do, 2 with typos; folded; name)
+    let mut hits: Vec<(u8, String, String)> = snap
         .names()
         .all(kind.dict())?
         .into_iter()
         .filter_map(|(_, name)| {
             let f = fold(&name);
-            matches(&f, &words).then(|| (!f.trim_start().starts_with(q.trim()), f, name))
+            if matches(&f, &words) {
+                Some((u8::from(!f.trim_start().starts_with(q.trim())), f, name))
+            } else if typo_allowed && matches_fuzzy(&f, &fuzzy_words) {
+                Some((2, f, name))
+            } else {
+                None
+            }
         })
         .collect();
     hits.sort();
@@ -92,8 +160,40 @@ pub fn search(db: &Db, kind: NameKind, query: &str, limit: usize) -> Result<Vec<
     Ok(hits
         .into_iter()
         .take(limit)
-        .map(|(_, _, name)| NameHit { name })
+        .map(|(rank, _, name)| NameHit {
+            name,
+            fuzzy: rank == 2,
+        })
         .collect())
+}
+
+/// Every name of a chess database's dictionary, alphabetical (folded), from `offset`, at
+/// most `limit`; and how many there are.
+pub fn list(db: &Db, kind: NameKind, offset: usize, limit: usize) -> Result<(u64, Vec<String>)> {
+    if db.kind() != Kind::Chess {
+        return Err(Error::bad_request(format!(
+            "{} is an Othello database: its players are listed with `tabiya wthor csv`",
+            db.dir().display()
+        )));
+    }
+    let snap = db.inner.snapshot()?;
+    let mut all: Vec<(String, String)> = snap
+        .names()
+        .all(kind.dict())?
+        .into_iter()
+        .map(|(_, n)| (fold(&n), n))
+        .collect();
+    all.sort();
+    all.dedup_by(|a, b| a.1 == b.1);
+    let total = all.len() as u64;
+    Ok((
+        total,
+        all.into_iter()
+            .skip(offset)
+            .take(limit)
+            .map(|(_, n)| n)
+            .collect(),
+    ))
 }
 
 #[cfg(test)]
@@ -111,5 +211,32 @@ mod tests {
         let w: Vec<&str> = q.split_whitespace().collect();
         assert!(matches(&fold("Karpov, Anatoly"), &w));
         assert!(!matches(&fold("Kasparov, Garry"), &w));
+    }
+
+    #[test]
+    fn typos_within_the_allowed_edits() {
+        let chars = |s: &str| -> Vec<Vec<char>> {
+            fold(s)
+                .split_whitespace()
+                .map(|w| w.chars().collect())
+                .collect()
+        };
+        // By hand: "kasprov" is "kasparov" with its second `a` dropped: one edit, allowed
+        // at 7 letters.
+        assert_eq!(
+            edit_distance(&chars("kasprov")[0], &chars("kasparov")[0]),
+            1
+        );
+        assert!(matches_fuzzy(&fold("Kasparov, Garry"), &chars("kasprov")));
+        // A prefix with a typo: "kasoa" (5 letters) is one change from "kaspa".
+        assert!(matches_fuzzy(&fold("Kasparov, Garry"), &chars("kasoa")));
+        // Two words, each within its edits (a swap, a dropped letter), in any order.
+        assert!(matches_fuzzy(&fold("Polgar, Judit"), &chars("juidt polgr")));
+        // Short words get none: "kas" is not "kaz".
+        assert!(!matches_fuzzy(&fold("Kazimdzhanov, Rustam"), &chars("kas")));
+        // Two edits are too many under 8 letters.
+        assert!(!matches_fuzzy(&fold("Karpov, Anatoly"), &chars("kasprv")));
+        assert_eq!(edit_distance(&chars("kitten")[0], &chars("sitting")[0]), 3);
+        assert_eq!(edit_distance(&chars("juidt")[0], &chars("judit")[0]), 1);
     }
 }

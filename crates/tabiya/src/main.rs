@@ -15,6 +15,7 @@ mod games;
 mod generate;
 mod import;
 mod interrupt;
+mod names;
 mod output;
 mod position;
 mod serve;
@@ -55,6 +56,9 @@ enum Command {
     Annotate(annotate::AnnotateArgs),
     /// What the database holds and what it costs on disk.
     Stats(stats::StatsArgs),
+    /// Player, event and site names: search (any case, accents, typos) and list.
+    #[command(subcommand)]
+    Names(names::NamesCommand),
     /// Serve databases and books over HTTP: the Lichess-compatible explorer API, Tabiya's API
     /// and a web page with a board.
     Serve(serve::ServeArgs),
@@ -82,6 +86,7 @@ fn main() {
         Command::Analyse(a) => analyse::run(a),
         Command::Annotate(a) => annotate::run(a),
         Command::Stats(a) => stats::run(a),
+        Command::Names(cmd) => names::run(cmd),
         Command::Serve(a) => serve::run(a),
         Command::Gen(a) => generate::run(a),
         Command::Book(cmd) => book::run(cmd),
