@@ -245,7 +245,7 @@ impl Database {
                 index::POSTINGS,
                 index::SKETCHES,
                 othello::names::WTHOR,
-                crate::evals::EVALS,
+                crate::schema::EVALS,
             ];
             let used: u64 = self
                 .store

@@ -79,7 +79,7 @@ pub fn collect(db: &Database) -> Result<DbStats> {
         ("names", &[NAMES, crate::othello::WTHOR]),
         ("index", &[RUNS, BLOCKS, POSTINGS, run::SKETCHES]),
         ("meta", &[META]),
-        ("evals", &[crate::evals::EVALS]),
+        ("evals", &[crate::schema::EVALS]),
     ];
     let mut parts = Vec::new();
     for (name, tables) in parts_def {

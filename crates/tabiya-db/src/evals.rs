@@ -16,8 +16,7 @@ use std::sync::atomic::Ordering;
 use crate::codec::{Reader, put_str, put_varint};
 use crate::{Database, Error, Kind, Result};
 
-/// The table of evaluations.
-pub const EVALS: &str = "evals";
+pub use crate::schema::EVALS;
 
 /// Layout version of a stored evaluation.
 const VERSION: u8 = 1;

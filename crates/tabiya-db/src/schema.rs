@@ -5,6 +5,8 @@
 pub const META: &str = "meta";
 /// The table of stored games.
 pub const GAMES: &str = "games";
+/// The table of engine evaluations (see `crate::evals`).
+pub const EVALS: &str = "evals";
 
 /// Version of the on-disk layout: 2 since games carry their time-control class and players,
 /// 3 since a move's rating sums leave out the games without a result (a database of an
