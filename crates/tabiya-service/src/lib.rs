@@ -34,6 +34,7 @@ pub mod generate;
 pub mod import;
 pub mod names;
 pub mod othello;
+pub mod player;
 pub mod position;
 pub mod time;
 pub mod wthor;

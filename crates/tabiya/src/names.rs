@@ -16,6 +16,18 @@ pub enum NamesCommand {
     Search(SearchArgs),
     /// Every name, alphabetical, paged.
     List(ListArgs),
+    /// A player's games: results by colour, years, ratings, most played openings.
+    Show(ShowArgs),
+}
+
+#[derive(Args)]
+pub struct ShowArgs {
+    #[command(flatten)]
+    pub db: DbArg,
+    #[arg(long)]
+    pub json: bool,
+    /// The player's name as written in the games (any case or accents).
+    pub name: String,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -79,6 +91,40 @@ pub fn run(cmd: NamesCommand) -> anyhow::Result<()> {
             }
             for h in hits {
                 writeln!(out, "{}{}", if h.fuzzy { "~ " } else { "  " }, h.name)?;
+            }
+            Ok(())
+        }
+        NamesCommand::Show(a) => {
+            let db = a.db.open()?;
+            let c = tabiya_service::player::card(&db, &a.name)?;
+            if a.json {
+                return print_json(&c);
+            }
+            let mut out = std::io::stdout().lock();
+            writeln!(out, "{} — {} games", c.names.join(" / "), c.games)?;
+            if let (Some(a), Some(b)) = (c.first_year, c.last_year) {
+                writeln!(out, "years {a}–{b}")?;
+            }
+            if let (Some(a), Some(b)) = (c.rating_min, c.rating_max) {
+                writeln!(out, "ratings {a}–{b}")?;
+            }
+            for (colour, s) in [("white", &c.white), ("black", &c.black)] {
+                writeln!(
+                    out,
+                    "as {colour}: {} games, +{} ={} -{}{}",
+                    s.games,
+                    s.wins,
+                    s.draws,
+                    s.losses,
+                    if s.unknown > 0 {
+                        format!(" ({} without result)", s.unknown)
+                    } else {
+                        String::new()
+                    }
+                )?;
+            }
+            for o in &c.openings {
+                writeln!(out, "  {:>4}  {} {}", o.games, o.eco, o.name)?;
             }
             Ok(())
         }

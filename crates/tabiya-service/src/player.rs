@@ -1,0 +1,143 @@
+//! One player's card: the games under a name (any case or accents), results by colour,
+//! years, the player's own ratings, the openings most played.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+use shakmaty::Position;
+use tabiya_db::{Dict, GameOutcome};
+
+use crate::database::{Db, Kind};
+use crate::error::{Error, Result};
+use crate::names::fold;
+
+/// Results with one colour, from the player's side.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ColourScore {
+    pub games: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    /// Games without a result.
+    pub unknown: u64,
+}
+
+/// An opening the player played, by its name at the last named position of the game.
+#[derive(Debug, Clone, Serialize)]
+pub struct PlayedOpening {
+    pub eco: String,
+    pub name: String,
+    pub games: u64,
+}
+
+/// What `tabiya names show` and the player page give.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlayerCard {
+    /// The spellings found (equal once case and accents are ignored).
+    pub names: Vec<String>,
+    pub games: u64,
+    pub white: ColourScore,
+    pub black: ColourScore,
+    pub first_year: Option<u16>,
+    pub last_year: Option<u16>,
+    /// The player's own ratings, lowest and highest.
+    pub rating_min: Option<u16>,
+    pub rating_max: Option<u16>,
+    /// Most played first, at most 10.
+    pub openings: Vec<PlayedOpening>,
+}
+
+/// The card of the player named `name` (any case or accents) in a chess database.
+pub fn card(db: &Db, name: &str) -> Result<PlayerCard> {
+    if db.kind() != Kind::Chess {
+        return Err(Error::bad_request(format!(
+            "{} is an Othello database: its players are searched with the game filters",
+            db.dir().display()
+        )));
+    }
+    let snap = db.inner.snapshot()?;
+    let wanted = fold(name).split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut ids = Vec::new();
+    let mut names = Vec::new();
+    for (id, n) in snap.names().all(Dict::Player)? {
+        if fold(&n).split_whitespace().collect::<Vec<_>>().join(" ") == wanted {
+            ids.push(id);
+            if !names.contains(&n) {
+                names.push(n);
+            }
+        }
+    }
+    if ids.is_empty() {
+        return Err(Error::not_found(format!(
+            "no player named {name:?} in {} (tabiya names search finds spellings)",
+            db.dir().display()
+        )));
+    }
+    let mut card = PlayerCard {
+        names,
+        games: 0,
+        white: ColourScore::default(),
+        black: ColourScore::default(),
+        first_year: None,
+        last_year: None,
+        rating_min: None,
+        rating_max: None,
+        openings: Vec::new(),
+    };
+    let mut openings: HashMap<(String, String), u64> = HashMap::new();
+    for id in snap.all_game_ids()? {
+        let players = snap.players(id)?;
+        for side in 0..2 {
+            if !players[side].is_some_and(|p| ids.contains(&p)) {
+                continue;
+            }
+            let f = snap.facts(id)?;
+            card.games += 1;
+            let score = if side == 0 {
+                &mut card.white
+            } else {
+                &mut card.black
+            };
+            score.games += 1;
+            match (f.outcome(), side) {
+                (GameOutcome::Unknown, _) => score.unknown += 1,
+                (GameOutcome::Draw, _) => score.draws += 1,
+                (GameOutcome::FirstWins, 0) | (GameOutcome::SecondWins, 1) => score.wins += 1,
+                _ => score.losses += 1,
+            }
+            if let Some(y) = f.year {
+                card.first_year = Some(card.first_year.map_or(y, |v| v.min(y)));
+                card.last_year = Some(card.last_year.map_or(y, |v| v.max(y)));
+            }
+            if let Some(r) = f.ratings[side] {
+                card.rating_min = Some(card.rating_min.map_or(r, |v| v.min(r)));
+                card.rating_max = Some(card.rating_max.map_or(r, |v| v.max(r)));
+            }
+            if let Some(g) = snap.chess_game(id)? {
+                let mut pos = g.start.clone();
+                let mut line = vec![pos.clone()];
+                for m in g.main_line().take(60) {
+                    pos.play_unchecked(*m);
+                    line.push(pos.clone());
+                }
+                if let Some(o) = tabiya_db::chess::openings::last_named(&line) {
+                    *openings.entry((o.eco.clone(), o.name.clone())).or_default() += 1;
+                }
+            }
+        }
+    }
+    let mut list: Vec<PlayedOpening> = openings
+        .into_iter()
+        .map(|((eco, name), games)| PlayedOpening { eco, name, games })
+        .collect();
+    list.sort_by(|a, b| {
+        b.games
+            .cmp(&a.games)
+            .then(a.eco.cmp(&b.eco))
+            .then(a.name.cmp(&b.name))
+    });
+    list.truncate(10);
+    card.openings = list;
+    Ok(card)
+}
