@@ -88,8 +88,8 @@ pub fn card(db: &Db, name: &str) -> Result<PlayerCard> {
     let mut openings: HashMap<(String, String), u64> = HashMap::new();
     for id in snap.all_game_ids()? {
         let players = snap.players(id)?;
-        for side in 0..2 {
-            if !players[side].is_some_and(|p| ids.contains(&p)) {
+        for (side, player) in players.iter().enumerate() {
+            if !player.is_some_and(|p| ids.contains(&p)) {
                 continue;
             }
             let f = snap.facts(id)?;
