@@ -104,6 +104,16 @@ pub struct Identity {
     pub options: Vec<EngineOption>,
 }
 
+impl Identity {
+    fn of(e: &Engine) -> Identity {
+        Identity {
+            name: e.name().to_string(),
+            author: e.author().to_string(),
+            options: e.options().to_vec(),
+        }
+    }
+}
+
 /// The pool.
 pub struct EnginePool {
     shared: Arc<Shared>,
@@ -136,12 +146,7 @@ impl EnginePool {
         if let Some(id) = self.identity() {
             return Ok(id);
         }
-        let engine = Engine::start(&self.shared.config)?;
-        let id = Identity {
-            name: engine.name().to_string(),
-            author: engine.author().to_string(),
-            options: engine.options().to_vec(),
-        };
+        let id = Identity::of(&Engine::start(&self.shared.config)?);
         if let Ok(mut i) = self.shared.identity.lock() {
             *i = Some(id.clone());
         }
@@ -290,11 +295,7 @@ fn run(
         if let Ok(mut id) = shared.identity.lock()
             && id.is_none()
         {
-            *id = Some(Identity {
-                name: e.name().to_string(),
-                author: e.author().to_string(),
-                options: e.options().to_vec(),
-            });
+            *id = Some(Identity::of(&e));
         }
         *engine = Some(e);
     }

@@ -1,28 +1,10 @@
 //! `children::kill_all` (what Tabiya's signal handler calls) kills and reaps every engine.
 //! A test binary of its own: it kills every engine of the process.
 
-use std::path::PathBuf;
-use std::time::Duration;
+mod common;
 
-use tabiya_engine::{Engine, EngineConfig};
-
-fn fake(mode: &str, extra: &[&str]) -> EngineConfig {
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fake_engine.py");
-    let mut c = EngineConfig::new("python3");
-    c.args = [script.display().to_string(), mode.to_string()]
-        .into_iter()
-        .chain(extra.iter().map(|s| s.to_string()))
-        .collect();
-    c.handshake_timeout = Duration::from_secs(5);
-    c
-}
-
-fn assert_gone(pid: u32) {
-    assert!(
-        !std::path::Path::new(&format!("/proc/{pid}")).exists(),
-        "engine process {pid} is still there"
-    );
-}
+use common::{assert_gone, fake};
+use tabiya_engine::Engine;
 
 #[test]
 fn kill_all_leaves_no_engine() {

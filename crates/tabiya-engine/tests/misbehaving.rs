@@ -2,25 +2,14 @@
 //! error within its deadline, leaves no process behind (not even a zombie), and the pool
 //! starts a new engine for the next search.
 
-use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use shakmaty::{CastlingMode, Chess};
-use tabiya_engine::{Engine, EngineConfig, EngineError, EnginePool, Limit, Search};
+mod common;
 
-fn fake(mode: &str, extra: &[&str]) -> EngineConfig {
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fake_engine.py");
-    let mut c = EngineConfig::new("python3");
-    c.args = [script.display().to_string(), mode.to_string()]
-        .into_iter()
-        .chain(extra.iter().map(|s| s.to_string()))
-        .collect();
-    c.handshake_timeout = Duration::from_secs(2);
-    c.stall_timeout = Duration::from_secs(1);
-    c.stop_timeout = Duration::from_secs(1);
-    c
-}
+use common::{assert_gone, fake};
+use tabiya_engine::{Engine, EngineConfig, EngineError, EnginePool, Limit, Search};
 
 fn search(limit: Limit) -> Search {
     Search {
@@ -65,14 +54,6 @@ fn leftovers(mode: &str) -> Vec<(u32, char)> {
         }
     }
     out
-}
-
-fn assert_gone(pid: u32) {
-    // Reaped: no /proc entry at all (a zombie would still have one).
-    assert!(
-        !std::path::Path::new(&format!("/proc/{pid}")).exists(),
-        "engine process {pid} is still there"
-    );
 }
 
 #[test]

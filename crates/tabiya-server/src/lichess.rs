@@ -12,7 +12,7 @@ use axum::extract::{Path, RawQuery, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
-use tabiya_service::explore::{self, ChessAnswer, OpeningName, TopGame};
+use tabiya_service::explore::{self, ChessExplore, OpeningName, TopGame};
 use tabiya_service::filter::Filter;
 use tabiya_service::{ChessPosition, Error, Kind, export};
 
@@ -105,8 +105,7 @@ enum Endpoint {
     Player,
 }
 
-fn shape(a: &ChessAnswer, endpoint: Endpoint, moves: usize, top: bool) -> ExplorerResponse {
-    let e = &a.explore;
+fn shape(e: &ChessExplore, endpoint: Endpoint, moves: usize, top: bool) -> ExplorerResponse {
     let player = endpoint == Endpoint::Player;
     ExplorerResponse {
         white: e.white,
@@ -214,7 +213,7 @@ async fn answer(
                 (0, Some(p.capped("recentGames", 8, 8)?))
             }
         };
-        let a = explore::chess_filtered(&served.db, &at, &filter, top, recent, &[])?;
+        let a = explore::games_filtered(&served.db, &at, &filter, top, recent)?;
         let r = shape(&a, endpoint, moves, endpoint != Endpoint::Player);
         let mut body = serde_json::to_vec(&r)?;
         if endpoint == Endpoint::Player {

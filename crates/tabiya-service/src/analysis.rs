@@ -41,7 +41,16 @@ impl WhiteScore {
         }
     }
 
-    /// As a PGN `[%eval]` or a table shows it: `0.31`, `-1.20`, `#3`, `#-2`.
+    /// As a table shows it, with its sign: `+0.31`, `-1.20`, `#3`, `#-2` (`?` for none).
+    pub fn signed_text(&self) -> String {
+        match (self.cp, self.mate) {
+            (_, Some(m)) => format!("#{m}"),
+            (Some(c), None) => format!("{:+.2}", f64::from(c) / 100.0),
+            (None, None) => "?".to_string(),
+        }
+    }
+
+    /// As a PGN `[%eval]` shows it: `0.31`, `-1.20`, `#3`, `#-2`.
     pub fn text(&self) -> String {
         match (self.cp, self.mate) {
             (_, Some(m)) => format!("#{m}"),

@@ -26,7 +26,7 @@ use tabiya_pgn::{Game, Node, Variation};
 use crate::analysis::{WhiteScore, to_stored};
 use crate::database::Db;
 use crate::engine::Engines;
-use crate::error::{Context, Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 
 /// The cost thresholds (in winning chances, −1 to 1) of each judgement.
 #[derive(Debug, Clone, Copy, Serialize)]
@@ -550,17 +550,7 @@ fn variation(pos: &Chess, pv: &[String]) -> Option<Variation> {
 /// Writes the games as PGN with the stored evaluations: `[%eval …]` after each move, and
 /// each judged move's NAG, a comment and the engine's line. Returns how many.
 pub fn write_pgn(db: &Db, ids: &[u32], out: &mut dyn Write) -> Result<u64> {
-    let mut text = String::new();
-    for &id in ids {
-        let (_, game) = report(db, id)?;
-        text.clear();
-        tabiya_pgn::write_game(&game, &mut text);
-        out.write_all(text.as_bytes())
-            .context(ErrorKind::Io, || "cannot write the games".to_string())?;
-    }
-    out.flush()
-        .context(ErrorKind::Io, || "cannot write the games".to_string())?;
-    Ok(ids.len() as u64)
+    crate::export::write_games(ids.iter().map(|&id| Ok(report(db, id)?.1)), out)
 }
 
 #[cfg(test)]

@@ -64,22 +64,8 @@ fn attach_evals(db: &Db, at: &ChessPosition, answer: &mut ChessAnswer) -> Result
 /// The explorer's answer for a chess position, with `top` best-rated games, and the answer
 /// of each book in `books` (CTG, Polyglot or Kvetka, told from the file).
 pub fn chess(db: &Db, at: &ChessPosition, top: usize, books: &[PathBuf]) -> Result<ChessAnswer> {
-    let snap = db.inner.snapshot()?;
-    let explore = snap.chess_explore(&at.line, at.mode, top)?;
-    let mut answers = Vec::with_capacity(books.len());
-    for path in books {
-        answers.push(BookAnswer {
-            file: path.display().to_string(),
-            probe: probe_any(path, &at.pos)?,
-        });
-    }
-    let mut answer = ChessAnswer {
-        explore,
-        books: answers,
-        eval: None,
-    };
-    attach_evals(db, at, &mut answer)?;
-    Ok(answer)
+    let explore = db.inner.snapshot()?.chess_explore(&at.line, at.mode, top)?;
+    beside(db, at, explore, books)
 }
 
 /// [`chess`] counting only the games `filter` keeps, with `recent` newest games when asked
@@ -92,9 +78,30 @@ pub fn chess_filtered(
     recent: Option<usize>,
     books: &[PathBuf],
 ) -> Result<ChessAnswer> {
+    beside(db, at, games_filtered(db, at, filter, top, recent)?, books)
+}
+
+/// The database's part of [`chess_filtered`] alone: no books, no evaluations (what the
+/// Lichess explorer's endpoints show).
+pub fn games_filtered(
+    db: &Db,
+    at: &ChessPosition,
+    filter: &Filter,
+    top: usize,
+    recent: Option<usize>,
+) -> Result<ChessExplore> {
     let snap = db.inner.snapshot()?;
     let f = filter.resolve(snap.names())?;
-    let explore = snap.chess_explore_filtered(&at.line, at.mode, &f, top, recent)?;
+    Ok(snap.chess_explore_filtered(&at.line, at.mode, &f, top, recent)?)
+}
+
+/// The database's answer with the books' answers and the kept evaluations beside it.
+fn beside(
+    db: &Db,
+    at: &ChessPosition,
+    explore: ChessExplore,
+    books: &[PathBuf],
+) -> Result<ChessAnswer> {
     let mut answers = Vec::with_capacity(books.len());
     for path in books {
         answers.push(BookAnswer {

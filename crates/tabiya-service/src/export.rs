@@ -53,19 +53,32 @@ pub fn game_ids(db: &Db, selection: &Selection) -> Result<Vec<u32>> {
 pub fn pgn(db: &Db, selection: &Selection, out: &mut dyn Write) -> Result<u64> {
     let ids = game_ids(db, selection)?;
     let snap = db.inner.snapshot()?;
+    write_games(
+        ids.iter().map(|&id| {
+            snap.chess_game(id)?
+                .ok_or_else(|| Error::not_found(format!("no game {id} in {}", db.dir().display())))
+        }),
+        out,
+    )
+}
+
+/// Writes games as PGN to `out`, one after the other; returns how many.
+pub(crate) fn write_games(
+    games: impl Iterator<Item = Result<tabiya_pgn::Game>>,
+    out: &mut dyn Write,
+) -> Result<u64> {
     let mut text = String::new();
-    for &id in &ids {
-        let g = snap
-            .chess_game(id)?
-            .ok_or_else(|| Error::not_found(format!("no game {id} in {}", db.dir().display())))?;
+    let mut n = 0;
+    for g in games {
         text.clear();
-        tabiya_pgn::write_game(&g, &mut text);
+        tabiya_pgn::write_game(&g?, &mut text);
         out.write_all(text.as_bytes())
             .context(ErrorKind::Io, || "cannot write the games".to_string())?;
+        n += 1;
     }
     out.flush()
         .context(ErrorKind::Io, || "cannot write the games".to_string())?;
-    Ok(ids.len() as u64)
+    Ok(n)
 }
 
 /// One chess game as PGN text.

@@ -107,18 +107,10 @@ fn line_text(pv: &Pv, numbered: bool) -> String {
     s.push_str(&format!(
         "depth {:>2}  {bound}{:>6}  {}",
         pv.depth,
-        score_text(pv),
+        pv.score.signed_text(),
         pv.san.join(" ")
     ));
     s
-}
-
-fn score_text(pv: &Pv) -> String {
-    match (pv.score.cp, pv.score.mate) {
-        (_, Some(m)) => format!("#{m}"),
-        (Some(c), None) => format!("{:+.2}", f64::from(c) / 100.0),
-        _ => "?".into(),
-    }
 }
 
 fn print_result(out: &mut impl Write, a: &Analysis, numbered: bool) -> anyhow::Result<()> {

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use anyhow::bail;
 use clap::Args;
 use tabiya_service::Kind;
+use tabiya_service::analysis::WhiteScore;
 use tabiya_service::explore::{self, ChessAnswer, OthelloExplore};
 
 use crate::args::{DbArg, MovesArg, PositionArg};
@@ -134,11 +135,11 @@ pub fn print_chess(e: &ChessAnswer) -> anyhow::Result<()> {
                 (true, None) => format!("{:>8}", "-"),
                 (true, Some(v)) => format!(
                     "{:>8}",
-                    match (v.cp, v.mate) {
-                        (_, Some(mate)) => format!("#{mate}"),
-                        (Some(cp), None) => format!("{:+.2}", f64::from(cp) / 100.0),
-                        _ => "-".into(),
+                    WhiteScore {
+                        cp: v.cp,
+                        mate: v.mate
                     }
+                    .signed_text()
                 ),
             };
             writeln!(
