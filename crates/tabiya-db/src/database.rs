@@ -21,6 +21,8 @@ pub struct Database {
     /// While set, answers come from this state (and its generation), not the latest: see
     /// [`Database::pin_answers`].
     pinned: std::sync::RwLock<Option<(tabiya_store::ReadTx, u64)>>,
+    /// Taken by edits, deletions and merges (see `crate::changes`).
+    pub(crate) changes: std::sync::Mutex<()>,
 }
 
 /// A store error, or, when another process has the store open, the error saying so.
@@ -92,6 +94,7 @@ impl Database {
             max_ply,
             generation: Default::default(),
             eval_generation: Default::default(),
+            changes: Default::default(),
             pinned: Default::default(),
         };
         if version != FORMAT_VERSION {
@@ -142,6 +145,7 @@ impl Database {
             max_ply,
             generation: Default::default(),
             eval_generation: Default::default(),
+            changes: Default::default(),
             pinned: Default::default(),
         })
     }

@@ -25,6 +25,7 @@
 //! index (`index`: build, encode, write, merge, find); imports (`import`: segments) and
 //! queries (`query`: [`Snapshot`]). Only what this file re-exports is public.
 
+mod changes;
 mod codec;
 mod database;
 mod dbstats;
@@ -52,6 +53,7 @@ pub mod chess;
 pub mod othello;
 
 pub(crate) use database::meta_u64;
+pub use changes::{Deleted, Edited, TagEdit, check_edit};
 pub use database::{Database, FORMAT_VERSION, GAMES, Kind, META, PinnedAnswers, QUERY_CACHE_MAX};
 pub use dbstats::{DbStats, Part, collect as collect_stats};
 pub use digest::game_digest;

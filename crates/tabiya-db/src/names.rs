@@ -121,6 +121,81 @@ impl Names for NameCache {
     }
 }
 
+/// Name ids for a change of a few games: names already known (`seed`, e.g. those the
+/// games had) answer at once; a dictionary is read only when a name not in the seed is
+/// asked of it. New names are kept for [`write_names`].
+pub struct FewNames<'r> {
+    table: &'r TableRef,
+    seed: HashMap<(Dict, String), u32>,
+    loaded: HashMap<Dict, (HashMap<String, u32>, u32)>,
+    pending: Vec<(Dict, u32, String)>,
+    error: Option<crate::Error>,
+}
+
+impl<'r> FewNames<'r> {
+    pub fn new(table: &'r TableRef, seed: impl IntoIterator<Item = (Dict, String, u32)>) -> Self {
+        FewNames {
+            table,
+            seed: seed.into_iter().map(|(d, n, id)| ((d, n), id)).collect(),
+            loaded: HashMap::new(),
+            pending: Vec::new(),
+            error: None,
+        }
+    }
+
+    /// The names added, or the error a dictionary's reading met.
+    pub fn finish(self) -> Result<Vec<(Dict, u32, String)>> {
+        match self.error {
+            Some(e) => Err(e),
+            None => Ok(self.pending),
+        }
+    }
+
+    fn load(&mut self, dict: Dict) -> &mut (HashMap<String, u32>, u32) {
+        if !self.loaded.contains_key(&dict) {
+            let mut map = HashMap::new();
+            let mut next = 0u32;
+            let from = [dict as u8];
+            let to = [dict as u8 + 1];
+            let scanned = self.table.scan(&from, Some(&to), |k, v| {
+                if let Ok(block) = <[u8; 4]>::try_from(&k[1..]) {
+                    let base = u32::from_be_bytes(block) * PER_ROW;
+                    for (i, slot) in decode_row(v).into_iter().enumerate() {
+                        if let Some(n) = slot {
+                            let id = base + i as u32;
+                            next = next.max(id + 1);
+                            map.entry(n).or_insert(id);
+                        }
+                    }
+                }
+                true
+            });
+            if let Err(e) = scanned {
+                self.error.get_or_insert(e.into());
+            }
+            self.loaded.insert(dict, (map, next));
+        }
+        self.loaded.get_mut(&dict).expect("loaded above")
+    }
+}
+
+impl Names for FewNames<'_> {
+    fn id(&mut self, dict: Dict, name: &str) -> u32 {
+        if let Some(&id) = self.seed.get(&(dict, name.to_string())) {
+            return id;
+        }
+        let (map, next) = self.load(dict);
+        if let Some(&id) = map.get(name) {
+            return id;
+        }
+        let id = *next;
+        *next += 1;
+        map.insert(name.to_string(), id);
+        self.pending.push((dict, id, name.to_string()));
+        id
+    }
+}
+
 /// Writes names (new ones, or new spellings of existing ids).
 pub fn write_names(w: &WriteTx, names: &[(Dict, u32, String)]) -> Result<()> {
     if names.is_empty() {

@@ -178,6 +178,38 @@ impl Stats {
         }
     }
 
+    /// Takes back [`Stats::add_game`] of the same game, but for the years, which only the
+    /// remaining games can tell (the caller counts them again when `f`'s year was the first
+    /// or the last). Returns false, changing nothing, if these statistics cannot have
+    /// counted such a game.
+    pub fn remove_game(&mut self, f: &GameFacts, mover: u8) -> bool {
+        let mut one = Stats::default();
+        one.add_game(f, mover);
+        let mine = self.fields();
+        let theirs = one.fields();
+        // Years (the last two fields) are not sums.
+        if (0..Self::FIELDS - 2).any(|i| mine[i] < theirs[i]) {
+            return false;
+        }
+        self.first -= one.first;
+        self.draws -= one.draws;
+        self.second -= one.second;
+        self.unknown -= one.unknown;
+        self.rating_games -= one.rating_games;
+        self.rating_sum -= one.rating_sum;
+        self.perf_games -= one.perf_games;
+        self.perf_opp_sum -= one.perf_opp_sum;
+        self.perf_score2 -= one.perf_score2;
+        self.value_games -= one.value_games;
+        self.value_sum -= one.value_sum;
+        self.value2_sum -= one.value2_sum;
+        if self.games() == 0 {
+            self.min_year = 0;
+            self.max_year = 0;
+        }
+        true
+    }
+
     pub fn merge(&mut self, o: &Stats) {
         self.first += o.first;
         self.draws += o.draws;

@@ -23,6 +23,7 @@ pub mod books;
 pub mod codecs;
 pub mod database;
 pub mod demo;
+pub mod edit;
 pub mod engine;
 pub mod error;
 pub mod explore;

@@ -8,6 +8,7 @@ mod annotate;
 mod args;
 mod book;
 mod demo;
+mod edit;
 mod engine_args;
 mod explore;
 mod export;
@@ -54,6 +55,10 @@ enum Command {
     /// Evaluate every position of games with the engines, report their mistakes, write them
     /// as annotated PGN.
     Annotate(annotate::AnnotateArgs),
+    /// Change a game's tags (result, ratings, names, date, any tag): every statistic follows.
+    Edit(edit::EditArgs),
+    /// Delete games: every answer leaves them out from then on.
+    Delete(edit::DeleteArgs),
     /// What the database holds and what it costs on disk.
     Stats(stats::StatsArgs),
     /// Player, event and site names: search (any case, accents, typos) and list.
@@ -85,6 +90,8 @@ fn main() {
         Command::Export(a) => export::run(a),
         Command::Analyse(a) => analyse::run(a),
         Command::Annotate(a) => annotate::run(a),
+        Command::Edit(a) => edit::run_edit(a),
+        Command::Delete(a) => edit::run_delete(a),
         Command::Stats(a) => stats::run(a),
         Command::Names(cmd) => names::run(cmd),
         Command::Serve(a) => serve::run(a),

@@ -209,3 +209,32 @@ pub(crate) fn decode_tag_part(
     }
     Ok(tags)
 }
+
+/// The dictionary ids a stored tag part refers to (players, event, site, round, the names
+/// of other tags): what an edit of the game can reuse without reading a dictionary.
+pub(crate) fn tag_part_ids(data: &[u8]) -> Result<Vec<(Dict, u32)>, DecodeError> {
+    let mut r = Reader::new(data);
+    let mut out = Vec::new();
+    for dict in [
+        Dict::Player,
+        Dict::Player,
+        Dict::Event,
+        Dict::Site,
+        Dict::Round,
+    ]
+    {
+        let v = r.varint("header")?;
+        if v != 0 {
+            out.push((dict, u32::try_from(v - 1).map_err(|_| r.bad("name id"))?));
+        }
+    }
+    for _ in 5..8 {
+        r.varint("header")?;
+    }
+    let n_extra = r.varint("tag count")?;
+    for _ in 0..n_extra {
+        out.push((Dict::TagName, r.varint_u32("tag name")?));
+        r.str("tag value")?;
+    }
+    Ok(out)
+}

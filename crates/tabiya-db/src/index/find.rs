@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use tabiya_store::{ReadTx, TableRef};
 
+use super::amend::Amendments;
 use super::record::{Posting, SEntry, TRecord};
 use super::{
     BLOCKS, POSTINGS, RunDir, block_key, decode_external_postings, find_in_s_block,
@@ -69,6 +70,8 @@ pub(crate) struct IndexReader<'a> {
     blocks: TableRef,
     postings: TableRef,
     pub replayer: Replayer<'a>,
+    /// Games deleted and records patched since the runs were written.
+    pub amendments: Amendments,
     /// [`READ_POSTINGS_UP_TO`] (tests lower it to check the other way gives the same).
     pub read_postings_up_to: u64,
     /// Whether a complete T record ([`RunDir::complete_for`]) is taken as the whole answer
@@ -100,6 +103,7 @@ impl<'a> IndexReader<'a> {
             blocks: read.table(BLOCKS)?,
             postings: read.table(POSTINGS)?,
             replayer: Replayer::new(read, db)?,
+            amendments: Amendments::new(read)?,
             read_postings_up_to: READ_POSTINGS_UP_TO,
             use_complete: true,
         })
@@ -143,23 +147,16 @@ impl<'a> IndexReader<'a> {
         wanted: &Wanted<'_>,
         found: &mut Found,
     ) -> Result<Option<TreePart>> {
-        let Some(b) = r.t_block_for(wanted.key) else {
+        let Some(rec) = self.t_record(r, wanted.key)? else {
             return Ok(None);
         };
-        let block = self
-            .blocks
-            .get(&block_key(r.id, b'T', b))?
-            .ok_or_else(|| Error::Corrupt(format!("missing index block {}/T/{b}", r.id)))?;
-        let Some(rec) = find_in_t_block(&block, wanted.key)? else {
-            return Ok(None);
-        };
-        for m in &rec.moves {
+        for m in rec.moves.iter().filter(|m| m.stats.games() > 0) {
             found.stats.entry(m.code).or_default().merge(&m.stats);
         }
         let code = |slot: u8| rec.moves.get(slot as usize).map_or(NO_MOVE, |m| m.code);
         let mut games = None;
         if wanted.all || rec.top.is_empty() {
-            let postings = self.load_postings(r, &rec)?;
+            let postings = self.postings_of(r, &rec)?;
             if rec.top.is_empty() {
                 found
                     .top
@@ -186,13 +183,16 @@ impl<'a> IndexReader<'a> {
     /// entries of it too.)
     fn candidates(&self, r: &RunDir, key: u128, successors: &[u128]) -> Result<Candidates> {
         let mut direct: HashMap<u32, usize> = HashMap::new();
+        let removed = |g: u32| self.amendments.is_removed(g);
         for e in self.s_entries(r, prefix(key))? {
-            *direct.entry(e.game).or_default() += 1;
+            if !removed(e.game) {
+                *direct.entry(e.game).or_default() += 1;
+            }
         }
         let mut via: HashMap<u32, Vec<u128>> = HashMap::new();
         for &q in successors {
             for e in self.s_entries(r, prefix(q))? {
-                if e.pred {
+                if e.pred && !removed(e.game) {
                     via.entry(e.game).or_default().push(q);
                 }
             }
@@ -301,7 +301,7 @@ impl<'a> IndexReader<'a> {
     /// Whether the T record counted game `g` (its list loaded once).
     fn tree_counted(&self, r: &RunDir, tree: &mut TreePart, g: u32) -> Result<bool> {
         if tree.games.is_none() {
-            tree.games = Some(self.load_postings(r, &tree.record)?);
+            tree.games = Some(self.postings_of(r, &tree.record)?);
         }
         Ok(tree
             .games
@@ -326,8 +326,7 @@ impl<'a> IndexReader<'a> {
         }
     }
 
-    /// The T record of a position in a run, if it has one.
-    #[cfg(test)]
+    /// The T record of a position in a run as it is now (amended), if it has one.
     pub fn t_record(&self, r: &RunDir, key: u128) -> Result<Option<TRecord>> {
         let Some(b) = r.t_block_for(key) else {
             return Ok(None);
@@ -336,10 +335,15 @@ impl<'a> IndexReader<'a> {
             .blocks
             .get(&block_key(r.id, b'T', b))?
             .ok_or_else(|| Error::Corrupt(format!("missing index block {}/T/{b}", r.id)))?;
-        Ok(find_in_t_block(&block, key)?)
+        let mut rec = find_in_t_block(&block, key)?;
+        if let Some(rec) = &mut rec {
+            self.amendments.amend(r.id, rec)?;
+        }
+        Ok(rec)
     }
 
-    fn load_postings(&self, r: &RunDir, rec: &TRecord) -> Result<Vec<Posting>> {
+    /// A T record's games (less the removed ones: the record was amended).
+    pub(crate) fn postings_of(&self, r: &RunDir, rec: &TRecord) -> Result<Vec<Posting>> {
         match &rec.postings {
             Some(p) => Ok(p.clone()),
             None => {
@@ -347,7 +351,9 @@ impl<'a> IndexReader<'a> {
                     .postings
                     .get(&postings_key(r.id, rec.key))?
                     .ok_or_else(|| Error::Corrupt("missing postings".into()))?;
-                Ok(decode_external_postings(&data, rec.n_postings)?)
+                let mut p = decode_external_postings(&data, rec.n_postings)?;
+                self.amendments.retain_postings(&mut p);
+                Ok(p)
             }
         }
     }

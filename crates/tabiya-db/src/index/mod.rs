@@ -20,6 +20,7 @@
 //!   occurrences; [`encoder`], [`sblock`], [`dir`]: a run's blocks and directory;
 //!   [`writer`]: writing a run; [`merge`]: merging runs; [`find`]: the games of a position.
 
+pub(crate) mod amend;
 pub mod build;
 pub mod dir;
 pub mod encoder;

@@ -133,7 +133,7 @@ fn rank_top(
 }
 
 /// The [`TOP_GAMES`] best-ranked of some games with their facts.
-fn best_of(mut ranked: Vec<(Posting, GameFacts)>) -> Vec<Posting> {
+pub(crate) fn best_of(mut ranked: Vec<(Posting, GameFacts)>) -> Vec<Posting> {
     let order = |a: &(Posting, GameFacts), b: &(Posting, GameFacts)| {
         top_order((a.0.game, &a.1), (b.0.game, &b.1))
     };

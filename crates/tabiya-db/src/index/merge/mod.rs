@@ -31,6 +31,7 @@ use self::streams::{
 };
 use super::record::{Occ, SEntry, TRecord, make_record, merge_records};
 use super::writer::RunWriter;
+use super::amend::{Amendments, PATCHES};
 use super::{
     BLOCKS, POSTINGS, PROMOTE_AT, RUNS, RunDir, SKETCHES, block_key, decode_t_block, load_runs,
     prefix, run_key,
@@ -93,6 +94,8 @@ pub fn compact_all(db: &Database) -> Result<()> {
 /// run: T records of all runs merged by key (with the promoted ones), and S entries merged
 /// in order (the dense prefixes' entries replaced by what pass 1 kept).
 pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
+    // No edit between reading the parts and replacing them.
+    let _lock = db.lock_changes();
     let read: ReadTx = db.store.read()?;
     let m = Merge {
         db,
@@ -103,6 +106,7 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
             .map_or(1, |n| n.get())
             .clamp(1, 8),
         t0: Instant::now(),
+        amendments: Amendments::new(&read)?,
         read,
     };
     let tree_keys = m.tree_keys()?;
@@ -187,6 +191,8 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
 /// What a merge reads from: the runs, their tables, one read transaction.
 struct Merge<'a> {
     db: &'a Database,
+    /// Deleted games and patched records: folded into the merged run.
+    amendments: Amendments,
     runs: &'a [RunDir],
     read: ReadTx,
     blocks: TableRef,
@@ -234,6 +240,7 @@ impl Merge<'_> {
                 .iter()
                 .map(|d| SIter {
                     dir: d,
+                    amendments: &self.amendments,
                     blocks: &self.blocks,
                     next_block: 0,
                     buf: VecDeque::new(),
@@ -254,18 +261,38 @@ impl Merge<'_> {
                     .blocks
                     .get(&key)?
                     .ok_or_else(|| Error::Corrupt(format!("missing index block {key:?}")))?;
-                for rec in decode_t_block(&data)? {
-                    let game = rec
+                for mut rec in decode_t_block(&data)? {
+                    self.amendments.amend(d.id, &mut rec)?;
+                    let mut game = rec
                         .top
                         .first()
                         .or_else(|| rec.postings.as_ref().and_then(|p| p.first()))
                         .map(|p| p.game);
+                    if game.is_none() && rec.postings.is_none() {
+                        // Long list, best games all deleted: a game left, if any.
+                        let mut p = self.external_postings(d.id, &rec)?;
+                        self.amendments.retain_postings(&mut p);
+                        game = p.first().map(|p| p.game);
+                    }
+                    if game.is_none() {
+                        // Every game of the record was deleted: not a position of the tree.
+                        continue;
+                    }
                     let known = tree_keys.entry(rec.key).or_default();
                     *known = known.or(game);
                 }
             }
         }
         Ok(tree_keys)
+    }
+
+    /// The long game list of a part's T record (as stored).
+    fn external_postings(&self, run: u32, rec: &TRecord) -> Result<Vec<super::record::Posting>> {
+        let data = self
+            .postings
+            .get(&super::postings_key(run, rec.key))?
+            .ok_or_else(|| Error::Corrupt("missing postings".into()))?;
+        Ok(super::decode_external_postings(&data, rec.n_postings)?)
     }
 
     /// Pass 1: dense prefixes (shared by enough entries, or by a T record) and their
@@ -509,6 +536,7 @@ impl Merge<'_> {
             .iter()
             .map(|d| TIter {
                 dir: d,
+                amendments: &self.amendments,
                 blocks: &self.blocks,
                 postings: &self.postings,
                 next_block: 0,
@@ -584,7 +612,7 @@ impl Merge<'_> {
             }
             t.put(&run_key(new_id), &sketch.encode())
         })?;
-        for table in [BLOCKS, POSTINGS] {
+        for table in [BLOCKS, POSTINGS, PATCHES] {
             w.with_table(table, |t| {
                 for r in runs {
                     t.remove_range(&r.id.to_be_bytes(), &(r.id + 1).to_be_bytes())?;

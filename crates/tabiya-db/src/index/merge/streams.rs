@@ -5,15 +5,18 @@ use std::collections::VecDeque;
 
 use tabiya_store::TableRef;
 
+use crate::index::amend::Amendments;
 use crate::index::record::{SEntry, TRecord};
 use crate::index::{
     RunDir, block_key, decode_external_postings, decode_s_block, decode_t_block, postings_key,
 };
 use crate::{Error, Result};
 
-/// Reads a run's T records in key order, with their postings loaded.
+/// Reads a run's T records in key order, with their postings loaded, as they are now
+/// (amended: a record whose games were all deleted is left out).
 pub(super) struct TIter<'a> {
     pub(super) dir: &'a RunDir,
+    pub(super) amendments: &'a Amendments,
     pub(super) blocks: &'a TableRef,
     pub(super) postings: &'a TableRef,
     pub(super) next_block: usize,
@@ -43,7 +46,10 @@ impl TIter<'_> {
                         .ok_or_else(|| Error::Corrupt("missing postings".into()))?;
                     rec.postings = Some(decode_external_postings(&p, rec.n_postings)?);
                 }
-                self.buf.push_back(rec);
+                self.amendments.amend(self.dir.id, &mut rec)?;
+                if rec.n_postings > 0 {
+                    self.buf.push_back(rec);
+                }
             }
         }
         Ok(())
@@ -54,8 +60,10 @@ impl TIter<'_> {
     }
 }
 
+/// Reads a run's S entries in order, less those of deleted games.
 pub(super) struct SIter<'a> {
     pub(super) dir: &'a RunDir,
+    pub(super) amendments: &'a Amendments,
     pub(super) blocks: &'a TableRef,
     pub(super) next_block: usize,
     pub(super) buf: VecDeque<SEntry>,
@@ -70,7 +78,12 @@ impl SIter<'_> {
                 .blocks
                 .get(&key)?
                 .ok_or_else(|| Error::Corrupt(format!("missing index block {key:?}")))?;
-            self.buf.extend(decode_s_block(&data)?);
+            let amendments = self.amendments;
+            self.buf.extend(
+                decode_s_block(&data)?
+                    .into_iter()
+                    .filter(|e| !amendments.is_removed(e.game)),
+            );
         }
         Ok(self.buf.front().map(|e| e.prefix))
     }

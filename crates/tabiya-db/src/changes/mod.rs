@@ -1,0 +1,225 @@
+//! Games changed after their import: tags edited, games deleted. Each change is one write
+//! transaction (the game, its facts and players, new names, the removed set and the patches
+//! of the T records that counted it), so a crash leaves all of it or none; readers go on
+//! answering from the state before it until it commits. How the index stays exact without
+//! being rebuilt: [`crate::index::amend`] (what readers see) and [`retally`] (what a change
+//! writes).
+
+mod retally;
+mod tag_edit;
+
+use serde::Serialize;
+use tabiya_store::{ReadTx, WriteTx};
+
+pub use tag_edit::{TagEdit, check as check_edit};
+
+use self::retally::Retally;
+use crate::chess::stored::{decode_game, encode_body, skip_tags};
+use crate::chess::tags::tag_part_ids;
+use crate::codec::Reader;
+use crate::facts::{FactsReader, write_facts};
+use crate::index::amend::{PATCHES, REMOVED_KEY, encode_removed, load_removed, patch_key};
+use crate::index::find::IndexReader;
+use crate::names::{FewNames, NAMES, StoreNames, write_names};
+use crate::players::write_players;
+use crate::records::{DICT_KEY, Packer, encoder_dictionary};
+use crate::stats::GameFacts;
+use crate::{Database, Error, GAMES, Kind, META, Result, game_digest};
+
+/// What a deletion did.
+#[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
+pub struct Deleted {
+    /// Games deleted.
+    pub games: u64,
+    /// Ids asked for that name no game (never imported, or deleted before).
+    pub missing: Vec<u32>,
+    /// T records whose statistics changed.
+    pub records: u64,
+}
+
+/// What an edit did.
+#[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
+pub struct Edited {
+    pub game: u32,
+    /// Whether the tags changed (setting a tag to its value changes nothing).
+    pub changed: bool,
+    /// The game's tags before and after.
+    pub before: Vec<(String, String)>,
+    pub after: Vec<(String, String)>,
+    /// T records whose statistics changed (an edit of the result, a rating or a date).
+    pub records: u64,
+}
+
+/// One write: the transaction, and a read of the state it starts from (nothing else
+/// writes meanwhile: the database's change lock is held).
+struct Change<'a> {
+    db: &'a Database,
+    write: WriteTx,
+    read: ReadTx,
+}
+
+impl<'a> Change<'a> {
+    fn begin(db: &'a Database) -> Result<Change<'a>> {
+        let write = db.store.write()?;
+        let read = db.store.read()?;
+        Ok(Change { db, write, read })
+    }
+
+    /// Writes the patches and the removed set, and commits.
+    fn commit(
+        self,
+        patches: Vec<(u32, u128, crate::index::amend::Patch)>,
+        removing: &[u32],
+    ) -> Result<()> {
+        if !patches.is_empty() {
+            self.write.with_table(PATCHES, |t| {
+                for (run, key, p) in &patches {
+                    t.put(&patch_key(*run, *key), &p.encode())?;
+                }
+                Ok(())
+            })?;
+        }
+        if !removing.is_empty() {
+            let mut removed = load_removed(&self.read)?;
+            removed.extend_from_slice(removing);
+            removed.sort_unstable();
+            removed.dedup();
+            self.write
+                .with_table(META, |t| t.put(REMOVED_KEY, &encode_removed(&removed)))?;
+        }
+        self.write.commit()?;
+        self.db.committed();
+        Ok(())
+    }
+}
+
+impl Database {
+    /// Deletes games by id, in one transaction: every answer then leaves them out, as if
+    /// they had never been imported. Ids naming no game are reported, not an error.
+    pub fn delete_games(&self, ids: &[u32]) -> Result<Deleted> {
+        let _lock = self.lock_changes();
+        let change = Change::begin(self)?;
+        let index = IndexReader::new(&change.read, self)?;
+        let facts = FactsReader::new(&change.read)?;
+        let mut retally = Retally::new(&index, &facts);
+        let mut ids: Vec<u32> = ids.to_vec();
+        ids.sort_unstable();
+        ids.dedup();
+        let mut out = Deleted::default();
+        let mut gone = Vec::new();
+        for &id in &ids {
+            if index.amendments.is_removed(id) || index.replayer.games.get(id)?.is_none() {
+                out.missing.push(id);
+                continue;
+            }
+            let occs = index.replayer.occurrences(id)?;
+            retally.change(id, &occs, facts.get(id)?, None)?;
+            gone.push(id);
+        }
+        let patches = retally.finish()?;
+        out.games = gone.len() as u64;
+        out.records = patches.len() as u64;
+        if gone.is_empty() {
+            return Ok(out);
+        }
+        change.write.with_table(GAMES, |t| {
+            for id in &gone {
+                t.remove(&id.to_be_bytes())?;
+            }
+            Ok(())
+        })?;
+        for &id in &gone {
+            // No facts, no digest (the same game imported again is not a duplicate).
+            write_facts(&change.write, id, &[GameFacts::default()], &[0])?;
+            if self.kind() == Kind::Chess {
+                write_players(&change.write, id, &[[None, None]])?;
+            }
+        }
+        change.commit(patches, &gone)?;
+        Ok(out)
+    }
+
+    /// Edits a chess game's tags: its stored form, facts, players and duplicate digest
+    /// change, and every statistic that counted it (a result, a rating, a date).
+    pub fn edit_game(&self, id: u32, edits: &[TagEdit]) -> Result<Edited> {
+        if self.kind() != Kind::Chess {
+            return Err(Error::Usage(
+                "the games of an Othello database have no tags to edit (delete and import instead)"
+                    .into(),
+            ));
+        }
+        for e in edits {
+            check_edit(e)?;
+        }
+        let _lock = self.lock_changes();
+        let change = Change::begin(self)?;
+        let index = IndexReader::new(&change.read, self)?;
+        let facts = FactsReader::new(&change.read)?;
+        let missing = || Error::NotFound(format!("no game {id} in {}", self.dir().display()));
+        if index.amendments.is_removed(id) {
+            return Err(missing());
+        }
+        let data = index.replayer.games.get(id)?.ok_or_else(missing)?;
+        let names = StoreNames::new(&change.read)?;
+        let mut game = decode_game(&data, &names)?;
+        let before = game.tags.clone();
+        let changed = tag_edit::apply(&mut game, edits);
+        let mut out = Edited {
+            game: id,
+            changed,
+            before,
+            after: game.tags.clone(),
+            ..Edited::default()
+        };
+        if !changed {
+            return Ok(out);
+        }
+        // The stored form again: the body as before but for the result, the tags with the
+        // names they had (no dictionary read unless a name is new).
+        let mut body = Vec::new();
+        encode_body(&game, &mut body);
+        let table = change.read.table(NAMES)?;
+        let seed = tag_part_ids(skip_tags(&mut Reader::new(&data))?)?
+            .into_iter()
+            .filter_map(|(dict, i)| {
+                crate::NameLookup::name(&names, dict, i).map(|n| (dict, n, i))
+            });
+        let mut few = FewNames::new(&table, seed);
+        let mut raw = Vec::with_capacity(data.len() + 64);
+        let players = crate::chess::stored::assemble_tags(
+            game.tags.iter().map(|(k, v)| (k.as_str(), v.as_str())),
+            &mut few,
+            &body,
+            &mut raw,
+        );
+        let new_names = few.finish()?;
+        let old_facts = facts.get(id)?;
+        let new_facts = crate::chess::facts(&game);
+        let digest = game_digest(&game);
+        let mut retally = Retally::new(&index, &facts);
+        if new_facts != old_facts {
+            let occs = index.replayer.occurrences(id)?;
+            retally.change(id, &occs, old_facts, Some(new_facts))?;
+        }
+        let patches = retally.finish()?;
+        out.records = patches.len() as u64;
+        let dict = change.read.table(META)?.get(DICT_KEY)?;
+        let dict = dict.as_deref().map(encoder_dictionary);
+        let mut packed = Vec::new();
+        Packer::new(dict.as_ref())?.pack(&raw, &mut packed)?;
+        change
+            .write
+            .with_table(GAMES, |t| t.put(&id.to_be_bytes(), &packed))?;
+        write_names(&change.write, &new_names)?;
+        write_facts(&change.write, id, &[new_facts], &[digest])?;
+        write_players(&change.write, id, &[players])?;
+        change.commit(patches, &[])?;
+        Ok(out)
+    }
+
+    /// Held by every change and merge: a merge reads its parts before it writes, and no
+    /// change may come between.
+    pub(crate) fn lock_changes(&self) -> std::sync::MutexGuard<'_, ()> {
+        self.changes.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}

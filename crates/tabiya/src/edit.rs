@@ -1,0 +1,92 @@
+//! `tabiya edit` and `tabiya delete`: a game's tags changed, games taken out; every
+//! statistic that counted them follows at once.
+
+use std::io::Write;
+
+use clap::Args;
+use tabiya_service::edit::EditRequest;
+
+use crate::args::DbArg;
+use crate::output::print_json;
+
+#[derive(Args)]
+pub struct EditArgs {
+    #[command(flatten)]
+    pub db: DbArg,
+    /// The game to edit (its id, as `games` and `export` give it).
+    #[arg(long, value_name = "ID")]
+    pub game: u32,
+    /// Set a tag: TAG=VALUE (repeatable), e.g. `--set Result=1/2-1/2 --set WhiteElo=2650`.
+    #[arg(long, value_name = "TAG=VALUE")]
+    pub set: Vec<String>,
+    /// Remove a tag (repeatable).
+    #[arg(long, value_name = "TAG")]
+    pub unset: Vec<String>,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args)]
+pub struct DeleteArgs {
+    #[command(flatten)]
+    pub db: DbArg,
+    /// The games to delete (repeatable, or several ids after one --game).
+    #[arg(long = "game", value_name = "ID", num_args = 1.., required = true)]
+    pub games: Vec<u32>,
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run_edit(args: EditArgs) -> anyhow::Result<()> {
+    let db = args.db.open()?;
+    let req = EditRequest {
+        set: args.set,
+        unset: args.unset,
+    };
+    let edited = db.edit_game(args.game, &req)?;
+    if args.json {
+        return print_json(&edited);
+    }
+    let mut w = std::io::stdout().lock();
+    if !edited.changed {
+        writeln!(w, "game {}: nothing changed (its tags already say so)", edited.game)?;
+        return Ok(());
+    }
+    writeln!(w, "game {} edited:", edited.game)?;
+    for (name, old) in &edited.before {
+        match edited.after.iter().find(|(n, _)| n == name) {
+            Some((_, new)) if new == old => {}
+            Some((_, new)) => writeln!(w, "  {name}: {old} → {new}")?,
+            None => writeln!(w, "  {name}: {old} → (removed)")?,
+        }
+    }
+    for (name, new) in &edited.after {
+        if !edited.before.iter().any(|(n, _)| n == name) {
+            writeln!(w, "  {name}: (new) {new}")?;
+        }
+    }
+    writeln!(w, "{} tree records counted it again", edited.records)?;
+    Ok(())
+}
+
+pub fn run_delete(args: DeleteArgs) -> anyhow::Result<()> {
+    let db = args.db.open()?;
+    let report = db.delete_games(&args.games)?;
+    if args.json {
+        return print_json(&report);
+    }
+    let mut w = std::io::stdout().lock();
+    writeln!(
+        w,
+        "{} game{} deleted ({} tree records counted again); {} left",
+        report.deleted.games,
+        if report.deleted.games == 1 { "" } else { "s" },
+        report.deleted.records,
+        report.games_left
+    )?;
+    if !report.deleted.missing.is_empty() {
+        let ids: Vec<String> = report.deleted.missing.iter().map(u32::to_string).collect();
+        writeln!(w, "no such game: {}", ids.join(", "))?;
+    }
+    Ok(())
+}
