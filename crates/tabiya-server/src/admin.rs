@@ -318,3 +318,93 @@ pub fn hand_over_import(
     }
     Err(stopped(&"the answer ended early"))
 }
+
+/// Sends a change (an edit or a deletion) to the server that serves the database, with its
+/// secret, and reads its answer (see `changes.rs`).
+fn hand_over_change<T: serde::de::DeserializeOwned>(
+    server: &HandOff,
+    method: &str,
+    path: &str,
+    body: Vec<u8>,
+) -> Result<T, Error> {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into();
+    let url = format!(
+        "{}{path}?db={}",
+        server.url,
+        encode_component(&server.db)
+    );
+    let auth = format!("Bearer {}", server.token);
+    let sent = match method {
+        "PATCH" => agent
+            .patch(&url)
+            .header("Authorization", &auth)
+            .header("Content-Type", "application/json")
+            .send(&body[..]),
+        _ => agent
+            .post(&url)
+            .header("Authorization", &auth)
+            .header("Content-Type", "application/json")
+            .send(&body[..]),
+    };
+    let response = sent.map_err(|e| {
+        Error::new(
+            ErrorKind::InUse,
+            format!(
+                "the database is open in a server at {} that does not answer ({e}); stop it, or wait",
+                server.url
+            ),
+        )
+    })?;
+    let status = response.status().as_u16();
+    let bytes = response
+        .into_body()
+        .read_to_vec()
+        .map_err(|e| Error::new(ErrorKind::Io, format!("the server's answer: {e}")))?;
+    if status >= 400 {
+        #[derive(Deserialize)]
+        struct Failed {
+            error: String,
+            kind: serde_json::Value,
+        }
+        let f: Failed = serde_json::from_slice(&bytes).map_err(|_| {
+            Error::new(ErrorKind::Io, format!("the server answered {status}"))
+        })?;
+        let kind = serde_json::from_value(f.kind).unwrap_or(ErrorKind::BadRequest);
+        return Err(Error::new(kind, f.error));
+    }
+    Ok(serde_json::from_slice(&bytes)?)
+}
+
+/// A query-string value, percent-encoded.
+fn encode_component(s: &str) -> String {
+    s.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
+
+/// Hands an edit of a game's tags to the server that serves the database.
+pub fn hand_over_edit(
+    server: &HandOff,
+    id: u32,
+    req: &tabiya_service::edit::EditRequest,
+) -> Result<tabiya_service::edit::Edited, Error> {
+    hand_over_change(server, "PATCH", &format!("api/game/{id}"), serde_json::to_vec(req)?)
+}
+
+/// Hands a deletion to the server that serves the database.
+pub fn hand_over_delete(
+    server: &HandOff,
+    ids: &[u32],
+) -> Result<tabiya_service::edit::DeleteReport, Error> {
+    let body = serde_json::to_vec(&serde_json::json!({ "ids": ids }))?;
+    hand_over_change(server, "POST", "api/games/delete", body)
+}

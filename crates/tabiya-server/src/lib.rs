@@ -10,6 +10,7 @@ mod admin;
 mod analysis;
 mod api;
 mod cache;
+mod changes;
 mod content_type;
 mod error;
 mod lichess;
@@ -35,7 +36,7 @@ use tower_http::cors::{Any, CorsLayer};
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::TimeoutLayer;
 
-pub use admin::{HandOff, hand_over_import};
+pub use admin::{HandOff, hand_over_delete, hand_over_edit, hand_over_import};
 use cache::{Cache, Cached};
 use state::{AppState, Served};
 
@@ -58,6 +59,8 @@ pub struct Config {
     pub cache_bytes: usize,
     /// The engines `/api/analysis` runs; `None`: no engine.
     pub engine: Option<tabiya_service::engine::EngineSettings>,
+    /// Whether the API may edit and delete games (`PATCH`/`DELETE`; see `changes`).
+    pub writable: bool,
 }
 
 impl Default for Config {
@@ -73,6 +76,7 @@ impl Default for Config {
                 engines: 1,
                 ..Default::default()
             }),
+            writable: false,
         }
     }
 }
@@ -162,6 +166,7 @@ fn open(config: &Config, url: &str) -> Result<AppState, Error> {
         cache: Cache::new(config.cache_bytes),
         token: admin::new_token(),
         url: url.to_string(),
+        writable: config.writable,
     })
 }
 
@@ -178,7 +183,13 @@ fn router(state: Arc<AppState>, config: &Config) -> Router {
         .route("/api/databases", get(api::databases))
         .route("/api/explore", get(api::explore))
         .route("/api/games", get(api::games))
-        .route("/api/game/{id}", get(api::game))
+        .route(
+            "/api/game/{id}",
+            get(api::game)
+                .patch(changes::edit)
+                .delete(changes::delete_one),
+        )
+        .route("/api/games/delete", post(changes::delete_many))
         .route("/api/game/{id}/pgn", get(api::game_pgn))
         .route("/api/books", get(api::books))
         .route("/api/stats", get(api::stats))

@@ -21,6 +21,8 @@ pub struct AppState {
     pub engines: Option<Arc<tabiya_service::engine::Engines>>,
     /// Why there is no engine, when there is none.
     pub engine_note: String,
+    /// Whether the API may edit and delete games.
+    pub writable: bool,
 }
 
 impl AppState {

@@ -2,26 +2,44 @@
 //! counted them changes with them, at once (see `docs/database.md`, *Editing and deleting
 //! games*).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub use tabiya_db::{Deleted, Edited, TagEdit};
 
 use crate::database::Db;
 use crate::error::{Error, ErrorKind, Result};
 
-/// The edits of one game: tags to set (`TAG=VALUE`) and tags to remove.
-#[derive(Debug, Clone, Default)]
+/// The edits of one game: tags to set (name, value) and tags to remove (the body of
+/// `PATCH /api/game/{id}`: `{"set": {"Result": "1-0"}, "unset": ["WhiteElo"]}`).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct EditRequest {
-    pub set: Vec<String>,
+    #[serde(default)]
+    pub set: std::collections::BTreeMap<String, String>,
+    #[serde(default)]
     pub unset: Vec<String>,
 }
 
 impl EditRequest {
+    /// From the command line's `TAG=VALUE` arguments and tag names.
+    pub fn from_args(set: &[String], unset: &[String]) -> Result<EditRequest> {
+        let mut req = EditRequest {
+            unset: unset.to_vec(),
+            ..EditRequest::default()
+        };
+        for s in set {
+            if let TagEdit::Set(k, v) = TagEdit::parse_set(s)? {
+                req.set.insert(k, v);
+            }
+        }
+        Ok(req)
+    }
+
     /// The edits, each checked (a tag name PGN can hold, a Result PGN knows, no FEN).
     pub fn edits(&self) -> Result<Vec<TagEdit>> {
         let mut out = Vec::with_capacity(self.set.len() + self.unset.len());
-        for s in &self.set {
-            out.push(TagEdit::parse_set(s)?);
+        for (k, v) in &self.set {
+            out.push(TagEdit::Set(k.trim().to_string(), v.clone()));
         }
         for u in &self.unset {
             out.push(TagEdit::Unset(u.trim().to_string()));
@@ -40,7 +58,7 @@ impl EditRequest {
 }
 
 /// What `tabiya delete` reports.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct DeleteReport {
     #[serde(flatten)]
     pub deleted: Deleted,

@@ -4,7 +4,9 @@
 use std::io::Write;
 
 use clap::Args;
+use tabiya_server::{HandOff, hand_over_delete, hand_over_edit};
 use tabiya_service::edit::EditRequest;
+use tabiya_service::{Db, ErrorKind};
 
 use crate::args::DbArg;
 use crate::output::print_json;
@@ -37,13 +39,38 @@ pub struct DeleteArgs {
     pub json: bool,
 }
 
+/// The database to change, or, when a `tabiya serve` holds it, that server (which makes
+/// the change: it shows at once in what it serves).
+enum Target {
+    Here(Db),
+    Served(HandOff),
+}
+
+fn target(db: &DbArg) -> anyhow::Result<Target> {
+    let dir = db.dir();
+    match Db::open(&dir) {
+        Ok(db) => Ok(Target::Here(db)),
+        Err(e) if e.kind() == ErrorKind::InUse => match HandOff::find(&dir) {
+            Some(server) => {
+                eprintln!(
+                    "{} is served by {}: the server makes the change",
+                    dir.display(),
+                    server.url()
+                );
+                Ok(Target::Served(server))
+            }
+            None => Err(e.into()),
+        },
+        Err(e) => Err(e.into()),
+    }
+}
+
 pub fn run_edit(args: EditArgs) -> anyhow::Result<()> {
-    let db = args.db.open()?;
-    let req = EditRequest {
-        set: args.set,
-        unset: args.unset,
+    let req = EditRequest::from_args(&args.set, &args.unset)?;
+    let edited = match target(&args.db)? {
+        Target::Here(db) => db.edit_game(args.game, &req)?,
+        Target::Served(server) => hand_over_edit(&server, args.game, &req)?,
     };
-    let edited = db.edit_game(args.game, &req)?;
     if args.json {
         return print_json(&edited);
     }
@@ -70,8 +97,10 @@ pub fn run_edit(args: EditArgs) -> anyhow::Result<()> {
 }
 
 pub fn run_delete(args: DeleteArgs) -> anyhow::Result<()> {
-    let db = args.db.open()?;
-    let report = db.delete_games(&args.games)?;
+    let report = match target(&args.db)? {
+        Target::Here(db) => db.delete_games(&args.games)?,
+        Target::Served(server) => hand_over_delete(&server, &args.games)?,
+    };
     if args.json {
         return print_json(&report);
     }

@@ -30,6 +30,11 @@ pub struct ServeArgs {
     /// Run no engine (the page has no engine panel then).
     #[arg(long, conflicts_with_all = ["engine", "engines"])]
     pub no_engine: bool,
+    /// Let the API edit and delete games (PATCH and DELETE /api/game/{id}, POST
+    /// /api/games/delete); without it a served database is read only, but for `tabiya edit`
+    /// and `tabiya delete` run on the same machine, which hand their change to the server.
+    #[arg(long)]
+    pub writable: bool,
 }
 
 /// `NAME=PATH`, or `PATH` named by its last part.
@@ -75,6 +80,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         } else {
             Some(args.engine.settings(args.engines)?)
         },
+        writable: args.writable,
         ..Config::default()
     };
     serve(config)

@@ -8,7 +8,7 @@
 mod retally;
 mod tag_edit;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use tabiya_store::{ReadTx, WriteTx};
 
 pub use tag_edit::{TagEdit, check as check_edit};
@@ -27,7 +27,7 @@ use crate::stats::GameFacts;
 use crate::{Database, Error, GAMES, Kind, META, Result, game_digest};
 
 /// What a deletion did.
-#[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Deleted {
     /// Games deleted.
     pub games: u64,
@@ -38,7 +38,7 @@ pub struct Deleted {
 }
 
 /// What an edit did.
-#[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Edited {
     pub game: u32,
     /// Whether the tags changed (setting a tag to its value changes nothing).

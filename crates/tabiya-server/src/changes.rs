@@ -1,0 +1,141 @@
+//! Games edited and deleted through the API: `PATCH /api/game/{id}` (tags), `DELETE
+//! /api/game/{id}`, `POST /api/games/delete` (several). Refused unless the server was
+//! started with `--writable`, or the request shows the server's secret (what `tabiya edit`
+//! and `tabiya delete` do when the database is served: see `admin.rs`). A change waits for an
+//! import in progress; readers are never blocked: they answer from the state before it
+//! until it commits. Then the cached answers are computed again, and only then is the
+//! change answered, so whoever changed a game sees it at once.
+
+use std::sync::Arc;
+
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use tabiya_service::Error;
+use tabiya_service::edit::EditRequest;
+
+use crate::blocking;
+use crate::error::ApiError;
+use crate::params::Params;
+use crate::state::AppState;
+
+/// Why a change is refused, if it is.
+fn refused(state: &AppState, headers: &HeaderMap) -> Option<Response> {
+    let token = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "));
+    if state.writable || token == Some(state.token.as_str()) {
+        return None;
+    }
+    let body = serde_json::json!({
+        "error": "this server does not change its databases: start it with `tabiya serve --writable` to edit and delete games",
+        "kind": "forbidden",
+    });
+    Some((StatusCode::FORBIDDEN, axum::Json(body)).into_response())
+}
+
+fn served(state: &AppState, q: Option<&str>) -> Result<Arc<crate::state::Served>, Error> {
+    let p = Params::parse(q);
+    state
+        .db(p.get("db"), None)
+        .cloned()
+        .ok_or_else(|| Error::not_found("no such database is served (see /api/databases)"))
+}
+
+fn game_id(id: &str) -> Result<u32, Error> {
+    id.parse()
+        .map_err(|_| Error::not_found(format!("no game {id:?}")))
+}
+
+/// `PATCH /api/game/{id}`: `{"set": {"Result": "1-0"}, "unset": ["WhiteElo"]}`.
+pub async fn edit(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    RawQuery(q): RawQuery,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> Result<Response, ApiError> {
+    if let Some(r) = refused(&state, &headers) {
+        return Ok(r);
+    }
+    let db = served(&state, q.as_deref())?;
+    let id = game_id(&id)?;
+    let req: EditRequest = serde_json::from_slice(&body).map_err(|e| {
+        Error::bad_request(format!(
+            "an edit is JSON like {{\"set\": {{\"Result\": \"1-0\"}}, \"unset\": [\"WhiteElo\"]}}: {e}"
+        ))
+    })?;
+    let _one_at_a_time = db.importing.lock().await;
+    let s = Arc::clone(&state);
+    let d = Arc::clone(&db);
+    let edited = blocking(move || {
+        let out = d.db.edit_game(id, &req)?;
+        s.cache.refresh_stale_and_wait();
+        Ok(out)
+    })
+    .await?;
+    Ok(axum::Json(edited).into_response())
+}
+
+/// `DELETE /api/game/{id}`.
+pub async fn delete_one(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    RawQuery(q): RawQuery,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    if let Some(r) = refused(&state, &headers) {
+        return Ok(r);
+    }
+    let id = game_id(&id)?;
+    delete(state, q, vec![id], true).await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DeleteCall {
+    ids: Vec<u32>,
+}
+
+/// `POST /api/games/delete`: `{"ids": [12, 13]}`, in one transaction.
+pub async fn delete_many(
+    State(state): State<Arc<AppState>>,
+    RawQuery(q): RawQuery,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> Result<Response, ApiError> {
+    if let Some(r) = refused(&state, &headers) {
+        return Ok(r);
+    }
+    let call: DeleteCall = serde_json::from_slice(&body)
+        .map_err(|e| Error::bad_request(format!("a deletion is JSON like {{\"ids\": [12, 13]}}: {e}")))?;
+    delete(state, q, call.ids, false).await
+}
+
+async fn delete(
+    state: Arc<AppState>,
+    q: Option<String>,
+    ids: Vec<u32>,
+    one: bool,
+) -> Result<Response, ApiError> {
+    let db = served(&state, q.as_deref())?;
+    let _one_at_a_time = db.importing.lock().await;
+    let s = Arc::clone(&state);
+    let d = Arc::clone(&db);
+    let report = blocking(move || {
+        let out = d.db.delete_games(&ids)?;
+        s.cache.refresh_stale_and_wait();
+        Ok(out)
+    })
+    .await?;
+    if one && report.deleted.games == 0 {
+        return Err(Error::not_found(format!(
+            "no game {}",
+            report.deleted.missing.first().copied().unwrap_or_default()
+        ))
+        .into());
+    }
+    Ok(axum::Json(report).into_response())
+}
