@@ -39,6 +39,7 @@ mod import;
 mod index;
 mod keymap;
 mod names;
+mod persons;
 mod players;
 mod query;
 mod records;
@@ -67,6 +68,10 @@ pub use import::{
 pub use index::merge::{compact, compact_all};
 pub use index::{PROMOTE_AT, RunDir};
 pub use names::StoreNames;
+pub use persons::{
+    Ambiguous, Dated, ENTRY_DICTS, Entries, Entry, NameRule, PlayerInfo, Selector,
+    Source as NameSource,
+};
 pub use players::Players;
 pub use query::{GamePage, GameSort, PositionStats, Snapshot};
 pub use speed::Speed;

@@ -96,3 +96,22 @@ impl PlayersReader {
         Ok(data.get(start..start + SLOT).map_or([None, None], decode))
     }
 }
+
+/// Every game's players, in id order: `f(game, players)` for each slot the table holds
+/// (deleted games have none).
+pub fn scan_players(read: &ReadTx, mut f: impl FnMut(u32, Players)) -> Result<()> {
+    let table = read.table(PLAYERS)?;
+    table.scan(&[], None, |k, v| {
+        if let Ok(row) = <[u8; 4]>::try_from(k) {
+            let base = u32::from_be_bytes(row) * PER_ROW;
+            for (i, slot) in v.chunks_exact(SLOT).enumerate() {
+                let p = decode(slot);
+                if p != [None, None] {
+                    f(base + i as u32, p);
+                }
+            }
+        }
+        true
+    })?;
+    Ok(())
+}

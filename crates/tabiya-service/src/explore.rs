@@ -91,7 +91,7 @@ pub fn games_filtered(
     recent: Option<usize>,
 ) -> Result<ChessExplore> {
     let snap = db.inner.snapshot()?;
-    let f = filter.resolve(snap.names())?;
+    let f = filter.resolve(&snap)?;
     Ok(snap.chess_explore_filtered(&at.line, at.mode, &f, top, recent)?)
 }
 

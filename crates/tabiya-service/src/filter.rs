@@ -57,8 +57,9 @@ impl Filter {
         *self == Filter::default()
     }
 
-    /// The index's filter for a database whose players' names `names` looks up.
-    pub(crate) fn resolve(&self, names: &tabiya_db::StoreNames) -> Result<GameFilter> {
+    /// The index's filter for a database, its players' names looked up in `snap`: a player
+    /// by any spelling, any case, means the player every spelling of theirs names.
+    pub(crate) fn resolve(&self, snap: &tabiya_db::Snapshot<'_>) -> Result<GameFilter> {
         let mut f = GameFilter {
             since: self
                 .since
@@ -116,7 +117,7 @@ impl Filter {
         }
         if let Some(name) = &self.player {
             f.player = Some(PlayerFilter {
-                ids: names.ids_of(tabiya_db::Dict::Player, name)?,
+                names: crate::entries::player_selector(snap, name)?,
                 colour: self.colour.map(|c| match c {
                     Colour::White => 0,
                     Colour::Black => 1,

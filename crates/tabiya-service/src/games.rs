@@ -35,7 +35,7 @@ pub fn chess_filtered(
     limit: usize,
 ) -> Result<ChessGames> {
     let snap = db.inner.snapshot()?;
-    let f = filter.resolve(snap.names())?;
+    let f = filter.resolve(&snap)?;
     Ok(snap.chess_games_filtered(&at.pos, at.mode, &f, sort, offset, limit)?)
 }
 

@@ -24,6 +24,7 @@ pub mod codecs;
 pub mod database;
 pub mod demo;
 pub mod edit;
+pub mod entries;
 pub mod engine;
 pub mod error;
 pub mod explore;

@@ -33,7 +33,16 @@ impl NameKind {
         }
     }
 
-    fn dict(self) -> Dict {
+    /// As a command line or query string writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NameKind::Player => "player",
+            NameKind::Event => "event",
+            NameKind::Site => "site",
+        }
+    }
+
+    pub(crate) fn dict(self) -> Dict {
         match self {
             NameKind::Player => Dict::Player,
             NameKind::Event => Dict::Event,

@@ -34,7 +34,12 @@ pub struct PlayedOpening {
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PlayerCard {
-    /// The spellings found (equal once case and accents are ignored).
+    /// The player's name (the entry's: see `tabiya names list`).
+    pub name: String,
+    /// What Scid's spelling file says of the player, when one is loaded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub info: Option<tabiya_db::PlayerInfo>,
+    /// Every spelling of the player in the games.
     pub names: Vec<String>,
     pub games: u64,
     pub white: ColourScore,
@@ -57,24 +62,33 @@ pub fn card(db: &Db, name: &str) -> Result<PlayerCard> {
         )));
     }
     let snap = db.inner.snapshot()?;
-    let wanted = fold(name).split_whitespace().collect::<Vec<_>>().join(" ");
-    let mut ids = Vec::new();
-    let mut names = Vec::new();
-    for (id, n) in snap.names().all(Dict::Player)? {
-        if fold(&n).split_whitespace().collect::<Vec<_>>().join(" ") == wanted {
-            ids.push(id);
-            if !names.contains(&n) {
-                names.push(n);
-            }
-        }
-    }
-    if ids.is_empty() {
+    let entries = snap.entries(Dict::Player)?;
+    let list = snap.names().all(Dict::Player)?;
+    let found = entries.resolve(&list, name);
+    if found.is_empty() {
         return Err(Error::not_found(format!(
             "no player named {name:?} in {} (tabiya names search finds spellings)",
             db.dir().display()
         )));
     }
+    let selector = entries.selector(&found);
+    let spelled: std::collections::HashMap<u32, &String> =
+        list.iter().map(|(i, n)| (*i, n)).collect();
+    let mut names: Vec<String> = Vec::new();
+    for &e in &found {
+        for s in &entries.entries[e as usize].spellings {
+            if let Some(n) = spelled.get(s)
+                && !names.contains(n)
+            {
+                names.push((*n).clone());
+            }
+        }
+    }
+    names.sort_by_cached_key(|n| (fold(n), n.clone()));
+    let main = &entries.entries[found[0] as usize];
     let mut card = PlayerCard {
+        name: main.name.clone(),
+        info: main.info.clone(),
         names,
         games: 0,
         white: ColourScore::default(),
@@ -89,10 +103,15 @@ pub fn card(db: &Db, name: &str) -> Result<PlayerCard> {
     for id in snap.all_game_ids()? {
         let players = snap.players(id)?;
         for (side, player) in players.iter().enumerate() {
-            if !player.is_some_and(|p| ids.contains(&p)) {
+            let Some(p) = *player else { continue };
+            let dated = selector.dated.iter().any(|(d, _)| d.spelling == p);
+            if !dated && selector.always.binary_search(&p).is_err() {
                 continue;
             }
             let f = snap.facts(id)?;
+            if dated && !selector.matches(p, f.date) {
+                continue;
+            }
             card.games += 1;
             let score = if side == 0 {
                 &mut card.white

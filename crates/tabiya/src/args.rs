@@ -98,7 +98,8 @@ pub struct OthelloFilterArgs {
     /// Othello: games reaching the position after these moves (any orientation, any order)
     #[arg(long, value_name = "LINE", conflicts_with_all = ["fen", "play"])]
     pub moves: Option<String>,
-    /// Othello: games of a player whose name contains this (case-insensitive)
+    /// Games of a player: chess, by any spelling of theirs (any case: `Polgar,Ju` finds
+    /// every game of Judit Polgar); Othello, whose name contains this (case-insensitive)
     #[arg(long, value_name = "NAME")]
     pub player: Option<String>,
     /// Othello: games of a tournament whose name contains this (case-insensitive)
@@ -119,16 +120,6 @@ pub struct OthelloFilterArgs {
 }
 
 impl OthelloFilterArgs {
-    pub fn is_given(&self) -> bool {
-        self.moves.is_some()
-            || self.player.is_some()
-            || self.tournament.is_some()
-            || self.from.is_some()
-            || self.to.is_some()
-            || self.humans
-            || self.programs
-    }
-
     pub fn players(&self) -> PlayerKind {
         if self.humans {
             PlayerKind::Humans
@@ -155,5 +146,48 @@ impl From<SortArg> for GameSort {
             SortArg::Date => GameSort::Date,
             SortArg::Id => GameSort::Id,
         }
+    }
+}
+
+/// The explorer's filters of a chess database (with a player given apart: `--player`).
+#[derive(Args, Clone, Default)]
+pub struct ChessFilterArgs {
+    /// Chess: the colour the player (--player) had
+    #[arg(long, value_name = "white|black")]
+    pub color: Option<String>,
+    /// Chess: games from this month on (YYYY or YYYY-MM)
+    #[arg(long, value_name = "YYYY[-MM]")]
+    pub since: Option<String>,
+    /// Chess: games up to this month (YYYY or YYYY-MM)
+    #[arg(long, value_name = "YYYY[-MM]")]
+    pub until: Option<String>,
+    /// Chess: time-control class (ultraBullet, bullet, blitz, rapid, classical, correspondence); repeatable
+    #[arg(long = "speed", value_name = "CLASS")]
+    pub speeds: Vec<String>,
+    /// Chess: lowest mean rating of the two players
+    #[arg(long, value_name = "ELO")]
+    pub rating_min: Option<u16>,
+    /// Chess: highest mean rating of the two players
+    #[arg(long, value_name = "ELO")]
+    pub rating_max: Option<u16>,
+}
+
+impl ChessFilterArgs {
+    /// The filter, with the player (any spelling of theirs, any case) when given.
+    pub fn filter(&self, player: Option<&str>) -> anyhow::Result<tabiya_service::filter::Filter> {
+        Ok(tabiya_service::filter::Filter {
+            since: self.since.clone(),
+            until: self.until.clone(),
+            rating_min: self.rating_min,
+            rating_max: self.rating_max,
+            speeds: self.speeds.clone(),
+            player: player.map(str::to_string),
+            colour: self
+                .color
+                .as_deref()
+                .map(tabiya_service::filter::Colour::from_name)
+                .transpose()?,
+            ..Default::default()
+        })
     }
 }

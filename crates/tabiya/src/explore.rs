@@ -10,7 +10,7 @@ use tabiya_service::Kind;
 use tabiya_service::analysis::WhiteScore;
 use tabiya_service::explore::{self, ChessAnswer, OthelloExplore};
 
-use crate::args::{DbArg, MovesArg, PositionArg};
+use crate::args::{ChessFilterArgs, DbArg, MovesArg, PositionArg};
 use crate::output::print_json;
 
 #[derive(Args)]
@@ -27,6 +27,11 @@ pub struct ExploreArgs {
     /// Also show what an opening book (CTG, Polyglot, Kvetka) says of the position; repeatable.
     #[arg(long = "book", value_name = "FILE")]
     pub books: Vec<PathBuf>,
+    /// Chess: count only the games of this player, by any spelling of theirs (any case)
+    #[arg(long, value_name = "NAME")]
+    pub player: Option<String>,
+    #[command(flatten)]
+    pub filter: ChessFilterArgs,
     #[arg(long)]
     pub json: bool,
 }
@@ -55,7 +60,13 @@ pub fn run(args: ExploreArgs) -> anyhow::Result<()> {
                     dir.display()
                 );
             }
-            let e = explore::chess(&db, &args.position.resolve()?, args.top, &args.books)?;
+            let filter = args.filter.filter(args.player.as_deref())?;
+            let at = args.position.resolve()?;
+            let e = if filter.is_empty() {
+                explore::chess(&db, &at, args.top, &args.books)?
+            } else {
+                explore::chess_filtered(&db, &at, &filter, args.top, None, &args.books)?
+            };
             if args.json {
                 return print_json(&e);
             }

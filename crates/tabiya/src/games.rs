@@ -8,7 +8,7 @@ use clap::Args;
 use tabiya_service::games::{self, ChessGames, OthelloFilter, OthelloGames};
 use tabiya_service::{Kind, OthelloPosition};
 
-use crate::args::{DbArg, OthelloFilterArgs, PositionArg, SortArg};
+use crate::args::{ChessFilterArgs, DbArg, OthelloFilterArgs, PositionArg, SortArg};
 use crate::output::print_json;
 
 #[derive(Args)]
@@ -19,6 +19,8 @@ pub struct GamesArgs {
     pub position: PositionArg,
     #[command(flatten)]
     pub othello: OthelloFilterArgs,
+    #[command(flatten)]
+    pub chess: ChessFilterArgs,
     #[arg(long, value_enum, default_value = "rating")]
     pub sort: SortArg,
     #[arg(long, default_value_t = 20)]
@@ -60,14 +62,23 @@ pub fn run(args: GamesArgs) -> anyhow::Result<()> {
             print_othello(&page)
         }
         Kind::Chess => {
-            if args.othello.is_given() {
+            let o = &args.othello;
+            if o.moves.is_some()
+                || o.tournament.is_some()
+                || o.from.is_some()
+                || o.to.is_some()
+                || o.humans
+                || o.programs
+            {
                 bail!(
-                    "{} is a chess database: --moves, --player, --tournament, --from, --to, --humans and --programs are for Othello databases",
+                    "{} is a chess database: --moves, --tournament, --from, --to, --humans and --programs are for Othello databases (chess: --since, --until)",
                     dir.display()
                 );
             }
             let at = args.position.resolve()?;
-            let page = games::chess(&db, &at, args.sort.into(), args.offset, args.limit)?;
+            let filter = args.chess.filter(o.player.as_deref())?;
+            let page =
+                games::chess_filtered(&db, &at, &filter, args.sort.into(), args.offset, args.limit)?;
             if args.json {
                 return print_json(&page);
             }

@@ -17,6 +17,7 @@ mod generate;
 mod import;
 mod interrupt;
 mod names;
+mod names_edit;
 mod output;
 mod position;
 mod serve;

@@ -3,10 +3,12 @@
 
 use std::io::Write;
 
-use clap::{Args, Subcommand, ValueEnum};
-use tabiya_service::names::{self, NameKind};
+use clap::{Args, Subcommand};
+use tabiya_service::entries;
+use tabiya_service::names;
 
 use crate::args::DbArg;
+use crate::names_edit::{KindArg, write_entry};
 use crate::output::print_json;
 
 #[derive(Subcommand)]
@@ -18,6 +20,31 @@ pub enum NamesCommand {
     List(ListArgs),
     /// A player's games: results by colour, years, ratings, most played openings.
     Show(ShowArgs),
+    /// Spellings left alone because they fit several players (or events, sites).
+    Ambiguous(AmbiguousArgs),
+    /// Make a spelling mean the same as another name (undo: unalias).
+    Alias(crate::names_edit::AliasArgs),
+    /// A spelling goes back to what it meant before its alias (or leaves its group).
+    Unalias(crate::names_edit::OneNameArgs),
+    /// Two names mean one player (event, site) (undo: split).
+    Merge(crate::names_edit::TwoNamesArgs),
+    /// Two names mean two (undo: merge).
+    Split(crate::names_edit::TwoNamesArgs),
+    /// Show a player (event, site) under another name (undo: rename back).
+    Rename(crate::names_edit::RenameArgs),
+    /// Load Scid's spelling file (.ssp or .ssp.zst): its correct names win, for the games
+    /// stored and those imported later.
+    LoadSpelling(crate::names_edit::LoadSpellingArgs),
+}
+
+#[derive(Args)]
+pub struct AmbiguousArgs {
+    #[command(flatten)]
+    pub db: DbArg,
+    #[arg(long, value_enum, default_value = "player")]
+    pub kind: KindArg,
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args)]
@@ -28,23 +55,6 @@ pub struct ShowArgs {
     pub json: bool,
     /// The player's name as written in the games (any case or accents).
     pub name: String,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-pub enum KindArg {
-    Player,
-    Event,
-    Site,
-}
-
-impl From<KindArg> for NameKind {
-    fn from(k: KindArg) -> NameKind {
-        match k {
-            KindArg::Player => NameKind::Player,
-            KindArg::Event => NameKind::Event,
-            KindArg::Site => NameKind::Site,
-        }
-    }
 }
 
 #[derive(Args)]
@@ -73,6 +83,10 @@ pub struct ListArgs {
     pub offset: usize,
     #[arg(long, default_value_t = 100)]
     pub limit: usize,
+    /// Only the players (events, sites) whose name or a spelling contains this (any case
+    /// or accents).
+    #[arg(long)]
+    pub filter: Option<String>,
     #[arg(long)]
     pub json: bool,
 }
@@ -101,7 +115,13 @@ pub fn run(cmd: NamesCommand) -> anyhow::Result<()> {
                 return print_json(&c);
             }
             let mut out = std::io::stdout().lock();
-            writeln!(out, "{} — {} games", c.names.join(" / "), c.games)?;
+            writeln!(out, "{} — {} games", c.name, c.games)?;
+            if c.names.len() > 1 || c.names.first() != Some(&c.name) {
+                writeln!(out, "spelt {}", c.names.join(" / "))?;
+            }
+            if let Some(i) = &c.info {
+                write_info(&mut out, i)?;
+            }
             if let (Some(a), Some(b)) = (c.first_year, c.last_year) {
                 writeln!(out, "years {a}–{b}")?;
             }
@@ -130,17 +150,18 @@ pub fn run(cmd: NamesCommand) -> anyhow::Result<()> {
         }
         NamesCommand::List(a) => {
             let db = a.db.open()?;
-            let (total, page) = names::list(&db, a.kind.into(), a.offset, a.limit)?;
+            let (total, page) =
+                entries::list(&db, a.kind.into(), a.filter.as_deref(), a.offset, a.limit)?;
             if a.json {
                 return print_json(&serde_json::json!({
                     "total": total,
                     "offset": a.offset,
-                    "names": page,
+                    "entries": page,
                 }));
             }
             let mut out = std::io::stdout().lock();
-            for n in &page {
-                writeln!(out, "{n}")?;
+            for e in &page {
+                write_entry(&mut out, e)?;
             }
             writeln!(
                 out,
@@ -150,5 +171,52 @@ pub fn run(cmd: NamesCommand) -> anyhow::Result<()> {
             )?;
             Ok(())
         }
+        NamesCommand::Ambiguous(a) => {
+            let db = a.db.open()?;
+            let list = entries::ambiguous(&db, a.kind.into())?;
+            if a.json {
+                return print_json(&list);
+            }
+            let mut out = std::io::stdout().lock();
+            for n in &list {
+                writeln!(out, "{} — could be {}", n.name, n.candidates.join(" / "))?;
+            }
+            writeln!(out, "({} names left alone)", list.len())?;
+            Ok(())
+        }
+        NamesCommand::Alias(a) => crate::names_edit::alias(a),
+        NamesCommand::Unalias(a) => crate::names_edit::unalias(a),
+        NamesCommand::Merge(a) => crate::names_edit::merge(a, true),
+        NamesCommand::Split(a) => crate::names_edit::merge(a, false),
+        NamesCommand::Rename(a) => crate::names_edit::rename(a),
+        NamesCommand::LoadSpelling(a) => crate::names_edit::load_spelling(a),
     }
 }
+
+/// What the spelling file says of a player, on a line or two.
+fn write_info(out: &mut impl Write, i: &entries::PlayerInfo) -> std::io::Result<()> {
+    let mut parts = Vec::new();
+    if !i.titles.is_empty() {
+        parts.push(i.titles.join("+"));
+    }
+    if let Some(c) = &i.country {
+        parts.push(c.clone());
+    }
+    if let Some(p) = i.peak_elo {
+        parts.push(format!("peak {p}"));
+    }
+    match (&i.birth, &i.death) {
+        (Some(b), Some(d)) => parts.push(format!("{b}–{d}")),
+        (Some(b), None) => parts.push(format!("born {b}")),
+        (None, Some(d)) => parts.push(format!("died {d}")),
+        _ => {}
+    }
+    if !parts.is_empty() {
+        writeln!(out, "{}", parts.join(", "))?;
+    }
+    for b in &i.bio {
+        writeln!(out, "  {b}")?;
+    }
+    Ok(())
+}
+

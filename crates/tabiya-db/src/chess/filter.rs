@@ -9,11 +9,12 @@ use crate::players::Players;
 use crate::speed::Speed;
 use crate::stats::GameFacts;
 
-/// A player, by every name id that means them, playing either colour or one.
+/// A player, by every spelling that means them (and, for a spelling that means them only
+/// within a life, the games' dates), playing either colour or one.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PlayerFilter {
-    /// Name ids in the player dictionary (sorted).
-    pub ids: Vec<u32>,
+    /// Spellings (name ids in the player dictionary) and lives.
+    pub names: crate::persons::Selector,
     /// `Some(0)`: as White only; `Some(1)`: as Black only; `None`: either.
     pub colour: Option<u8>,
 }
@@ -70,8 +71,7 @@ impl GameFilter {
             return false;
         }
         if let Some(p) = &self.player {
-            let plays =
-                |side: usize| players[side].is_some_and(|id| p.ids.binary_search(&id).is_ok());
+            let plays = |side: usize| players[side].is_some_and(|id| p.names.matches(id, f.date));
             let ok = match p.colour {
                 Some(0) => plays(0),
                 Some(1) => plays(1),
@@ -133,7 +133,10 @@ mod tests {
         assert!(!fast.accepts(&game(20230415, [None, None], None), &none));
         let who = |colour| GameFilter {
             player: Some(PlayerFilter {
-                ids: vec![3, 7],
+                names: crate::persons::Selector {
+                    always: vec![3, 7],
+                    dated: Vec::new(),
+                },
                 colour,
             }),
             ..GameFilter::default()
@@ -143,5 +146,30 @@ mod tests {
         assert!(who(Some(0)).accepts(&g, &players));
         assert!(!who(Some(1)).accepts(&g, &players));
         assert!(!who(None).accepts(&g, &[Some(4), None]));
+        // A spelling meaning the player only within a life (1943.03.09–2008.01.17).
+        let life = crate::persons::Dated {
+            spelling: 9,
+            entry: 0,
+            born: 1943 << 9 | 3 << 5 | 9,
+            died: 2008 << 9 | 1 << 5 | 17,
+            outside: 1,
+        };
+        let lived = |within| GameFilter {
+            player: Some(PlayerFilter {
+                names: crate::persons::Selector {
+                    always: Vec::new(),
+                    dated: vec![(life, within)],
+                },
+                colour: None,
+            }),
+            ..GameFilter::default()
+        };
+        let at = |date| game(date, [None, None], None);
+        assert!(!lived(true).accepts(&at(20230415), &players));
+        assert!(lived(false).accepts(&at(20230415), &players));
+        assert!(lived(true).accepts(&at(19720711), &players));
+        assert!(!lived(true).accepts(&at(19430308), &players));
+        assert!(lived(true).accepts(&at(19430309), &players));
+        assert!(lived(true).accepts(&at(0), &players), "an undated game is not outside");
     }
 }

@@ -124,6 +124,12 @@ impl Database {
         progress.merging.store(false, Ordering::Relaxed);
         summary.merges = merged?;
         trace("merged index runs", t);
+        if summary.imported > 0 {
+            // New spellings find their entries.
+            let t = Instant::now();
+            self.rebuild_names()?;
+            trace("names", t);
+        }
         summary.seconds = started.elapsed().as_secs_f64();
         summary.games_per_second = if summary.seconds > 0.0 {
             summary.games as f64 / summary.seconds
