@@ -538,3 +538,44 @@ fn dict_name(d: Dict) -> &'static str {
         Dict::TagName => "tags",
     }
 }
+
+/// The names games show as their entries' (what `export --canonical-names` writes).
+pub(crate) struct CanonicalNames {
+    /// Per dictionary: its tags, its spellings by name, its entries.
+    dicts: Vec<(Dict, &'static [&'static str], HashMap<String, u32>, Entries)>,
+}
+
+impl CanonicalNames {
+    pub fn new(snap: &Snapshot<'_>) -> Result<CanonicalNames> {
+        let mut dicts = Vec::new();
+        for (dict, tags) in [
+            (Dict::Player, &["White", "Black"][..]),
+            (Dict::Event, &["Event"][..]),
+            (Dict::Site, &["Site"][..]),
+        ] {
+            let ids = snap
+                .names()
+                .all(dict)?
+                .into_iter()
+                .map(|(i, n)| (n, i))
+                .collect();
+            dicts.push((dict, tags, ids, snap.entries(dict)?));
+        }
+        Ok(CanonicalNames { dicts })
+    }
+
+    /// Replaces a game's players, event and site by their entries' names (a player's as
+    /// on the game's date, `yyyymmdd`).
+    pub fn apply(&self, game: &mut tabiya_pgn::Game, date: u32) {
+        for (_, tags, ids, entries) in &self.dicts {
+            for (name, value) in game.tags.iter_mut() {
+                if !tags.contains(&name.as_str()) {
+                    continue;
+                }
+                if let Some(e) = ids.get(value.as_str()).and_then(|&id| entries.entry_of(id, date)) {
+                    value.clone_from(&entries.entries[e as usize].name);
+                }
+            }
+        }
+    }
+}

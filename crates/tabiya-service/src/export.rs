@@ -51,12 +51,33 @@ pub fn game_ids(db: &Db, selection: &Selection) -> Result<Vec<u32>> {
 
 /// Writes the selected games as PGN to `out`; returns how many.
 pub fn pgn(db: &Db, selection: &Selection, out: &mut dyn Write) -> Result<u64> {
+    pgn_named(db, selection, false, out)
+}
+
+/// [`pgn`], with the players, events and sites under their entries' names when
+/// `canonical` (`tabiya names list`), else as each game wrote them.
+pub fn pgn_named(
+    db: &Db,
+    selection: &Selection,
+    canonical: bool,
+    out: &mut dyn Write,
+) -> Result<u64> {
     let ids = game_ids(db, selection)?;
     let snap = db.inner.snapshot()?;
+    let names = if canonical {
+        Some(crate::entries::CanonicalNames::new(&snap)?)
+    } else {
+        None
+    };
     write_games(
         ids.iter().map(|&id| {
-            snap.chess_game(id)?
-                .ok_or_else(|| Error::not_found(format!("no game {id} in {}", db.dir().display())))
+            let mut g = snap.chess_game(id)?.ok_or_else(|| {
+                Error::not_found(format!("no game {id} in {}", db.dir().display()))
+            })?;
+            if let Some(n) = &names {
+                n.apply(&mut g, snap.facts(id)?.date);
+            }
+            Ok(g)
         }),
         out,
     )

@@ -27,6 +27,10 @@ pub struct ExportArgs {
     /// (see `tabiya annotate`).
     #[arg(long)]
     pub evals: bool,
+    /// Write players, events and sites under the names they mean (`tabiya names list`:
+    /// normalised, from Scid's spelling file, or as corrected), not as each game wrote them.
+    #[arg(long, conflicts_with = "evals")]
+    pub canonical_names: bool,
 }
 
 pub fn run(args: ExportArgs) -> anyhow::Result<()> {
@@ -56,7 +60,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<()> {
         let ids = export::game_ids(&db, &selection)?;
         tabiya_service::annotate::write_pgn(&db, &ids, &mut out)?;
     } else {
-        export::pgn(&db, &selection, &mut out)?;
+        export::pgn_named(&db, &selection, args.canonical_names, &mut out)?;
     }
     Ok(())
 }

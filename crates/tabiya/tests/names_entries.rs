@@ -188,6 +188,21 @@ fn scids_spelling_file_wins_and_keeps_to_lives() {
     let card = json(&["names", "show", "--json", "--db", &db, "Judit Polgar"]);
     assert_eq!(card["name"], "Polgar, Judit");
     assert_eq!(card["info"]["country"], "HUN");
+    // Exported as written, or under the names they mean.
+    let out = common::run_ok(&["export", "--db", &db]);
+    let written = String::from_utf8_lossy(&out.stdout).to_string();
+    for tag in ["[White \"Judit Polgar\"]", "[White \"Fischer, Robert J.\"]", "[White \"Polgar, Zsuzsa\"]"] {
+        assert!(written.contains(tag), "{tag}");
+    }
+    let out = common::run_ok(&["export", "--db", &db, "--canonical-names"]);
+    let canonical = String::from_utf8_lossy(&out.stdout).to_string();
+    for tag in ["[White \"Polgar, Judit\"]", "[White \"Fischer, Robert J\"]", "[White \"Polgar, Susan\"]"] {
+        assert!(canonical.contains(tag), "{tag}");
+    }
+    assert!(!canonical.contains("Judit Polgar") && !canonical.contains("Fischer, Robert J."));
+    // The 1930 game, before his birth, keeps its name.
+    let g1930 = canonical.split("\n\n[").find(|g| g.contains("1930.01.01")).unwrap();
+    assert!(g1930.contains("[White \"Fischer, Robert James\"]"), "{g1930}");
     // A file that is no spelling file is refused, naming it; the database is unchanged.
     let bad = dir.path().join("names.pgn");
     let out = run_raw(&["names", "load-spelling", "--db", &db, bad.to_str().unwrap()]);
