@@ -103,8 +103,10 @@ pub fn list(
     // A spelling's games outside its player's life are listed when there are any.
     let outside: Vec<u32> = entries.dated.iter().map(|d| d.outside).collect();
     let want = filter.map(tabiya_names::fold);
+    // Players no game names any more (deleted or edited away) are not listed.
     let mut shown: Vec<u32> = (0..entries.entries.len() as u32)
         .filter(|e| !outside.contains(e) || entries.entries[*e as usize].games > 0)
+        .filter(|e| dict != Dict::Player || entries.entries[*e as usize].games > 0)
         .filter(|&e| {
             let entry = &entries.entries[e as usize];
             want.as_ref().is_none_or(|w| {

@@ -131,6 +131,30 @@ fn spellings_of_one_player_are_one_and_corrections_undo() {
     json(&["names", "rename", "--json", "--db", &db, "Spassky, Boris V", "Spassky, Boris"]);
     assert_eq!(json(&["names", "list", "--json", "--db", &db, "--limit", "1000"]), before);
 
+    // Deleting and editing games keeps the players' counts right.
+    let bobby = json(&["games", "--json", "--db", &db, "--player", "Bobby Fischer", "--sort", "id"]);
+    let ids: Vec<String> = bobby["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(ids.len(), 2);
+    json(&["delete", "--json", "--db", &db, "--game", &ids[0]]);
+    assert_eq!(entry(&entries(&db, "fischer"), "Bobby Fischer")["games"], 1);
+    // The other Bobby Fischer game (he had Black) becomes Robert Fischer's…
+    json(&["edit", "--json", "--db", &db, "--game", &ids[1], "--set", "Black=Robert Fischer"]);
+    let list = entries(&db, "fischer");
+    assert_eq!(entry(&list, "Fischer, Robert James")["games"], 8);
+    assert!(list.iter().all(|e| e["name"] != "Bobby Fischer"), "no game names him now");
+    // … then is spelt in a way no game spelt before: it finds its player all the same.
+    json(&["edit", "--json", "--db", &db, "--game", &ids[1], "--set", "Black=Fischer, Robert"]);
+    let list = entries(&db, "fischer");
+    let robert = entry(&list, "Fischer, Robert James");
+    assert_eq!(robert["games"], 8);
+    assert!(spellings(robert).contains(&"Fischer, Robert"), "{robert}");
+    assert_eq!(games_of(&db, "Fischer, Robert"), 8);
+
     // Names that are nobody's are refused with a reason.
     let out = run_raw(&["names", "alias", "--db", &db, "Nobody, At All", "--to", "Fischer, R."]);
     assert!(!out.status.success());

@@ -128,6 +128,17 @@ impl Database {
             }
             Ok(())
         })?;
+        if self.kind() == Kind::Chess {
+            let players = crate::players::PlayersReader::new(&change.read)?;
+            let mut sides = Vec::new();
+            for &id in &gone {
+                let date = facts.get(id)?.date;
+                for p in players.get(id)?.into_iter().flatten() {
+                    sides.push((p, date, -1));
+                }
+            }
+            crate::persons::count_players(&change.read, &change.write, &sides)?;
+        }
         for &id in &gone {
             // No facts, no digest (the same game imported again is not a duplicate).
             write_facts(&change.write, id, &[GameFacts::default()], &[0])?;
@@ -140,8 +151,19 @@ impl Database {
     }
 
     /// Edits a chess game's tags: its stored form, facts, players and duplicate digest
-    /// change, and every statistic that counted it (a result, a rating, a date).
+    /// change, and every statistic that counted it (a result, a rating, a date). A player,
+    /// event or site spelt in a way no game spelt before finds what it means (the entries
+    /// are computed again, in a transaction of their own).
     pub fn edit_game(&self, id: u32, edits: &[TagEdit]) -> Result<Edited> {
+        let (edited, new_spellings) = self.edit_game_alone(id, edits)?;
+        if new_spellings {
+            self.rebuild_names()?;
+        }
+        Ok(edited)
+    }
+
+    /// [`Database::edit_game`] but for the entries; says whether it added spellings.
+    fn edit_game_alone(&self, id: u32, edits: &[TagEdit]) -> Result<(Edited, bool)> {
         if self.kind() != Kind::Chess {
             return Err(Error::Usage(
                 "the games of an Othello database have no tags to edit (delete and import instead)"
@@ -172,7 +194,7 @@ impl Database {
             ..Edited::default()
         };
         if !changed {
-            return Ok(out);
+            return Ok((out, false));
         }
         // The stored form again: the body as before but for the result, the tags with the
         // names they had (no dictionary read unless a name is new).
@@ -212,9 +234,19 @@ impl Database {
             .with_table(GAMES, |t| t.put(&id.to_be_bytes(), &packed))?;
         write_names(&change.write, &new_names)?;
         write_facts(&change.write, id, &[new_facts], &[digest])?;
+        let old_players = crate::players::PlayersReader::new(&change.read)?.get(id)?;
+        if old_players != players || old_facts.date != new_facts.date {
+            let mut sides: Vec<(u32, u32, i64)> = Vec::new();
+            sides.extend(old_players.into_iter().flatten().map(|p| (p, old_facts.date, -1)));
+            sides.extend(players.into_iter().flatten().map(|p| (p, new_facts.date, 1)));
+            crate::persons::count_players(&change.read, &change.write, &sides)?;
+        }
         write_players(&change.write, id, &[players])?;
         change.commit(patches, &[])?;
-        Ok(out)
+        let new_spellings = new_names
+            .iter()
+            .any(|(d, _, _)| crate::persons::ENTRY_DICTS.contains(d));
+        Ok((out, new_spellings))
     }
 
     /// Held by every change and merge: a merge reads its parts before it writes, and no

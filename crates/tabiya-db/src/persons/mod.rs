@@ -746,3 +746,23 @@ impl crate::Snapshot<'_> {
         Ok(n)
     }
 }
+
+/// Keeps the players' entries' game counts right through a change of a few games, in its
+/// transaction: each (spelling, game date, +1 or -1). Spellings without an entry yet are
+/// left to the next computation.
+pub(crate) fn count_players(read: &ReadTx, w: &WriteTx, sides: &[(u32, u32, i64)]) -> Result<()> {
+    if sides.is_empty() {
+        return Ok(());
+    }
+    let Some(mut entries) = read_entries(read, Dict::Player)? else {
+        return Ok(());
+    };
+    for &(spelling, date, delta) in sides {
+        if let Some(e) = entries.entry_of(spelling, date) {
+            let g = &mut entries.entries[e as usize].games;
+            *g = g.saturating_add_signed(delta);
+        }
+    }
+    w.with_table(ENTRIES, |t| t.put(&[Dict::Player as u8], &entries.encode()))?;
+    Ok(())
+}
