@@ -1,6 +1,7 @@
 //! Tabiya's own API under `/api/` (see `docs/api.md`): what `tabiya explore|games|stats
 //! --json` answer, as JSON, for any served database (`db=NAME`, default the first), plus one
-//! game as JSON or PGN, every served book's answer for a position, and a name search.
+//! game as JSON or PGN, every served book's answer for a position, a name search and a
+//! player's card.
 //! Handlers only read parameters and call `tabiya-service`.
 
 use std::path::PathBuf;
@@ -13,7 +14,9 @@ use serde::Serialize;
 use tabiya_service::books::{BookFormat, BookProbe, probe_open};
 use tabiya_service::games::{GameSort, OthelloFilter, PlayerKind};
 use tabiya_service::names::{self, NameKind};
-use tabiya_service::{ChessPosition, Error, Kind, OthelloPosition, explore, export, game, games};
+use tabiya_service::{
+    ChessPosition, Error, Kind, OthelloPosition, explore, export, game, games, player,
+};
 
 use crate::error::ApiError;
 use crate::params::Params;
@@ -330,6 +333,29 @@ pub async fn names(
                 p.get("q").unwrap_or(""),
                 limit,
             )?)
+        })
+        .await?,
+    )
+}
+
+/// `GET /api/player`: one player's card (`name`, any case or accents): games, results by
+/// colour, years, ratings, the openings most played.
+pub async fn player(
+    State(state): State<Arc<AppState>>,
+    RawQuery(q): RawQuery,
+) -> Result<Response, ApiError> {
+    let p = Params::parse(q.as_deref());
+    let db = served(&state, &p)?;
+    let name = p
+        .get("name")
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .ok_or_else(|| Error::bad_request("give a player's name: name=NAME"))?
+        .to_string();
+    let key = format!("/api/player?{}", p.canonical());
+    Ok(
+        cached(&state, &db.clone(), key, "application/json", move || {
+            json(&player::card(&db.db, &name)?)
         })
         .await?,
     )

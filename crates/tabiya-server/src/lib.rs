@@ -194,6 +194,7 @@ fn router(state: Arc<AppState>, config: &Config) -> Router {
         .route("/api/books", get(api::books))
         .route("/api/stats", get(api::stats))
         .route("/api/names", get(api::names))
+        .route("/api/player", get(api::player))
         .route("/api/analysis", get(analysis::analyse))
         .route("/api/engine", get(analysis::engine))
         .route("/api/admin/import", post(admin::import))

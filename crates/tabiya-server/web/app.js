@@ -8,6 +8,8 @@
 // panel's loader (api.js) for the answers it needs; loaders skip answers already shown.
 // The engine panel (engine.js) follows the board's position; its analyses, once kept, show in
 // the explorer's Eval column, so a finished one asks for the explorer's answer again.
+// The header's player search (name-search.js) opens the player page (view=player&name=…,
+// player.js), whose links set the player filter and open the explorer or the games.
 
 import { readState, writeState, activeFilters, emptyFilters } from './url-state.js';
 import { getJson, createLoader, apiUrl, prefetch, prefetched } from './api.js';
@@ -16,6 +18,7 @@ import { createChessBoard } from './chess-board.js';
 import { START_FEN, legalMoves, parseFen, play, isCheck } from './chess-rules.js';
 import { renderChessExplorer, renderOthelloExplorer } from './explorer.js';
 import { createEnginePanel } from './engine.js';
+import { createNameSearch } from './name-search.js';
 
 const $ = (id) => document.getElementById(id);
 const TOP = 8;
@@ -291,6 +294,7 @@ function render() {
   $('clear').hidden = inGame;
   $('symmetry-note').hidden = k !== 'othello' || inGame;
   $('panel-game').hidden = !inGame;
+  $('name-search').hidden = k !== 'chess' || !db;
   const booksServed = catalog.books.length > 0 && k === 'chess';
   $('tab-books').hidden = !booksServed;
   // Only books served: no moves, games or filters to show.
@@ -305,12 +309,22 @@ function render() {
     $(`panel-${name}`).hidden = inGame || view !== name;
     $(`tab-${name}`).setAttribute('aria-pressed', String(view === name));
   }
+  const inPlayer = !inGame && view === 'player';
+  $('panel-player').hidden = !inPlayer;
+  if (inPlayer) {
+    $('filters').hidden = true;
+    $('opening').hidden = true;
+  }
   pageError([notice, L.error].filter(Boolean).join(' '));
   renderFooter(L, at);
   renderFiltersSummary();
 
   if (inGame) {
     renderGame();
+  } else if (inPlayer) {
+    loadPlayer();
+    showLinePosition(L, at);
+    document.title = `Tabiya · ${db.name} · ${state.name}`;
   } else {
     // Answers asked for first, the board drawn while they come.
     loadExplorer(L, at); // always: it names the opening above every view
@@ -551,6 +565,36 @@ function loadBooks(L, at) {
   }, ({ mod, data }) => {
     replaceKeepingFocus(body, mod.renderBooks(data, { fen, onPlay: playMove, onPreview: preview }));
   }, () => body.replaceChildren());
+}
+
+// ------------------------------------------------------------------ player page
+
+function loadPlayer() {
+  const body = panelBody('player');
+  const params = { db: dbParam(), name: state.name };
+  loaders.player.load(apiUrl('/api/player', params), async (signal) => {
+    const [mod, card] = await Promise.all([import('./player.js'), getJson('/api/player', params, { signal })]);
+    return { mod, card };
+  }, ({ mod, card }) => {
+    replaceKeepingFocus(body, mod.renderPlayerCard(card, { links: playerLinks(card.name || card.names[0] || state.name) }));
+  }, () => body.replaceChildren(el('p', { className: 'empty' }, 'Find another player with the search box above.')));
+}
+
+// Where the player page's links go: the explorer from the start position with the player
+// filter set to the player as White or as Black (the board turned for Black), or the
+// player's games; the other filters are kept.
+function playerLinks(name) {
+  const to = (view, color) => writeState({
+    ...state, view, name: null, fen: null, line: [], at: null, game: null, ply: null, offset: 0,
+    orient: color === 'black' ? 'black' : 'white',
+    filters: { ...state.filters, player: name, color },
+  }, kind());
+  return { white: to('explorer', 'white'), black: to('explorer', 'black'), games: to('games', 'any') };
+}
+
+function openPlayer(name) {
+  update({ view: 'player', name, game: null, ply: null });
+  $('panels').focus(); // scrolled to where the board comes first (a phone)
 }
 
 // ------------------------------------------------------------------ game viewer
@@ -841,7 +885,13 @@ async function typedMove(text) {
 // ------------------------------------------------------------------ wiring
 
 function wire() {
-  for (const name of ['explorer', 'games', 'books', 'game']) loaders[name] = createLoader($(`panel-${name}`));
+  for (const name of ['explorer', 'games', 'books', 'game', 'player']) loaders[name] = createLoader($(`panel-${name}`));
+  createNameSearch($('name-search-input'), $('name-search-list'), {
+    search: (q, signal) => getJson('/api/names', { db: db ? db.name : dbParam(), q, kind: 'player', limit: 10 }, { signal }),
+    onChoose: openPlayer,
+    status: $('name-search-status'),
+  });
+  $('name-search').addEventListener('submit', (e) => e.preventDefault());
   engine = createEnginePanel($('engine'), $('eval-bar'), {
     board: () => chessBoard,
     onPlay: (uci) => boardMove(uci),
@@ -894,6 +944,16 @@ function wire() {
     fillFilters();
   });
   $('filters-form').player.addEventListener('input', suggestNames);
+
+  // The player page's links: the state they carry, in the page.
+  document.addEventListener('click', (e) => {
+    const a = e.target.closest('a[data-player-link]');
+    if (!a || e.defaultPrevented || e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    update(readState(new URL(a.href, location.href).search));
+    fillFilters();
+    $('panels').focus({ preventScroll: true });
+  });
 
   // Links to games (chess: every game link carries data-game): open them in the page.
   document.addEventListener('click', (e) => {

@@ -9,7 +9,8 @@
 //   line,               the moves played: chess UCI ['e2e4', ...], Othello squares ['f5', ...]
 //   at,                 how many of them are on the board (null: all)
 //   orient,             'white' | 'black' (chess board orientation)
-//   view,               'explorer' | 'games' | 'books'
+//   view,               'explorer' | 'games' | 'books' | 'player'
+//   name,               the player page's player (view=player&name=…; `player` is the filter's)
 //   filters,            { since, until, ratingMin, ratingMax, speeds: [], player, color,  (chess)
 //                         tournament, from, to, players }                                 (Othello)
 //   sort, offset,       the games list's order and page
@@ -19,7 +20,7 @@
 // the URL, so the start page is plain `/`.
 
 export const SPEEDS = ['ultraBullet', 'bullet', 'blitz', 'rapid', 'classical', 'correspondence'];
-export const VIEWS = ['explorer', 'games', 'books'];
+export const VIEWS = ['explorer', 'games', 'books', 'player'];
 export const SORTS = ['rating', 'date', 'id'];
 
 const FILTER_KEYS = ['since', 'until', 'ratingMin', 'ratingMax', 'player', 'color', 'tournament', 'from', 'to', 'players'];
@@ -42,13 +43,17 @@ export function readState(search) {
     : (get('moves').toLowerCase().match(/[a-h][1-8]/g) || []);
   const at = /^\d+$/.test(get('at')) ? Math.min(Number(get('at')), line.length) : null;
   const offset = /^\d+$/.test(get('offset')) ? Number(get('offset')) : 0;
+  // The player page needs a name; without one, the explorer.
+  const name = get('name') || null;
+  const view = VIEWS.includes(get('view')) && (get('view') !== 'player' || name) ? get('view') : 'explorer';
   return {
     db: get('db') || null,
     fen: get('fen') || null,
     line,
     at: at === line.length ? null : at,
     orient: get('orient') === 'black' ? 'black' : 'white',
-    view: VIEWS.includes(get('view')) ? get('view') : 'explorer',
+    view,
+    name: view === 'player' ? name : null,
     filters,
     sort: SORTS.includes(get('sort')) ? get('sort') : 'rating',
     offset,
@@ -69,6 +74,7 @@ export function writeState(s, kind = 'chess') {
   if (s.at !== null && s.at !== undefined && s.at < s.line.length) p.set('at', String(s.at));
   if (kind === 'chess' && s.orient === 'black') p.set('orient', 'black');
   if (s.view !== 'explorer') p.set('view', s.view);
+  if (s.view === 'player' && s.name) p.set('name', s.name);
   for (const [k, v] of Object.entries(activeFilters(s.filters, kind))) p.set(k, v);
   if (s.sort !== 'rating') p.set('sort', s.sort);
   if (s.offset) p.set('offset', String(s.offset));

@@ -541,10 +541,16 @@ fn dict_name(d: Dict) -> &'static str {
     }
 }
 
+/// One dictionary for [`CanonicalNames`]: its tags, its spellings by name, its entries.
+struct Renamer {
+    tags: &'static [&'static str],
+    ids: HashMap<String, u32>,
+    entries: Entries,
+}
+
 /// The names games show as their entries' (what `export --canonical-names` writes).
 pub(crate) struct CanonicalNames {
-    /// Per dictionary: its tags, its spellings by name, its entries.
-    dicts: Vec<(Dict, &'static [&'static str], HashMap<String, u32>, Entries)>,
+    dicts: Vec<Renamer>,
 }
 
 impl CanonicalNames {
@@ -561,7 +567,11 @@ impl CanonicalNames {
                 .into_iter()
                 .map(|(i, n)| (n, i))
                 .collect();
-            dicts.push((dict, tags, ids, snap.entries(dict)?));
+            dicts.push(Renamer {
+                tags,
+                ids,
+                entries: snap.entries(dict)?,
+            });
         }
         Ok(CanonicalNames { dicts })
     }
@@ -569,7 +579,7 @@ impl CanonicalNames {
     /// Replaces a game's players, event and site by their entries' names (a player's as
     /// on the game's date, `yyyymmdd`).
     pub fn apply(&self, game: &mut tabiya_pgn::Game, date: u32) {
-        for (_, tags, ids, entries) in &self.dicts {
+        for Renamer { tags, ids, entries } in &self.dicts {
             for (name, value) in game.tags.iter_mut() {
                 if !tags.contains(&name.as_str()) {
                     continue;

@@ -23,6 +23,7 @@ pub mod books;
 pub mod codecs;
 pub mod database;
 pub mod demo;
+pub mod duplicates;
 pub mod edit;
 pub mod entries;
 pub mod engine;

@@ -58,6 +58,13 @@ pub struct NameHit {
     /// Found only with a typo allowed.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub fuzzy: bool,
+    /// The player (event, site) it means, when shown under another name
+    /// (`tabiya names list`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub means: Option<String>,
+    /// Players: the games of the player it means.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub games: Option<u64>,
 }
 
 /// Lower case, accents and other marks removed, punctuation as spaces.
@@ -148,17 +155,18 @@ pub fn search(db: &Db, kind: NameKind, query: &str, limit: usize) -> Result<Vec<
     let snap = db.inner.snapshot()?;
     let fuzzy_words: Vec<Vec<char>> = words.iter().map(|w| w.chars().collect()).collect();
     let typo_allowed = fuzzy_words.iter().any(|w| allowed_edits(w.len()) > 0);
-    // (rank: 0 whole name starts with the query, 1 its words do, 2 with typos; folded; name)
-    let mut hits: Vec<(u8, String, String)> = snap
+    // (rank: 0 whole name starts with the query, 1 its words do, 2 with typos; folded; name;
+    // id)
+    let mut hits: Vec<(u8, String, String, u32)> = snap
         .names()
         .all(kind.dict())?
         .into_iter()
-        .filter_map(|(_, name)| {
+        .filter_map(|(id, name)| {
             let f = fold(&name);
             if matches(&f, &words) {
-                Some((u8::from(!f.trim_start().starts_with(q.trim())), f, name))
+                Some((u8::from(!f.trim_start().starts_with(q.trim())), f, name, id))
             } else if typo_allowed && matches_fuzzy(&f, &fuzzy_words) {
-                Some((2, f, name))
+                Some((2, f, name, id))
             } else {
                 None
             }
@@ -166,12 +174,22 @@ pub fn search(db: &Db, kind: NameKind, query: &str, limit: usize) -> Result<Vec<
         .collect();
     hits.sort();
     hits.dedup_by(|a, b| a.2 == b.2);
+    let entries = snap.entries(kind.dict())?;
     Ok(hits
         .into_iter()
         .take(limit)
-        .map(|(rank, _, name)| NameHit {
-            name,
-            fuzzy: rank == 2,
+        .map(|(rank, _, name, id)| {
+            let entry = entries
+                .entry_of_spelling(id)
+                .map(|e| &entries.entries[e as usize]);
+            NameHit {
+                means: entry.map(|e| e.name.clone()).filter(|m| *m != name),
+                games: entry
+                    .filter(|_| kind == NameKind::Player)
+                    .map(|e| e.games),
+                name,
+                fuzzy: rank == 2,
+            }
         })
         .collect())
 }

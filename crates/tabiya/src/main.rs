@@ -8,6 +8,7 @@ mod annotate;
 mod args;
 mod book;
 mod demo;
+mod duplicates;
 mod edit;
 mod engine_args;
 mod explore;
@@ -60,6 +61,10 @@ enum Command {
     Edit(edit::EditArgs),
     /// Delete games: every answer leaves them out from then on.
     Delete(edit::DeleteArgs),
+    /// Games told twice though not byte for byte (same players after names, and the same
+    /// moves, or the same date and event with one line beginning the other); --remove
+    /// keeps the longer, better annotated copy.
+    Duplicates(duplicates::DuplicatesArgs),
     /// What the database holds and what it costs on disk.
     Stats(stats::StatsArgs),
     /// Player, event and site names: search (any case, accents, typos) and list.
@@ -93,6 +98,7 @@ fn main() {
         Command::Annotate(a) => annotate::run(a),
         Command::Edit(a) => edit::run_edit(a),
         Command::Delete(a) => edit::run_delete(a),
+        Command::Duplicates(a) => duplicates::run(a),
         Command::Stats(a) => stats::run(a),
         Command::Names(cmd) => names::run(cmd),
         Command::Serve(a) => serve::run(a),

@@ -76,3 +76,15 @@ test("the viewer's move tree: variations hang beside the move they replace", () 
   assert.equal(nagText(4), '??');
   assert.equal(nagText(255), '$255');
 });
+
+test('the player page in the URL: its name beside the player filter', () => {
+  const s = readState('?view=player&name=Grover,S&player=Kunte,A&color=black');
+  assert.equal(s.view, 'player');
+  assert.equal(s.name, 'Grover,S');
+  assert.equal(s.filters.player, 'Kunte,A');
+  assert.equal(writeState(s, 'chess'), '?view=player&name=Grover,S&player=Kunte,A&color=black');
+  assert.equal(readState('?view=player').view, 'explorer', 'no name: the explorer');
+  const back = readState(writeState({ ...s, view: 'games' }, 'chess'));
+  assert.equal(back.name, null, 'the name is the player page\'s only');
+  assert.equal(readState('?view=player&name=Hoang+Thanh+Trang').name, 'Hoang Thanh Trang');
+});

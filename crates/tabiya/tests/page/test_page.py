@@ -11,7 +11,9 @@ Othello database and books; steps needing what is not served are skipped, and sa
 Steps (a screenshot after each, NN-name.png in the directory): the start page and the time to
 its first table; 1. e4 played by clicking e2 then e4 on the board; the back button; 1. e4 c5
 by clicking table rows; the games list, a game opened and stepped through with the keyboard;
-the books; a filter (the totals compared with /api/explore asked directly); the Othello
+the books; a filter (the totals compared with /api/explore asked directly); a player found
+with the header's search (keyboard), the player page, "Explore as White" (or Black) and the
+player's games; the Othello
 database (f5 clicked on the board); a bad FEN pasted; the explorer and a game at phone size
 (390x844). The engine (the server's, Stockfish in the tests): started, its lines, the best
 move's arrow and the eval bar; stopped; the kept evaluation after a reload; the Eval column
@@ -55,6 +57,7 @@ class Test:
         self.shot_no = 0
         self.page_errors = []
         self.timing = {}
+        self.player_query = "stockf"  # part of a name of the demo's (TCEC engines)
 
     # ------------------------------------------------------------------ helpers
 
@@ -369,6 +372,106 @@ class Test:
         page.wait_for_function("!new URLSearchParams(location.search).get('since')")
         return f"{before} games; since {year}: {want}; and rating ≥ {rating}: {want2}"
 
+
+    # ------------------------------------------------------------------ the player search and page
+
+    def player_page(self, page, browser):
+        """Part of a name typed in the header's search, a suggestion chosen with the keyboard,
+        the player page (games counted as /api/player and /api/games count them), its
+        "Explore as White" link (the filter set, the totals as /api/explore's), back, and its
+        games; the page at phone size."""
+        typed = self.player_query
+        hits = self.api("api/names", db=self.chess_db, q=typed, kind="player", limit=10)
+        check(hits, f"/api/names?q={typed} finds no name")
+        downs = min(2, len(hits))  # the second suggestion when there are two
+        name = hits[downs - 1]["name"]
+        page.goto(self.url(db=self.chess_db_param))
+        page.wait_for_selector("#explorer-table tbody tr[data-move]")
+        self.settle(page)
+        box = page.locator("#name-search-input")
+        check(box.get_attribute("role") == "combobox" and box.get_attribute("type") == "search", "the search box is no combobox")
+        check(page.locator("label[for=name-search-input]").count() == 1, "the search box has no label")
+        box.click()
+        box.press_sequentially(typed, delay=40)
+        page.wait_for_function(f"document.querySelectorAll('#name-search-list li[role=option]').length === {len(hits)}")
+        check(box.get_attribute("aria-expanded") == "true", "the list is open but aria-expanded is not true")
+        shown = page.eval_on_selector_all("#name-search-list li[role=option]", "li => li.map(x => x.dataset.name)")
+        check(shown == [h["name"] for h in hits], f"suggestions {shown}, /api/names says {[h['name'] for h in hits]}")
+        for _ in range(downs):
+            box.press("ArrowDown")
+        active = box.get_attribute("aria-activedescendant")
+        check(active and page.locator(f"#{active}").get_attribute("data-name") == name,
+              f"{downs} ↓ mark {active}, not {name}")
+        self.shot(page, "player-suggestions", full_page=False)
+        box.press("Enter")
+        page.wait_for_function(f"new URLSearchParams(location.search).get('name') === {json.dumps(name)}")
+        check(self.query(page).get("view") == ["player"], f"URL {page.url}")
+        card = self.api("api/player", db=self.chess_db, name=name)
+        listed = self.api("api/games", db=self.chess_db, player=name, limit=1)
+        check(card["games"] == listed["total"], f"/api/player counts {card['games']} games, /api/games {listed['total']}")
+        # The page names the player as the card does (the database's name for them, which
+        # the links' player filter carries).
+        name = card.get("name") or card["names"][0]
+        page.wait_for_function(f"document.querySelector('#player-title')?.textContent === {json.dumps(name)}")
+        self.settle(page)
+        facts = page.inner_text("#player-facts")
+        count = f"{card['games']:,} game"
+        check(facts.startswith(count), f"the page says {facts!r}, expected {count}…")
+        cells = page.eval_on_selector_all("#player-results tbody tr", "rows => rows.map(r => [...r.querySelectorAll('td.num')].slice(0, 4).map(c => c.textContent))")
+        for row, colour in zip(cells, ("white", "black")):
+            s = card[colour]
+            check(row == [f"{s[k]:,}" for k in ("games", "wins", "draws", "losses")], f"as {colour}: {row}, the API says {s}")
+        check(page.locator("#player-results .wdl-bar").count() >= 1, "no results bar")
+        check(page.locator("#player-openings tbody tr").count() == len(card["openings"]), "the openings table's rows")
+        check(page.locator("#panel-player h2").count() == 1 and page.locator("#player-results th[scope=col]").count() >= 5, "headings and column headers")
+        check(page.locator("#filters").is_hidden() and page.locator("#panel-explorer").is_hidden(), "the explorer still shows")
+        self.shot(page, "player-page")
+        # Explore as White (or Black, the colour of more of the player's games): the player
+        # filter set, the explorer's totals as the API's.
+        colour = "white" if card["white"]["games"] >= card["black"]["games"] else "black"
+        page.click(f"#player-explore-{colour}")
+        page.wait_for_function(f"new URLSearchParams(location.search).get('player') === {json.dumps(name)}")
+        q = self.query(page)
+        check(q.get("color") == [colour] and "view" not in q and "name" not in q, f"URL {page.url}")
+        check(q.get("orient") == (["black"] if colour == "black" else None), f"the board's orientation: {page.url}")
+        ex = self.api("api/explore", db=self.chess_db, player=name, color=colour)
+        want = ex["white"] + ex["draws"] + ex["black"] + ex["unknown"]
+        check(want == card[colour]["games"], f"/api/explore counts {want} games as {colour}, the card {card[colour]['games']}")
+        try:
+            page.wait_for_function(f"""() => {{ const c = document.querySelector('#explorer-table tfoot td.games');
+                return c && c.textContent.replace(/,/g, '') === '{want}'; }}""")
+        except Exception as e:
+            shown = page.eval_on_selector("#panel-explorer", "p => p.innerText.slice(0, 200)")
+            raise Failure(f"the explorer shows {shown!r}, the API says {want} games") from e
+        summary = page.inner_text("#filters-summary")
+        check(f"{name} as {colour}" in summary, f"the filters say {summary!r}")
+        check(page.input_value("#filters-form input[name=player]") == name, "the filter form's player")
+        self.settle(page)
+        self.shot(page, f"player-explore-{colour}")
+        # Back: the player page again; then its games.
+        page.go_back()
+        page.wait_for_function("new URLSearchParams(location.search).get('view') === 'player'")
+        page.wait_for_selector("#panel-player:not([hidden]) #player-games")
+        page.click("#player-games")
+        page.wait_for_function("new URLSearchParams(location.search).get('view') === 'games'")
+        page.wait_for_function("document.querySelector('#games-count') && document.querySelector('#games-count').textContent.includes(%s)"
+                               % json.dumps(f"of {listed['total']:,}"))
+        # An unknown name: the page says so.
+        page.goto(self.url(db=self.chess_db_param, view="player", name="Nobody at all"))
+        page.wait_for_selector("#panel-player .api-error:not([hidden])")
+        check("no player named" in page.inner_text("#panel-player .api-error"), "no error for an unknown player")
+        page.goto(self.url(db=self.chess_db_param))  # filters cleared for the next steps
+        # At phone size: no sideways scrolling.
+        phone = self.new_page(browser, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        phone.goto(self.url(db=self.chess_db_param, view="player", name=name))
+        phone.wait_for_selector("#player-results")
+        self.settle(phone)
+        width = phone.evaluate("document.documentElement.scrollWidth")
+        check(width <= 390, f"the player page is {width}px wide at 390px")
+        self.shot(phone, "phone-player")
+        phone.context.close()
+        return f"{typed!r} -> {len(hits)} names, chose {name!r}: {card['games']} games, {want} as {colour}"
+
     # ------------------------------------------------------------------ the engine
 
     ENGINE_LINES = """() => {
@@ -650,6 +753,7 @@ class Test:
             self.step("games list, a game, keyboard steps", self.games_and_viewer, page)
             self.step("books", self.books, page)
             self.step("filters", self.filter, page)
+            self.step("player search, player page, explore with the player", self.player_page, page, browser)
             self.step("engine: start, lines, arrow, bar, stop, kept, Eval column", self.engine, page)
             self.step("engine: none on the server", self.no_engine, browser)
             self.step("Othello", self.othello, page)
