@@ -25,6 +25,7 @@ pub mod database;
 pub mod demo;
 pub mod duplicates;
 pub mod edit;
+pub mod merge;
 pub mod entries;
 pub mod engine;
 pub mod error;

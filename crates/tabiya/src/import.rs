@@ -130,7 +130,7 @@ fn print_head(out: &mut impl Write, s: &ImportSummary, skipped: &str) -> anyhow:
     Ok(())
 }
 
-fn print_chess(summary: &ImportSummary, dir: &Path) -> anyhow::Result<()> {
+pub fn print_chess(summary: &ImportSummary, dir: &Path) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     print_head(&mut out, summary, "malformed or unsupported")?;
     if summary.warnings > 0 {

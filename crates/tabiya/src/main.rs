@@ -7,6 +7,7 @@ mod analyse;
 mod annotate;
 mod args;
 mod book;
+mod db;
 mod demo;
 mod duplicates;
 mod edit;
@@ -65,6 +66,9 @@ enum Command {
     /// moves, or the same date and event with one line beginning the other); --remove
     /// keeps the longer, better annotated copy.
     Duplicates(duplicates::DuplicatesArgs),
+    /// Whole databases: merge several into one.
+    #[command(subcommand)]
+    Db(db::DbCommand),
     /// What the database holds and what it costs on disk.
     Stats(stats::StatsArgs),
     /// Player, event and site names: search (any case, accents, typos) and list.
@@ -99,6 +103,7 @@ fn main() {
         Command::Edit(a) => edit::run_edit(a),
         Command::Delete(a) => edit::run_delete(a),
         Command::Duplicates(a) => duplicates::run(a),
+        Command::Db(cmd) => db::run(cmd),
         Command::Stats(a) => stats::run(a),
         Command::Names(cmd) => names::run(cmd),
         Command::Serve(a) => serve::run(a),

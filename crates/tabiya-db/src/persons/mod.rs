@@ -766,3 +766,60 @@ pub(crate) fn count_players(read: &ReadTx, w: &WriteTx, sides: &[(u32, u32, i64)
     w.with_table(ENTRIES, |t| t.put(&[Dict::Player as u8], &entries.encode()))?;
     Ok(())
 }
+
+impl Database {
+    /// Brings another database's corrections of names (those this one has not) and, when
+    /// this one has none, its spelling file; computes the entries again if anything came.
+    /// Returns the rules added and the spelling file's name if it came.
+    pub fn adopt_names(&self, other: &Database) -> Result<(u64, Option<String>)> {
+        self.check_names_kind()?;
+        let theirs = other.store.read()?;
+        let their_rules: Vec<NameRule> = load_rules(&theirs)?.into_iter().map(|(_, r)| r).collect();
+        let their_spelling = theirs.table(SPELLING)?;
+        let _lock = self.lock_changes();
+        let w = self.store.write()?;
+        let read = self.store.read()?;
+        let mine = load_rules(&read)?;
+        let mut next = mine.last().map_or(0, |(k, _)| k + 1);
+        let mut rules: Vec<NameRule> = mine.into_iter().map(|(_, r)| r).collect();
+        let mut added = 0;
+        w.with_table(NAME_RULES, |t| {
+            for r in their_rules {
+                if !rules.contains(&r) {
+                    t.put(&next.to_be_bytes(), &r.encode())?;
+                    next += 1;
+                    added += 1;
+                    rules.push(r);
+                }
+            }
+            Ok(())
+        })?;
+        let mut spelling = None;
+        let mut ssp = load_spelling(&read)?;
+        if ssp.is_none()
+            && let (Some(bytes), file) = (their_spelling.get(b"ssp")?, their_spelling.get(b"file")?)
+        {
+            let name = file.map_or_else(
+                || "spelling file".to_string(),
+                |f| String::from_utf8_lossy(&f).into_owned(),
+            );
+            w.with_table(SPELLING, |t| {
+                t.put(b"ssp", &bytes)?;
+                t.put(b"file", name.as_bytes())
+            })?;
+            let raw = zstd::decode_all(&bytes[..])
+                .map_err(|e| Error::Corrupt(format!("the stored spelling file: {e}")))?;
+            ssp = Some(
+                tabiya_names::ssp::Spelling::read(&raw[..])
+                    .map_err(|e| Error::Corrupt(format!("the stored spelling file: {e}")))?,
+            );
+            spelling = Some(name);
+        }
+        if added > 0 || spelling.is_some() {
+            rebuild_into(&read, &w, &rules, ssp.as_ref())?;
+            w.commit()?;
+            self.committed();
+        }
+        Ok((added, spelling))
+    }
+}
