@@ -97,7 +97,7 @@ impl Database {
             changes: Default::default(),
             pinned: Default::default(),
         };
-        if version != FORMAT_VERSION {
+        if version < 3 {
             // An upgrade that rewrote blocks leaves their old pages free.
             db.shrink()?;
         }

@@ -9,9 +9,10 @@ pub const GAMES: &str = "games";
 pub const EVALS: &str = "evals";
 
 /// Version of the on-disk layout: 2 since games carry their time-control class and players,
-/// 3 since a move's rating sums leave out the games without a result (a database of an
-/// earlier format is upgraded when opened, see `crate::upgrade`).
-pub const FORMAT_VERSION: u32 = 3;
+/// 3 since a move's rating sums leave out the games without a result, 4 since games can be
+/// deleted and edited and names have entries (a database of an earlier format is upgraded
+/// when opened, see `crate::upgrade`).
+pub const FORMAT_VERSION: u32 = 4;
 
 /// What a database holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -11,6 +11,11 @@
 //! sums counted again from their games' facts (S entries are counted at query time and need
 //! nothing).
 //!
+//! Format 4 lets games be deleted and edited (the removed set in `meta`, the `patches`
+//! table: what an older Tabiya would not read, so it must refuse such a database) and gives
+//! names their entries (`entries`, `name_rules`, `spelling`): nothing is rewritten; the
+//! entries are computed.
+//!
 //! Each upgrade is one transaction: a kill leaves the database as it was, upgraded again at
 //! the next open.
 
@@ -75,6 +80,11 @@ pub(crate) fn upgrade(store: &Store, kind: Kind, from: u32) -> Result<()> {
             changed += rewrite_t_records(&read, &w, &dir, &mut |rec| recount_ratings(rec, &facts))?;
         }
         trace(&format!("upgrade: {changed} T records to format 3"), t0);
+    }
+    if from < 4 && kind == Kind::Chess {
+        let read = store.read()?;
+        crate::persons::rebuild_into(&read, &w, &[], None)?;
+        trace("upgrade: names' entries for format 4", t0);
     }
     w.with_table(META, |t| {
         t.put(b"version", crate::FORMAT_VERSION.to_string().as_bytes())
