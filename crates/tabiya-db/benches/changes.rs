@@ -57,8 +57,12 @@ fn main() {
                     Database::open_or_create(&d, tabiya_db::Kind::Chess, None).expect("create");
                 let twic = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
                     .join("../../../shared/data/pgn/twic/twic0920.pgn");
-                db.import(&[twic], &ImportOptions::default(), &ImportProgress::default())
-                    .expect("import");
+                db.import(
+                    &[twic],
+                    &ImportOptions::default(),
+                    &ImportProgress::default(),
+                )
+                .expect("import");
             }
             d
         }
@@ -68,7 +72,11 @@ fn main() {
     let t = Instant::now();
     let db = Database::open(&dir).expect("open the copy");
     eprintln!("opened the copy in {:.2} s", t.elapsed().as_secs_f64());
-    let ids = db.snapshot().expect("snapshot").all_game_ids().expect("ids");
+    let ids = db
+        .snapshot()
+        .expect("snapshot")
+        .all_game_ids()
+        .expect("ids");
     eprintln!("{} games", ids.len());
     let mut state = 7u64;
     let mut pick = || ids[(rng(&mut state) % ids.len() as u64) as usize];
@@ -139,7 +147,10 @@ fn main() {
         (took, reader.join().expect("reader"))
     });
     let _ = batch_time;
-    println!("a reader meanwhile (the start position): {}", percentiles(reads));
+    println!(
+        "a reader meanwhile (the start position): {}",
+        percentiles(reads)
+    );
     let t = Instant::now();
     let snap = db.snapshot().expect("snapshot");
     let key = position_key(&shakmaty::Chess::default());
@@ -155,13 +166,21 @@ fn main() {
     // Scid's spelling file loaded and applied.
     let t = Instant::now();
     db.rebuild_names().expect("rebuild names");
-    println!("entries of every name computed again: {:.2} s", t.elapsed().as_secs_f64());
+    println!(
+        "entries of every name computed again: {:.2} s",
+        t.elapsed().as_secs_f64()
+    );
     let ssp = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../../shared/data/names/spelling.ssp.zst");
     if let Ok(bytes) = std::fs::read(&ssp) {
         let t = Instant::now();
-        let (_, _, after) = db.load_spelling("spelling.ssp.zst", &bytes).expect("load spelling");
-        let players = after.iter().find(|e| e.dict == tabiya_db::Dict::Player).expect("players");
+        let (_, _, after) = db
+            .load_spelling("spelling.ssp.zst", &bytes)
+            .expect("load spelling");
+        let players = after
+            .iter()
+            .find(|e| e.dict == tabiya_db::Dict::Player)
+            .expect("players");
         println!(
             "Scid's spelling file loaded and applied: {:.2} s ({} player entries, {} from the file, {} spellings left alone as ambiguous)",
             t.elapsed().as_secs_f64(),

@@ -53,8 +53,8 @@ mod upgrade;
 pub mod chess;
 pub mod othello;
 
-pub(crate) use database::meta_u64;
 pub use changes::{Deleted, Edited, TagEdit, check_edit};
+pub(crate) use database::meta_u64;
 pub use database::{Database, FORMAT_VERSION, GAMES, Kind, META, PinnedAnswers, QUERY_CACHE_MAX};
 pub use dbstats::{DbStats, Part, collect as collect_stats};
 pub use digest::game_digest;

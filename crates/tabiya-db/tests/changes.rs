@@ -213,7 +213,10 @@ fn positions(snap: &Snapshot<'_>) -> Vec<shakmaty::Chess> {
 fn same_answers(changed: &Database, fresh: &Database) {
     let a = changed.snapshot().unwrap();
     let b = fresh.snapshot().unwrap();
-    assert_eq!(a.all_game_ids().unwrap().len(), b.all_game_ids().unwrap().len());
+    assert_eq!(
+        a.all_game_ids().unwrap().len(),
+        b.all_game_ids().unwrap().len()
+    );
     for pos in positions(&b) {
         let key = position_key(&pos);
         let succ = successor_keys(&pos);
@@ -225,7 +228,11 @@ fn same_answers(changed: &Database, fresh: &Database) {
         let top = |s: &Snapshot<'_>, t: &[(u32, u16)]| -> Vec<(u128, u16)> {
             t.iter().map(|&(g, c)| (digest(s, g), c)).collect()
         };
-        assert_eq!(top(&a, &sa.top_games), top(&b, &sb.top_games), "top games of {fen}");
+        assert_eq!(
+            top(&a, &sa.top_games),
+            top(&b, &sb.top_games),
+            "top games of {fen}"
+        );
         for sort in [GameSort::Rating, GameSort::Date] {
             let (na, ga) = a.position_games_with(key, &succ, sort, 0, 30).unwrap();
             let (nb, gb) = b.position_games_with(key, &succ, sort, 0, 30).unwrap();
@@ -241,7 +248,12 @@ fn run_case(ops: &[Op]) {
     let (first, rest) = all[..360].split_at(240);
     let tmp = tempfile::tempdir().unwrap();
     let db = Database::open_or_create(&tmp.path().join("changed"), Kind::Chess, None).unwrap();
-    import_text(&db, tmp.path(), "first.pgn", &first.iter().collect::<Vec<_>>());
+    import_text(
+        &db,
+        tmp.path(),
+        "first.pgn",
+        &first.iter().collect::<Vec<_>>(),
+    );
     let ids = db.snapshot().unwrap().all_game_ids().unwrap();
     assert_eq!(ids.len(), first.len());
     let mut model = Model {

@@ -331,11 +331,7 @@ fn hand_over_change<T: serde::de::DeserializeOwned>(
         .http_status_as_error(false)
         .build()
         .into();
-    let url = format!(
-        "{}{path}?db={}",
-        server.url,
-        encode_component(&server.db)
-    );
+    let url = format!("{}{path}?db={}", server.url, encode_component(&server.db));
     let auth = format!("Bearer {}", server.token);
     let sent = match method {
         "PATCH" => agent
@@ -369,9 +365,8 @@ fn hand_over_change<T: serde::de::DeserializeOwned>(
             error: String,
             kind: serde_json::Value,
         }
-        let f: Failed = serde_json::from_slice(&bytes).map_err(|_| {
-            Error::new(ErrorKind::Io, format!("the server answered {status}"))
-        })?;
+        let f: Failed = serde_json::from_slice(&bytes)
+            .map_err(|_| Error::new(ErrorKind::Io, format!("the server answered {status}")))?;
         let kind = serde_json::from_value(f.kind).unwrap_or(ErrorKind::BadRequest);
         return Err(Error::new(kind, f.error));
     }
@@ -397,7 +392,12 @@ pub fn hand_over_edit(
     id: u32,
     req: &tabiya_service::edit::EditRequest,
 ) -> Result<tabiya_service::edit::Edited, Error> {
-    hand_over_change(server, "PATCH", &format!("api/game/{id}"), serde_json::to_vec(req)?)
+    hand_over_change(
+        server,
+        "PATCH",
+        &format!("api/game/{id}"),
+        serde_json::to_vec(req)?,
+    )
 }
 
 /// Hands a deletion to the server that serves the database.

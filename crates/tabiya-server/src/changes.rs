@@ -109,8 +109,11 @@ pub async fn delete_many(
     if let Some(r) = refused(&state, &headers) {
         return Ok(r);
     }
-    let call: DeleteCall = serde_json::from_slice(&body)
-        .map_err(|e| Error::bad_request(format!("a deletion is JSON like {{\"ids\": [12, 13]}}: {e}")))?;
+    let call: DeleteCall = serde_json::from_slice(&body).map_err(|e| {
+        Error::bad_request(format!(
+            "a deletion is JSON like {{\"ids\": [12, 13]}}: {e}"
+        ))
+    })?;
     delete(state, q, call.ids, false).await
 }
 

@@ -163,7 +163,9 @@ pub fn find(db: &Db, remove: bool) -> Result<Duplicates> {
 /// Whether two dates can be one: every part both know (year, month, day) is the same.
 fn dates_agree(a: &str, b: &str) -> bool {
     let parts = |d: &str| -> Vec<Option<u32>> {
-        d.split('.').map(|p| p.parse::<u32>().ok().filter(|&v| v > 0)).collect()
+        d.split('.')
+            .map(|p| p.parse::<u32>().ok().filter(|&v| v > 0))
+            .collect()
     };
     parts(a)
         .iter()
@@ -204,9 +206,7 @@ fn sets_of(told: &[(String, Told)]) -> Vec<DuplicateSet> {
             }
             let reason = if a.line == b.line {
                 "same moves"
-            } else if told[i].0 == told[j].0
-                && short.len() >= MIN_PREFIX
-                && long.starts_with(short)
+            } else if told[i].0 == told[j].0 && short.len() >= MIN_PREFIX && long.starts_with(short)
             {
                 "one line begins the other"
             } else {

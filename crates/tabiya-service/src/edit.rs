@@ -76,7 +76,10 @@ impl Db {
     /// Deletes games by id, in one transaction.
     pub fn delete_games(&self, ids: &[u32]) -> Result<DeleteReport> {
         if ids.is_empty() {
-            return Err(Error::new(ErrorKind::BadRequest, "no game to delete: give --game ID"));
+            return Err(Error::new(
+                ErrorKind::BadRequest,
+                "no game to delete: give --game ID",
+            ));
         }
         let deleted = self.inner.delete_games(ids)?;
         Ok(DeleteReport {

@@ -7,8 +7,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use serde::Serialize;
-pub use tabiya_db::{NameSource, PlayerInfo};
 use tabiya_db::{Dict, Entries, NameRule, Selector, Snapshot};
+pub use tabiya_db::{NameSource, PlayerInfo};
 
 use crate::database::{Db, Kind};
 use crate::error::{Error, Result};
@@ -111,10 +111,11 @@ pub fn list(
             let entry = &entries.entries[e as usize];
             want.as_ref().is_none_or(|w| {
                 tabiya_names::fold(&entry.name).contains(w.as_str())
-                    || entry
-                        .spellings
-                        .iter()
-                        .any(|s| names.get(s).is_some_and(|n| tabiya_names::fold(n).contains(w.as_str())))
+                    || entry.spellings.iter().any(|s| {
+                        names
+                            .get(s)
+                            .is_some_and(|n| tabiya_names::fold(n).contains(w.as_str()))
+                    })
             })
         })
         .collect();
@@ -239,142 +240,154 @@ pub fn correct(db: &Db, kind: NameKind, c: &Correction) -> Result<CorrectionRepo
     let sp = |n: &str| spelling_for(&entries, &list, kind, n);
     let k = kind.as_str();
     let mine = |r: &NameRule| r.dict() == dict;
-    let (drop, add, done, undo, involved): (Vec<u32>, Option<NameRule>, String, String, Vec<String>) =
-        match c {
-            Correction::Alias { name, to } => {
-                let (name, to) = (sp(name)?, sp(to)?);
-                let drop = rules
+    let (drop, add, done, undo, involved): (
+        Vec<u32>,
+        Option<NameRule>,
+        String,
+        String,
+        Vec<String>,
+    ) = match c {
+        Correction::Alias { name, to } => {
+            let (name, to) = (sp(name)?, sp(to)?);
+            let drop = rules
                     .iter()
                     .filter(|(_, r)| mine(r) && matches!(r, NameRule::Alias { name: n, .. } | NameRule::Separate { name: n, .. } if *n == name))
                     .map(|(k, _)| *k)
                     .collect();
-                (
-                    drop,
-                    Some(NameRule::Alias {
-                        dict,
-                        name: name.clone(),
-                        to: to.clone(),
-                    }),
-                    format!("{name:?} is an alias of {to:?}"),
-                    format!("tabiya names unalias --kind {k} {name:?}"),
+            (
+                drop,
+                Some(NameRule::Alias {
+                    dict,
+                    name: name.clone(),
+                    to: to.clone(),
+                }),
+                format!("{name:?} is an alias of {to:?}"),
+                format!("tabiya names unalias --kind {k} {name:?}"),
+                vec![name, to],
+            )
+        }
+        Correction::Unalias { name } => {
+            let name = sp(name)?;
+            let aliases: Vec<u32> = rules
+                .iter()
+                .filter(|(_, r)| {
+                    mine(r) && matches!(r, NameRule::Alias { name: n, .. } if *n == name)
+                })
+                .map(|(k, _)| *k)
+                .collect();
+            let was = rules.iter().rev().find_map(|(_, r)| match r {
+                NameRule::Alias { name: n, to, .. } if mine(r) && *n == name => Some(to.clone()),
+                _ => None,
+            });
+            match was {
+                Some(to) => (
+                    aliases,
+                    None,
+                    format!("{name:?} is no longer an alias of {to:?}"),
+                    format!("tabiya names alias --kind {k} {name:?} --to {to:?}"),
                     vec![name, to],
-                )
-            }
-            Correction::Unalias { name } => {
-                let name = sp(name)?;
-                let aliases: Vec<u32> = rules
-                    .iter()
-                    .filter(|(_, r)| mine(r) && matches!(r, NameRule::Alias { name: n, .. } if *n == name))
-                    .map(|(k, _)| *k)
-                    .collect();
-                let was = rules.iter().rev().find_map(|(_, r)| match r {
-                    NameRule::Alias { name: n, to, .. } if mine(r) && *n == name => Some(to.clone()),
-                    _ => None,
-                });
-                match was {
-                    Some(to) => (
-                        aliases,
-                        None,
-                        format!("{name:?} is no longer an alias of {to:?}"),
-                        format!("tabiya names alias --kind {k} {name:?} --to {to:?}"),
-                        vec![name, to],
-                    ),
-                    None => {
-                        let with = entries
-                            .entry_of_spelling(
-                                list.iter().find(|(_, n)| *n == name).map_or(0, |(i, _)| *i),
-                            )
-                            .map(|e| entries.entries[e as usize].name.clone())
-                            .unwrap_or_default();
-                        (
-                            Vec::new(),
-                            Some(NameRule::Separate {
-                                dict,
-                                name: name.clone(),
-                            }),
-                            format!("{name:?} is a name of its own, no longer one of {with:?}"),
-                            format!("tabiya names alias --kind {k} {name:?} --to {with:?}"),
-                            vec![name, with],
+                ),
+                None => {
+                    let with = entries
+                        .entry_of_spelling(
+                            list.iter().find(|(_, n)| *n == name).map_or(0, |(i, _)| *i),
                         )
-                    }
+                        .map(|e| entries.entries[e as usize].name.clone())
+                        .unwrap_or_default();
+                    (
+                        Vec::new(),
+                        Some(NameRule::Separate {
+                            dict,
+                            name: name.clone(),
+                        }),
+                        format!("{name:?} is a name of its own, no longer one of {with:?}"),
+                        format!("tabiya names alias --kind {k} {name:?} --to {with:?}"),
+                        vec![name, with],
+                    )
                 }
             }
-            Correction::Merge { a, b } => {
-                let (a, b) = (sp(a)?, sp(b)?);
-                let splits: Vec<u32> = rules
+        }
+        Correction::Merge { a, b } => {
+            let (a, b) = (sp(a)?, sp(b)?);
+            let splits: Vec<u32> = rules
                     .iter()
                     .filter(|(_, r)| mine(r) && matches!(r, NameRule::Split { a: x, b: y, .. } if (*x == a && *y == b) || (*x == b && *y == a)))
                     .map(|(k, _)| *k)
                     .collect();
-                let add = splits.is_empty().then(|| NameRule::Merge {
-                    dict,
-                    a: a.clone(),
-                    b: b.clone(),
-                });
-                (
-                    splits,
-                    add,
-                    format!("{a:?} and {b:?} are one"),
-                    format!("tabiya names split --kind {k} {a:?} {b:?}"),
-                    vec![a, b],
-                )
-            }
-            Correction::Split { a, b } => {
-                let (a, b) = (sp(a)?, sp(b)?);
-                let merges: Vec<u32> = rules
+            let add = splits.is_empty().then(|| NameRule::Merge {
+                dict,
+                a: a.clone(),
+                b: b.clone(),
+            });
+            (
+                splits,
+                add,
+                format!("{a:?} and {b:?} are one"),
+                format!("tabiya names split --kind {k} {a:?} {b:?}"),
+                vec![a, b],
+            )
+        }
+        Correction::Split { a, b } => {
+            let (a, b) = (sp(a)?, sp(b)?);
+            let merges: Vec<u32> = rules
                     .iter()
                     .filter(|(_, r)| mine(r) && matches!(r, NameRule::Merge { a: x, b: y, .. } if (*x == a && *y == b) || (*x == b && *y == a)))
                     .map(|(k, _)| *k)
                     .collect();
-                let add = merges.is_empty().then(|| NameRule::Split {
+            let add = merges.is_empty().then(|| NameRule::Split {
+                dict,
+                a: a.clone(),
+                b: b.clone(),
+            });
+            (
+                merges,
+                add,
+                format!("{a:?} and {b:?} are two"),
+                format!("tabiya names merge --kind {k} {a:?} {b:?}"),
+                vec![a, b],
+            )
+        }
+        Correction::Rename { name, to } => {
+            let name = sp(name)?;
+            let id = list.iter().find(|(_, n)| *n == name).map(|(i, _)| *i);
+            let entry = id.and_then(|i| entries.entry_of_spelling(i));
+            let old = entry
+                .map(|e| entries.entries[e as usize].name.clone())
+                .unwrap_or_else(|| name.clone());
+            let same_entry: Vec<String> = entry
+                .map(|e| {
+                    let names: HashMap<u32, &String> = list.iter().map(|(i, n)| (*i, n)).collect();
+                    entries.entries[e as usize]
+                        .spellings
+                        .iter()
+                        .filter_map(|s| names.get(s).map(|n| (*n).clone()))
+                        .collect()
+                })
+                .unwrap_or_default();
+            if to.trim().is_empty() {
+                return Err(Error::bad_request("a name cannot be empty"));
+            }
+            let drop = rules
+                .iter()
+                .filter(|(_, r)| {
+                    mine(r)
+                        && matches!(r, NameRule::Rename { name: n, .. } if same_entry.contains(n))
+                })
+                .map(|(k, _)| *k)
+                .collect();
+            (
+                drop,
+                Some(NameRule::Rename {
                     dict,
-                    a: a.clone(),
-                    b: b.clone(),
-                });
-                (
-                    merges,
-                    add,
-                    format!("{a:?} and {b:?} are two"),
-                    format!("tabiya names merge --kind {k} {a:?} {b:?}"),
-                    vec![a, b],
-                )
-            }
-            Correction::Rename { name, to } => {
-                let name = sp(name)?;
-                let id = list.iter().find(|(_, n)| *n == name).map(|(i, _)| *i);
-                let entry = id.and_then(|i| entries.entry_of_spelling(i));
-                let old = entry.map(|e| entries.entries[e as usize].name.clone()).unwrap_or_else(|| name.clone());
-                let same_entry: Vec<String> = entry
-                    .map(|e| {
-                        let names: HashMap<u32, &String> = list.iter().map(|(i, n)| (*i, n)).collect();
-                        entries.entries[e as usize]
-                            .spellings
-                            .iter()
-                            .filter_map(|s| names.get(s).map(|n| (*n).clone()))
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                if to.trim().is_empty() {
-                    return Err(Error::bad_request("a name cannot be empty"));
-                }
-                let drop = rules
-                    .iter()
-                    .filter(|(_, r)| mine(r) && matches!(r, NameRule::Rename { name: n, .. } if same_entry.contains(n)))
-                    .map(|(k, _)| *k)
-                    .collect();
-                (
-                    drop,
-                    Some(NameRule::Rename {
-                        dict,
-                        name: name.clone(),
-                        display: to.trim().to_string(),
-                    }),
-                    format!("{old:?} is shown as {to:?}"),
-                    format!("tabiya names rename --kind {k} {name:?} {old:?}"),
-                    vec![name],
-                )
-            }
-        };
+                    name: name.clone(),
+                    display: to.trim().to_string(),
+                }),
+                format!("{old:?} is shown as {to:?}"),
+                format!("tabiya names rename --kind {k} {name:?} {old:?}"),
+                vec![name],
+            )
+        }
+    };
     let (before, after) = match (c, add) {
         // A rename to the name the entry has without renames is their undoing: the rules
         // dropped, none added.
@@ -441,14 +454,16 @@ fn changed_spellings(before: &Entries, after: &Entries, list: &[(u32, String)]) 
     let mut out: Vec<u32> = list
         .iter()
         .map(|(i, _)| *i)
-        .filter(|&s| match (before.entry_of_spelling(s), after.entry_of_spelling(s)) {
-            (Some(b), Some(a)) => {
-                origin.get(&a).map(|o| o.3) != Some(b)
-                    || after.entries[a as usize].name != before.entries[b as usize].name
-            }
-            (None, None) => false,
-            _ => true,
-        })
+        .filter(
+            |&s| match (before.entry_of_spelling(s), after.entry_of_spelling(s)) {
+                (Some(b), Some(a)) => {
+                    origin.get(&a).map(|o| o.3) != Some(b)
+                        || after.entries[a as usize].name != before.entries[b as usize].name
+                }
+                (None, None) => false,
+                _ => true,
+            },
+        )
         .collect();
     out.sort_unstable();
     out
@@ -475,9 +490,10 @@ pub fn load_spelling(db: &Db, path: &Path) -> Result<SpellingReport> {
     check_chess(db)?;
     let bytes = std::fs::read(path)
         .map_err(|e| Error::bad_input(format!("cannot read {}: {e}", path.display())))?;
-    let file = path
-        .file_name()
-        .map_or_else(|| path.display().to_string(), |f| f.to_string_lossy().into_owned());
+    let file = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |f| f.to_string_lossy().into_owned(),
+    );
     let lists: Vec<(Dict, Vec<(u32, String)>)> = {
         let snap = db.inner.snapshot()?;
         tabiya_db::ENTRY_DICTS
@@ -584,7 +600,10 @@ impl CanonicalNames {
                 if !tags.contains(&name.as_str()) {
                     continue;
                 }
-                if let Some(e) = ids.get(value.as_str()).and_then(|&id| entries.entry_of(id, date)) {
+                if let Some(e) = ids
+                    .get(value.as_str())
+                    .and_then(|&id| entries.entry_of(id, date))
+                {
                     value.clone_from(&entries.entries[e as usize].name);
                 }
             }

@@ -37,7 +37,9 @@ pub fn merge(
     progress: &ImportProgress,
 ) -> Result<MergeReport> {
     if sources.is_empty() {
-        return Err(Error::bad_request("no database to merge: give one or more SRC"));
+        return Err(Error::bad_request(
+            "no database to merge: give one or more SRC",
+        ));
     }
     let target = std::fs::canonicalize(into).ok();
     let mut opened = Vec::with_capacity(sources.len());
@@ -105,7 +107,10 @@ pub fn merge(
             .into_iter()
             .map(|h| {
                 h.join().unwrap_or_else(|_| {
-                    Err(Error::new(crate::ErrorKind::Io, "a source's writer stopped"))
+                    Err(Error::new(
+                        crate::ErrorKind::Io,
+                        "a source's writer stopped",
+                    ))
                 })
             })
             .collect();

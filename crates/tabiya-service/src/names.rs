@@ -184,9 +184,7 @@ pub fn search(db: &Db, kind: NameKind, query: &str, limit: usize) -> Result<Vec<
                 .map(|e| &entries.entries[e as usize]);
             NameHit {
                 means: entry.map(|e| e.name.clone()).filter(|m| *m != name),
-                games: entry
-                    .filter(|_| kind == NameKind::Player)
-                    .map(|e| e.games),
+                games: entry.filter(|_| kind == NameKind::Player).map(|e| e.games),
                 name,
                 fuzzy: rank == 2,
             }

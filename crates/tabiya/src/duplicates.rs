@@ -29,7 +29,12 @@ pub fn run(args: DuplicatesArgs) -> anyhow::Result<()> {
     }
     let mut out = std::io::stdout().lock();
     for set in &d.sets {
-        writeln!(out, "{} ({}):", set.games[0].white.clone() + " – " + &set.games[0].black, set.why)?;
+        writeln!(
+            out,
+            "{} ({}):",
+            set.games[0].white.clone() + " – " + &set.games[0].black,
+            set.why
+        )?;
         for (i, c) in set.games.iter().enumerate() {
             writeln!(
                 out,
@@ -40,7 +45,11 @@ pub fn run(args: DuplicatesArgs) -> anyhow::Result<()> {
                 c.event,
                 c.plies,
                 c.annotations,
-                if i > 0 && d.removed > 0 { " — deleted" } else { "" }
+                if i > 0 && d.removed > 0 {
+                    " — deleted"
+                } else {
+                    ""
+                }
             )?;
         }
     }

@@ -76,7 +76,11 @@ pub fn run_edit(args: EditArgs) -> anyhow::Result<()> {
     }
     let mut w = std::io::stdout().lock();
     if !edited.changed {
-        writeln!(w, "game {}: nothing changed (its tags already say so)", edited.game)?;
+        writeln!(
+            w,
+            "game {}: nothing changed (its tags already say so)",
+            edited.game
+        )?;
         return Ok(());
     }
     writeln!(w, "game {} edited:", edited.game)?;

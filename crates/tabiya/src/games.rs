@@ -77,8 +77,14 @@ pub fn run(args: GamesArgs) -> anyhow::Result<()> {
             }
             let at = args.position.resolve()?;
             let filter = args.chess.filter(o.player.as_deref())?;
-            let page =
-                games::chess_filtered(&db, &at, &filter, args.sort.into(), args.offset, args.limit)?;
+            let page = games::chess_filtered(
+                &db,
+                &at,
+                &filter,
+                args.sort.into(),
+                args.offset,
+                args.limit,
+            )?;
             if args.json {
                 return print_json(&page);
             }

@@ -104,9 +104,21 @@ pub fn run(cmd: NamesCommand) -> anyhow::Result<()> {
                 writeln!(out, "no name found for {:?}", a.query)?;
             }
             for h in hits {
-                let means = h.means.as_ref().map(|m| format!(" → {m}")).unwrap_or_default();
-                let games = h.games.map(|g| format!("  ({g} games)")).unwrap_or_default();
-                writeln!(out, "{}{}{means}{games}", if h.fuzzy { "~ " } else { "  " }, h.name)?;
+                let means = h
+                    .means
+                    .as_ref()
+                    .map(|m| format!(" → {m}"))
+                    .unwrap_or_default();
+                let games = h
+                    .games
+                    .map(|g| format!("  ({g} games)"))
+                    .unwrap_or_default();
+                writeln!(
+                    out,
+                    "{}{}{means}{games}",
+                    if h.fuzzy { "~ " } else { "  " },
+                    h.name
+                )?;
             }
             Ok(())
         }
@@ -221,4 +233,3 @@ fn write_info(out: &mut impl Write, i: &entries::PlayerInfo) -> std::io::Result<
     }
     Ok(())
 }
-

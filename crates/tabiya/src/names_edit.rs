@@ -155,10 +155,17 @@ pub fn load_spelling(a: LoadSpellingArgs) -> anyhow::Result<()> {
         writeln!(out, "  {w}")?;
     }
     if r.warning_count > r.warnings.len() as u64 {
-        writeln!(out, "  … {} lines in all could not be used", r.warning_count)?;
+        writeln!(
+            out,
+            "  … {} lines in all could not be used",
+            r.warning_count
+        )?;
     }
     for (dict, (spellings, games)) in &r.renamed {
-        writeln!(out, "{dict}: {spellings} spellings now mean another name ({games} games)")?;
+        writeln!(
+            out,
+            "{dict}: {spellings} spellings now mean another name ({games} games)"
+        )?;
     }
     if r.ambiguous > 0 {
         writeln!(
@@ -194,6 +201,12 @@ pub fn write_entry(out: &mut impl Write, e: &EntryView) -> std::io::Result<()> {
         writeln!(out, "{}  ({} games)", e.name, e.games)
     } else {
         let list: Vec<&str> = others.iter().map(|s| s.as_str()).collect();
-        writeln!(out, "{}  ({} games; also {})", e.name, e.games, list.join(" / "))
+        writeln!(
+            out,
+            "{}  ({} games; also {})",
+            e.name,
+            e.games,
+            list.join(" / ")
+        )
     }
 }

@@ -23,7 +23,11 @@ fn python(script: &Path, args: &[String]) -> Value {
         .args(args)
         .output()
         .expect("python3 with python-chess (the project's test command installs it)");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
@@ -40,19 +44,48 @@ fn merged_databases_count_each_game_once_as_python_chess_does() {
     // edited, one player's spelling aliased.
     run_json(&["import", "--json", "--db", &d("b"), &tal, &twic]);
     run_json(&["delete", "--json", "--db", &d("b"), "--game", "1"]);
-    run_json(&["edit", "--json", "--db", &d("b"), "--game", "2", "--set", "Result=*"]);
-    let alias = run_json(&["names", "alias", "--json", "--db", &d("b"), "Petrosian, Arshak B", "--to", "Petrosian, Tigran V"]);
+    run_json(&[
+        "edit",
+        "--json",
+        "--db",
+        &d("b"),
+        "--game",
+        "2",
+        "--set",
+        "Result=*",
+    ]);
+    let alias = run_json(&[
+        "names",
+        "alias",
+        "--json",
+        "--db",
+        &d("b"),
+        "Petrosian, Arshak B",
+        "--to",
+        "Petrosian, Tigran V",
+    ]);
     let merged = run_json(&["db", "merge", "--json", "--into", &d("m"), &d("a"), &d("b")]);
-    assert_eq!(merged["import"]["duplicates"], 2245, "twic's games, held by both");
+    assert_eq!(
+        merged["import"]["duplicates"], 2245,
+        "twic's games, held by both"
+    );
     assert_eq!(merged["rules"], 1);
     // python-chess on the same games: twic, and Tal's file with game 1 left out and game 2
     // without a result.
     let edits = dir.path().join("edits.json");
-    std::fs::write(&edits, json!({"delete": [1], "set": [[2, "Result", "*"]]}).to_string()).unwrap();
+    std::fs::write(
+        &edits,
+        json!({"delete": [1], "set": [[2, "Result", "*"]]}).to_string(),
+    )
+    .unwrap();
     let tal_edited = dir.path().join("tal.pgn");
     python(
         &oracle("edit_pgn.py"),
-        &[tal.clone(), tal_edited.display().to_string(), edits.display().to_string()],
+        &[
+            tal.clone(),
+            tal_edited.display().to_string(),
+            edits.display().to_string(),
+        ],
     );
     let mut args = vec![twic.clone(), tal_edited.display().to_string(), "--".into()];
     args.extend(LINES.iter().map(|s| s.to_string()));
@@ -68,14 +101,36 @@ fn merged_databases_count_each_game_once_as_python_chess_does() {
         }
         for m in got["moves"].as_array().unwrap() {
             let uci = m["uci"].as_str().unwrap();
-            for f in ["white", "draws", "black", "averageRating", "performance", "firstYear", "lastYear"] {
+            for f in [
+                "white",
+                "draws",
+                "black",
+                "averageRating",
+                "performance",
+                "firstYear",
+                "lastYear",
+            ] {
                 assert_eq!(m[f], want[line]["moves"][uci][f], "{line:?} {uci}: {f}");
             }
         }
     }
     // The alias came along: the two Petrosians are one player here as there.
-    let tal_there = run_json(&["names", "show", "--json", "--db", &d("b"), "Petrosian, Arshak B"]);
-    let tal_here = run_json(&["names", "show", "--json", "--db", &d("m"), "Petrosian, Arshak B"]);
+    let tal_there = run_json(&[
+        "names",
+        "show",
+        "--json",
+        "--db",
+        &d("b"),
+        "Petrosian, Arshak B",
+    ]);
+    let tal_here = run_json(&[
+        "names",
+        "show",
+        "--json",
+        "--db",
+        &d("m"),
+        "Petrosian, Arshak B",
+    ]);
     assert_eq!(tal_here["games"], tal_there["games"], "{alias}");
     assert_eq!(tal_here["names"], tal_there["names"]);
     // Merging into one of its own sources is refused.
@@ -90,22 +145,62 @@ fn a_killed_merge_finishes_when_run_again() {
     let d = |n: &str| dir.path().join(n).display().to_string();
     for (name, seed) in [("a", "11"), ("b", "12")] {
         let pgn = dir.path().join(format!("{name}.pgn"));
-        run_json(&["gen", "--json", "--games", "20000", "--seed", seed, "-o", pgn.to_str().unwrap()]);
-        run_json(&["import", "--json", "--batch", "3000", "--db", &d(name), pgn.to_str().unwrap()]);
+        run_json(&[
+            "gen",
+            "--json",
+            "--games",
+            "20000",
+            "--seed",
+            seed,
+            "-o",
+            pgn.to_str().unwrap(),
+        ]);
+        run_json(&[
+            "import",
+            "--json",
+            "--batch",
+            "3000",
+            "--db",
+            &d(name),
+            pgn.to_str().unwrap(),
+        ]);
     }
-    run_json(&["db", "merge", "--json", "--into", &d("whole"), &d("a"), &d("b")]);
+    run_json(&[
+        "db",
+        "merge",
+        "--json",
+        "--into",
+        &d("whole"),
+        &d("a"),
+        &d("b"),
+    ]);
     let want = run_json(&["explore", "--json", "--db", &d("whole"), "--play", "e2e4"]);
-    let games = |db: &str| run_json(&["stats", "--json", "--db", db])["games"].as_u64().unwrap();
+    let games = |db: &str| {
+        run_json(&["stats", "--json", "--db", db])["games"]
+            .as_u64()
+            .unwrap()
+    };
     let mut seed = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .as_nanos() as u64;
     println!("kill moments seeded with {seed}");
     for _ in 0..3 {
-        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         let wait = std::time::Duration::from_millis(50 + (seed >> 33) % 1500);
         let mut child = Command::new(BIN)
-            .args(["db", "merge", "--batch", "2000", "--into", &d("killed"), &d("a"), &d("b")])
+            .args([
+                "db",
+                "merge",
+                "--batch",
+                "2000",
+                "--into",
+                &d("killed"),
+                &d("a"),
+                &d("b"),
+            ])
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
             .spawn()
@@ -120,7 +215,17 @@ fn a_killed_merge_finishes_when_run_again() {
             println!("killed after {wait:?}: {n} games");
         }
     }
-    run_json(&["db", "merge", "--json", "--batch", "2000", "--into", &d("killed"), &d("a"), &d("b")]);
+    run_json(&[
+        "db",
+        "merge",
+        "--json",
+        "--batch",
+        "2000",
+        "--into",
+        &d("killed"),
+        &d("a"),
+        &d("b"),
+    ]);
     assert_eq!(games(&d("killed")), games(&d("whole")));
     let got = run_json(&["explore", "--json", "--db", &d("killed"), "--play", "e2e4"]);
     for f in ["white", "draws", "black", "unknown", "averageRating"] {
@@ -131,7 +236,16 @@ fn a_killed_merge_finishes_when_run_again() {
             .as_array()
             .unwrap()
             .iter()
-            .map(|m| json!([m["uci"], m["white"], m["draws"], m["black"], m["averageRating"], m["performance"]]))
+            .map(|m| {
+                json!([
+                    m["uci"],
+                    m["white"],
+                    m["draws"],
+                    m["black"],
+                    m["averageRating"],
+                    m["performance"]
+                ])
+            })
             .collect()
     };
     assert_eq!(moves(&got), moves(&want));

@@ -44,7 +44,17 @@ fn changes_through_the_api_show_at_once_and_only_when_allowed() {
     // (Games 2, 191, 147, 75 and 77 are among the best of 1. e4: Svidler–Navara,
     // Nepomniachtchi–Andreikin, Jakovenko–Khismatullin, Popov–Nepomniachtchi,
     // Inarkiev–Timofeev.)
-    run_ok(&["edit", "--db", &offline, "--game", "191", "--set", "Result=0-1", "--set", "WhiteElo=2999"]);
+    run_ok(&[
+        "edit",
+        "--db",
+        &offline,
+        "--game",
+        "191",
+        "--set",
+        "Result=0-1",
+        "--set",
+        "WhiteElo=2999",
+    ]);
     run_ok(&["edit", "--db", &offline, "--game", "2", "--set", "Result=*"]);
     run_ok(&["delete", "--db", &offline, "--game", "147", "75", "77"]);
     let want = json(&["explore", "--json", "--db", &offline, "--play", "e2e4"]);
@@ -59,11 +69,19 @@ fn changes_through_the_api_show_at_once_and_only_when_allowed() {
             r#"{"set": {"Result": "0-1"}}"#,
         );
         assert_eq!(status, 403);
-        assert!(body["error"].as_str().unwrap().contains("--writable"), "{body}");
+        assert!(
+            body["error"].as_str().unwrap().contains("--writable"),
+            "{body}"
+        );
         let (status, _) = send("DELETE", &format!("{}api/game/147", server.url), "");
         assert_eq!(status, 403);
-        assert_eq!(get(&format!("{}api/explore?play=e2e4", server.url)).json(), before);
-        let out = run_ok(&["edit", "--db", &served, "--game", "2", "--set", "Result=*", "--json"]);
+        assert_eq!(
+            get(&format!("{}api/explore?play=e2e4", server.url)).json(),
+            before
+        );
+        let out = run_ok(&[
+            "edit", "--db", &served, "--game", "2", "--set", "Result=*", "--json",
+        ]);
         assert!(
             String::from_utf8_lossy(&out.stderr).contains("the server makes the change"),
             "{}",
@@ -92,19 +110,55 @@ fn changes_through_the_api_show_at_once_and_only_when_allowed() {
     assert_eq!(body["games"], 2);
     let got = get(&u("api/explore?play=e2e4")).json();
     for k in ["white", "draws", "black", "averageRating", "moves"] {
-        assert_eq!(got[k], want[k], "{k}: the answer of the same changes made offline");
+        assert_eq!(
+            got[k], want[k],
+            "{k}: the answer of the same changes made offline"
+        );
     }
     // Requests' faults are 4xx with reasons.
     for (method, path, body, status, says) in [
         ("DELETE", "api/game/147", "", 404, "no game 147"),
-        ("PATCH", "api/game/7", r#"{"set": {"Result": "2-0"}}"#, 400, "a result is"),
-        ("PATCH", "api/game/7", r#"{"sett": {}}"#, 400, "an edit is JSON"),
-        ("PATCH", "api/game/99999", r#"{"set": {"Result": "1-0"}}"#, 404, "no game 99999"),
-        ("PATCH", "api/game/x", r#"{"set": {"Result": "1-0"}}"#, 404, "no game"),
-        ("POST", "api/games/delete", r#"[1]"#, 400, "a deletion is JSON"),
+        (
+            "PATCH",
+            "api/game/7",
+            r#"{"set": {"Result": "2-0"}}"#,
+            400,
+            "a result is",
+        ),
+        (
+            "PATCH",
+            "api/game/7",
+            r#"{"sett": {}}"#,
+            400,
+            "an edit is JSON",
+        ),
+        (
+            "PATCH",
+            "api/game/99999",
+            r#"{"set": {"Result": "1-0"}}"#,
+            404,
+            "no game 99999",
+        ),
+        (
+            "PATCH",
+            "api/game/x",
+            r#"{"set": {"Result": "1-0"}}"#,
+            404,
+            "no game",
+        ),
+        (
+            "POST",
+            "api/games/delete",
+            r#"[1]"#,
+            400,
+            "a deletion is JSON",
+        ),
     ] {
         let (s, b) = send(method, &u(path), body);
         assert_eq!(s, status, "{method} {path}: {b}");
-        assert!(b["error"].as_str().unwrap_or("").contains(says), "{method} {path}: {b}");
+        assert!(
+            b["error"].as_str().unwrap_or("").contains(says),
+            "{method} {path}: {b}"
+        );
     }
 }

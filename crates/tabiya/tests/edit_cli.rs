@@ -49,7 +49,14 @@ fn import(db: &Path) {
 
 fn ids_of(db: &Path, play: &str, n: usize) -> Vec<u64> {
     let g = run_json(&[
-        "games", "--json", "--sort", "id", "--db", db.to_str().unwrap(), "--play", play,
+        "games",
+        "--json",
+        "--sort",
+        "id",
+        "--db",
+        db.to_str().unwrap(),
+        "--play",
+        play,
     ]);
     g["games"].as_array().unwrap()[..n]
         .iter()
@@ -75,7 +82,11 @@ fn edits_and_deletes_agree_with_python_chess_on_the_edited_pgn() {
     import(&db);
     // Game ids are places in the file (twic0920 has no duplicates).
     let start = run_json(&["explore", "--json", "--db", d]);
-    let best: u64 = start["topGames"][0]["id"].as_str().unwrap().parse().unwrap();
+    let best: u64 = start["topGames"][0]["id"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
     let mut delete: Vec<u64> = ids_of(&db, "e2e4,c7c5", 6);
     delete.extend([1, 2, 3, best]);
     let mut args = vec!["delete", "--json", "--db", d, "--game"];
@@ -187,12 +198,21 @@ fn bad_edits_are_refused_with_reasons() {
     let d = db.to_str().unwrap();
     import(&db);
     for (args, says) in [
-        (vec!["--game", "5", "--set", "Result=2-0"], "1-0, 0-1, 1/2-1/2 or *"),
-        (vec!["--game", "5", "--set", "FEN=8/8/8/8/8/8/8/8 w - - 0 1"], "moves"),
+        (
+            vec!["--game", "5", "--set", "Result=2-0"],
+            "1-0, 0-1, 1/2-1/2 or *",
+        ),
+        (
+            vec!["--game", "5", "--set", "FEN=8/8/8/8/8/8/8/8 w - - 0 1"],
+            "moves",
+        ),
         (vec!["--game", "5", "--unset", "Result"], "set it to *"),
         (vec!["--game", "5", "--set", "NoValue"], "TAG=VALUE"),
         (vec!["--game", "5"], "nothing to change"),
-        (vec!["--game", "99999", "--set", "Result=1-0"], "no game 99999"),
+        (
+            vec!["--game", "99999", "--set", "Result=1-0"],
+            "no game 99999",
+        ),
     ] {
         let mut a = vec!["edit", "--db", d];
         a.extend(args);
@@ -215,7 +235,14 @@ fn killed_deletions_leave_all_of_it_or_none() {
     let db = dir.path().join("db");
     let d = db.to_str().unwrap();
     run_json(&[
-        "gen", "--json", "--games", "30000", "--seed", "5", "-o", pgn.to_str().unwrap(),
+        "gen",
+        "--json",
+        "--games",
+        "30000",
+        "--seed",
+        "5",
+        "-o",
+        pgn.to_str().unwrap(),
     ]);
     run_json(&["import", "--json", "--db", d, pgn.to_str().unwrap()]);
     let before = run_json(&["explore", "--json", "--db", d, "--play", "e2e4"]);
@@ -230,7 +257,9 @@ fn killed_deletions_leave_all_of_it_or_none() {
     println!("kill moments seeded with {seed}");
     let mut done = false;
     for _ in 0..4 {
-        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         let wait_ms = 30 + (seed >> 33) % 1500;
         let mut child = Command::new(BIN)
             .args(&args)
@@ -241,7 +270,9 @@ fn killed_deletions_leave_all_of_it_or_none() {
         let finished = child.try_wait().unwrap().is_some();
         let _ = child.kill();
         let _ = child.wait();
-        let games = run_json(&["stats", "--json", "--db", d])["games"].as_u64().unwrap();
+        let games = run_json(&["stats", "--json", "--db", d])["games"]
+            .as_u64()
+            .unwrap();
         let now = run_json(&["explore", "--json", "--db", d, "--play", "e2e4"]);
         println!("killed after {wait_ms} ms (finished: {finished}): {games} games");
         if games == 30000 {
@@ -267,7 +298,14 @@ fn killed_deletions_leave_all_of_it_or_none() {
     let counts = |v: &Value| -> Vec<Value> {
         let mut out = vec![v["white"].clone(), v["draws"].clone(), v["black"].clone()];
         for m in v["moves"].as_array().unwrap() {
-            for k in ["uci", "white", "draws", "black", "averageRating", "performance"] {
+            for k in [
+                "uci",
+                "white",
+                "draws",
+                "black",
+                "averageRating",
+                "performance",
+            ] {
                 out.push(m[k].clone());
             }
         }

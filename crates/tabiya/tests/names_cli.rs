@@ -145,9 +145,20 @@ print(json.dumps(card))
     // all 434.)
     // The files spell Judit Polgar `Polgar,Ju` and `Polgar, Judit` (read by hand): either
     // name means her, and her card counts the games of both.
-    for name in ["Polgar,Ju", "Polgar, Judit", "Judit Polgar", "POLGAR, JUDIT"] {
+    for name in [
+        "Polgar,Ju",
+        "Polgar, Judit",
+        "Judit Polgar",
+        "POLGAR, JUDIT",
+    ] {
         let out = std::process::Command::new("python3")
-            .args(["-c", oracle, "Polgar,Ju|Polgar, Judit", &files[0], &files[1]])
+            .args([
+                "-c",
+                oracle,
+                "Polgar,Ju|Polgar, Judit",
+                &files[0],
+                &files[1],
+            ])
             .output()
             .unwrap();
         assert!(
@@ -204,7 +215,10 @@ print(json.dumps(card))
     // Any case, any spacing; an unknown name is a clear error.
     let a = json(&["names", "show", "--db", &db, "polgar,  ju", "--json"]);
     assert_eq!(a["name"], "Polgar, Judit");
-    assert_eq!(a["names"], serde_json::json!(["Polgar, Judit", "Polgar,Ju"]));
+    assert_eq!(
+        a["names"],
+        serde_json::json!(["Polgar, Judit", "Polgar,Ju"])
+    );
     let out = common::run_raw(&["names", "show", "--db", &db, "Nobody, At All"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no player named"));

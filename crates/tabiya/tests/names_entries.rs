@@ -20,7 +20,12 @@ fn game(white: &str, black: &str, date: &str, result: &str, moves: &str) -> Stri
 /// `Fischer, Robert James` dated 1930, before his birth.
 fn fixture(dir: &std::path::Path) -> String {
     let mut pgn = String::new();
-    let lines = ["1. e4 e5 2. Nf3 Nc6", "1. d4 d5 2. c4 e6", "1. c4 e5", "1. e4 c5 2. Nf3 d6"];
+    let lines = [
+        "1. e4 e5 2. Nf3 Nc6",
+        "1. d4 d5 2. c4 e6",
+        "1. c4 e5",
+        "1. e4 c5 2. Nf3 d6",
+    ];
     let mut n = 0;
     let mut add = |w: &str, b: &str, date: &str, r: &str| {
         pgn.push_str(&game(w, b, date, r, lines[n % lines.len()]));
@@ -67,7 +72,9 @@ fn spellings(e: &Value) -> Vec<&str> {
 }
 
 fn games_of(db: &str, player: &str) -> u64 {
-    json(&["games", "--json", "--db", db, "--player", player, "--limit", "1"])["total"]
+    json(&[
+        "games", "--json", "--db", db, "--player", player, "--limit", "1",
+    ])["total"]
         .as_u64()
         .unwrap()
 }
@@ -84,55 +91,151 @@ fn spellings_of_one_player_are_one_and_corrections_undo() {
     let robert = entry(&list, "Fischer, Robert James");
     assert_eq!(
         spellings(robert),
-        ["Fischer, R.", "Fischer, Robert J.", "Fischer, Robert James", "Robert Fischer"]
+        [
+            "Fischer, R.",
+            "Fischer, Robert J.",
+            "Fischer, Robert James",
+            "Robert Fischer"
+        ]
     );
     assert_eq!(robert["games"], 7);
     assert_eq!(entry(&list, "Bobby Fischer")["games"], 2);
     // Any spelling, any case, means all of his games.
-    for name in ["Fischer, R.", "robert fischer", "Fischer, Robert J.", "FISCHER, ROBERT JAMES"] {
+    for name in [
+        "Fischer, R.",
+        "robert fischer",
+        "Fischer, Robert J.",
+        "FISCHER, ROBERT JAMES",
+    ] {
         assert_eq!(games_of(&db, name), 7, "{name}");
     }
     assert_eq!(games_of(&db, "Bobby Fischer"), 2);
-    let e4 = json(&["explore", "--json", "--db", &db, "--player", "Fischer, R.", "--color", "white"]);
-    assert_eq!(e4["white"], 4, "as White he won 4 (Spassky, Taimanov, Larsen, the 1930 game) …");
+    let e4 = json(&[
+        "explore",
+        "--json",
+        "--db",
+        &db,
+        "--player",
+        "Fischer, R.",
+        "--color",
+        "white",
+    ]);
+    assert_eq!(
+        e4["white"], 4,
+        "as White he won 4 (Spassky, Taimanov, Larsen, the 1930 game) …"
+    );
     assert_eq!(e4["draws"], 1, "… and drew Petrosian");
-    assert_eq!(e4["black"].as_u64().unwrap() + e4["unknown"].as_u64().unwrap(), 0);
+    assert_eq!(
+        e4["black"].as_u64().unwrap() + e4["unknown"].as_u64().unwrap(),
+        0
+    );
 
     // Alias, reported with its games, undone by unalias.
     let before = json(&["names", "list", "--json", "--db", &db, "--limit", "1000"]);
-    let r = json(&["names", "alias", "--json", "--db", &db, "Bobby Fischer", "--to", "Fischer, R."]);
+    let r = json(&[
+        "names",
+        "alias",
+        "--json",
+        "--db",
+        &db,
+        "Bobby Fischer",
+        "--to",
+        "Fischer, R.",
+    ]);
     assert_eq!(r["games"], 2, "Bobby Fischer's two games: {r}");
     assert_eq!(games_of(&db, "Fischer, R."), 9);
     assert_eq!(games_of(&db, "Bobby Fischer"), 9);
     let r = json(&["names", "unalias", "--json", "--db", &db, "Bobby Fischer"]);
     assert_eq!(r["games"], 2, "{r}");
-    assert_eq!(json(&["names", "list", "--json", "--db", &db, "--limit", "1000"]), before);
+    assert_eq!(
+        json(&["names", "list", "--json", "--db", &db, "--limit", "1000"]),
+        before
+    );
 
     // Unalias of a spelling grouped by normalisation takes it out; alias puts it back.
     let r = json(&["names", "unalias", "--json", "--db", &db, "Fischer, R."]);
     assert_eq!(r["games"], 1, "the Petrosian game: {r}");
     assert_eq!(games_of(&db, "Robert Fischer"), 6);
-    let r = json(&["names", "alias", "--json", "--db", &db, "Fischer, R.", "--to", "Robert Fischer"]);
+    let r = json(&[
+        "names",
+        "alias",
+        "--json",
+        "--db",
+        &db,
+        "Fischer, R.",
+        "--to",
+        "Robert Fischer",
+    ]);
     assert_eq!(r["games"], 1, "{r}");
     assert_eq!(games_of(&db, "Robert Fischer"), 7);
 
     // Merge and split.
-    let r = json(&["names", "merge", "--json", "--db", &db, "Larsen, Bent", "Taimanov, Mark"]);
-    assert_eq!(r["games"], 1, "Taimanov's one game now counts as Larsen's: {r}");
+    let r = json(&[
+        "names",
+        "merge",
+        "--json",
+        "--db",
+        &db,
+        "Larsen, Bent",
+        "Taimanov, Mark",
+    ]);
+    assert_eq!(
+        r["games"], 1,
+        "Taimanov's one game now counts as Larsen's: {r}"
+    );
     assert_eq!(games_of(&db, "Taimanov, Mark"), 3);
-    let r = json(&["names", "split", "--json", "--db", &db, "Larsen, Bent", "Taimanov, Mark"]);
+    let r = json(&[
+        "names",
+        "split",
+        "--json",
+        "--db",
+        &db,
+        "Larsen, Bent",
+        "Taimanov, Mark",
+    ]);
     assert_eq!(r["games"], 1, "{r}");
     assert_eq!(games_of(&db, "Taimanov, Mark"), 1);
 
     // Rename, and back.
-    let r = json(&["names", "rename", "--json", "--db", &db, "Spassky, Boris", "Spassky, Boris V"]);
+    let r = json(&[
+        "names",
+        "rename",
+        "--json",
+        "--db",
+        &db,
+        "Spassky, Boris",
+        "Spassky, Boris V",
+    ]);
     assert_eq!(r["games"], 2, "{r}");
-    assert_eq!(entry(&entries(&db, "spassky"), "Spassky, Boris V")["games"], 2);
-    json(&["names", "rename", "--json", "--db", &db, "Spassky, Boris V", "Spassky, Boris"]);
-    assert_eq!(json(&["names", "list", "--json", "--db", &db, "--limit", "1000"]), before);
+    assert_eq!(
+        entry(&entries(&db, "spassky"), "Spassky, Boris V")["games"],
+        2
+    );
+    json(&[
+        "names",
+        "rename",
+        "--json",
+        "--db",
+        &db,
+        "Spassky, Boris V",
+        "Spassky, Boris",
+    ]);
+    assert_eq!(
+        json(&["names", "list", "--json", "--db", &db, "--limit", "1000"]),
+        before
+    );
 
     // Deleting and editing games keeps the players' counts right.
-    let bobby = json(&["games", "--json", "--db", &db, "--player", "Bobby Fischer", "--sort", "id"]);
+    let bobby = json(&[
+        "games",
+        "--json",
+        "--db",
+        &db,
+        "--player",
+        "Bobby Fischer",
+        "--sort",
+        "id",
+    ]);
     let ids: Vec<String> = bobby["games"]
         .as_array()
         .unwrap()
@@ -143,12 +246,33 @@ fn spellings_of_one_player_are_one_and_corrections_undo() {
     json(&["delete", "--json", "--db", &db, "--game", &ids[0]]);
     assert_eq!(entry(&entries(&db, "fischer"), "Bobby Fischer")["games"], 1);
     // The other Bobby Fischer game (he had Black) becomes Robert Fischer's…
-    json(&["edit", "--json", "--db", &db, "--game", &ids[1], "--set", "Black=Robert Fischer"]);
+    json(&[
+        "edit",
+        "--json",
+        "--db",
+        &db,
+        "--game",
+        &ids[1],
+        "--set",
+        "Black=Robert Fischer",
+    ]);
     let list = entries(&db, "fischer");
     assert_eq!(entry(&list, "Fischer, Robert James")["games"], 8);
-    assert!(list.iter().all(|e| e["name"] != "Bobby Fischer"), "no game names him now");
+    assert!(
+        list.iter().all(|e| e["name"] != "Bobby Fischer"),
+        "no game names him now"
+    );
     // … then is spelt in a way no game spelt before: it finds its player all the same.
-    json(&["edit", "--json", "--db", &db, "--game", &ids[1], "--set", "Black=Fischer, Robert"]);
+    json(&[
+        "edit",
+        "--json",
+        "--db",
+        &db,
+        "--game",
+        &ids[1],
+        "--set",
+        "Black=Fischer, Robert",
+    ]);
     let list = entries(&db, "fischer");
     let robert = entry(&list, "Fischer, Robert James");
     assert_eq!(robert["games"], 8);
@@ -156,7 +280,15 @@ fn spellings_of_one_player_are_one_and_corrections_undo() {
     assert_eq!(games_of(&db, "Fischer, Robert"), 8);
 
     // Names that are nobody's are refused with a reason.
-    let out = run_raw(&["names", "alias", "--db", &db, "Nobody, At All", "--to", "Fischer, R."]);
+    let out = run_raw(&[
+        "names",
+        "alias",
+        "--db",
+        &db,
+        "Nobody, At All",
+        "--to",
+        "Fischer, R.",
+    ]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("no player named"));
 }
@@ -166,8 +298,18 @@ fn scids_spelling_file_wins_and_keeps_to_lives() {
     let dir = tempfile::tempdir().unwrap();
     let db = fixture(dir.path());
     let ssp = shared("names/spelling.ssp.zst");
-    let r = json(&["names", "load-spelling", "--json", "--db", &db, ssp.to_str().unwrap()]);
-    assert_eq!(r["names"]["players"], 380415, "the file's header: 380415 players");
+    let r = json(&[
+        "names",
+        "load-spelling",
+        "--json",
+        "--db",
+        &db,
+        ssp.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        r["names"]["players"], 380415,
+        "the file's header: 380415 players"
+    );
     // The file's lines (213747–213752):
     //   Fischer, Robert J #gm  USA [2785] 1943.03.09--2008.01.17
     //      = Fischer, Robert James
@@ -187,7 +329,11 @@ fn scids_spelling_file_wins_and_keeps_to_lives() {
     assert_eq!(entry(&list, "Fischer, Robert James")["games"], 1);
     assert_eq!(entry(&list, "Fischer, R.")["games"], 1);
     assert_eq!(entry(&list, "Robert Fischer")["games"], 2);
-    assert_eq!(entry(&list, "Bobby Fischer")["games"], 2, "still another player");
+    assert_eq!(
+        entry(&list, "Bobby Fischer")["games"],
+        2,
+        "still another player"
+    );
     let ambiguous = json(&["names", "ambiguous", "--json", "--db", &db]);
     let left: Vec<&str> = ambiguous
         .as_array()
@@ -195,18 +341,36 @@ fn scids_spelling_file_wins_and_keeps_to_lives() {
         .iter()
         .map(|a| a["name"].as_str().unwrap())
         .collect();
-    assert!(left.contains(&"Fischer, R.") && left.contains(&"Robert Fischer"), "{left:?}");
+    assert!(
+        left.contains(&"Fischer, R.") && left.contains(&"Robert Fischer"),
+        "{left:?}"
+    );
     assert_eq!(games_of(&db, "Fischer, Robert J"), 3);
     // The spelling itself means both: his games, and the 1930 one written so.
     assert_eq!(games_of(&db, "Fischer, Robert James"), 4);
     // The user settles an ambiguous one.
-    let r = json(&["names", "alias", "--json", "--db", &db, "Robert Fischer", "--to", "Fischer, Robert J"]);
+    let r = json(&[
+        "names",
+        "alias",
+        "--json",
+        "--db",
+        &db,
+        "Robert Fischer",
+        "--to",
+        "Fischer, Robert J",
+    ]);
     assert_eq!(r["games"], 2, "{r}");
     assert_eq!(games_of(&db, "Fischer, Robert J"), 5);
     // "Judit Polgar" → "Polgar, Judit"; "Polgar, Zsuzsa" → "Polgar, Susan" (the file's).
     let polgars = entries(&db, "polgar");
-    assert_eq!(spellings(entry(&polgars, "Polgar, Judit")), ["Judit Polgar"]);
-    assert_eq!(spellings(entry(&polgars, "Polgar, Susan")), ["Polgar, Zsuzsa"]);
+    assert_eq!(
+        spellings(entry(&polgars, "Polgar, Judit")),
+        ["Judit Polgar"]
+    );
+    assert_eq!(
+        spellings(entry(&polgars, "Polgar, Susan")),
+        ["Polgar, Zsuzsa"]
+    );
     assert_eq!(games_of(&db, "Polgar, Susan"), 1);
     // A card says what the file knows.
     let card = json(&["names", "show", "--json", "--db", &db, "Judit Polgar"]);
@@ -215,23 +379,40 @@ fn scids_spelling_file_wins_and_keeps_to_lives() {
     // Exported as written, or under the names they mean.
     let out = common::run_ok(&["export", "--db", &db]);
     let written = String::from_utf8_lossy(&out.stdout).to_string();
-    for tag in ["[White \"Judit Polgar\"]", "[White \"Fischer, Robert J.\"]", "[White \"Polgar, Zsuzsa\"]"] {
+    for tag in [
+        "[White \"Judit Polgar\"]",
+        "[White \"Fischer, Robert J.\"]",
+        "[White \"Polgar, Zsuzsa\"]",
+    ] {
         assert!(written.contains(tag), "{tag}");
     }
     let out = common::run_ok(&["export", "--db", &db, "--canonical-names"]);
     let canonical = String::from_utf8_lossy(&out.stdout).to_string();
-    for tag in ["[White \"Polgar, Judit\"]", "[White \"Fischer, Robert J\"]", "[White \"Polgar, Susan\"]"] {
+    for tag in [
+        "[White \"Polgar, Judit\"]",
+        "[White \"Fischer, Robert J\"]",
+        "[White \"Polgar, Susan\"]",
+    ] {
         assert!(canonical.contains(tag), "{tag}");
     }
     assert!(!canonical.contains("Judit Polgar") && !canonical.contains("Fischer, Robert J."));
     // The 1930 game, before his birth, keeps its name.
-    let g1930 = canonical.split("\n\n[").find(|g| g.contains("1930.01.01")).unwrap();
-    assert!(g1930.contains("[White \"Fischer, Robert James\"]"), "{g1930}");
+    let g1930 = canonical
+        .split("\n\n[")
+        .find(|g| g.contains("1930.01.01"))
+        .unwrap();
+    assert!(
+        g1930.contains("[White \"Fischer, Robert James\"]"),
+        "{g1930}"
+    );
     // A file that is no spelling file is refused, naming it; the database is unchanged.
     let bad = dir.path().join("names.pgn");
     let out = run_raw(&["names", "load-spelling", "--db", &db, bad.to_str().unwrap()]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("names.pgn") && err.contains("not a Scid spelling file"), "{err}");
+    assert!(
+        err.contains("names.pgn") && err.contains("not a Scid spelling file"),
+        "{err}"
+    );
     assert_eq!(games_of(&db, "Fischer, Robert J"), 5);
 }

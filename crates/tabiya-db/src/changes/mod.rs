@@ -46,7 +46,8 @@ pub struct Edited {
     /// The game's tags before and after.
     pub before: Vec<(String, String)>,
     pub after: Vec<(String, String)>,
-    /// T records whose statistics changed (an edit of the result, a rating or a date).
+    /// T records whose statistics changed (an edit of the result, a rating or a date; for
+    /// several games edited in one change, those of all of them).
     pub records: u64,
 }
 
@@ -155,93 +156,141 @@ impl Database {
     /// event or site spelt in a way no game spelt before finds what it means (the entries
     /// are computed again, in a transaction of their own).
     pub fn edit_game(&self, id: u32, edits: &[TagEdit]) -> Result<Edited> {
-        let (edited, new_spellings) = self.edit_game_alone(id, edits)?;
+        let mut out = self.edit_games(&[(id, edits.to_vec())])?;
+        Ok(out.pop().expect("one game, one answer"))
+    }
+
+    /// [`Database::edit_game`] for many games in one transaction (all or none): each
+    /// T record they touch is counted again once.
+    pub fn edit_games(&self, edits: &[(u32, Vec<TagEdit>)]) -> Result<Vec<Edited>> {
+        let (edited, new_spellings) = self.edit_games_alone(edits)?;
         if new_spellings {
             self.rebuild_names()?;
         }
         Ok(edited)
     }
 
-    /// [`Database::edit_game`] but for the entries; says whether it added spellings.
-    fn edit_game_alone(&self, id: u32, edits: &[TagEdit]) -> Result<(Edited, bool)> {
+    /// [`Database::edit_games`] but for the entries; says whether it added spellings.
+    fn edit_games_alone(&self, edits: &[(u32, Vec<TagEdit>)]) -> Result<(Vec<Edited>, bool)> {
         if self.kind() != Kind::Chess {
             return Err(Error::Usage(
                 "the games of an Othello database have no tags to edit (delete and import instead)"
                     .into(),
             ));
         }
-        for e in edits {
+        let mut ids: Vec<u32> = edits.iter().map(|(id, _)| *id).collect();
+        ids.sort_unstable();
+        if let Some(w) = ids.windows(2).find(|w| w[0] == w[1]) {
+            return Err(Error::Usage(format!(
+                "game {} is edited twice in one change",
+                w[0]
+            )));
+        }
+        for e in edits.iter().flat_map(|(_, e)| e) {
             check_edit(e)?;
         }
         let _lock = self.lock_changes();
         let change = Change::begin(self)?;
         let index = IndexReader::new(&change.read, self)?;
         let facts = FactsReader::new(&change.read)?;
-        let missing = || Error::NotFound(format!("no game {id} in {}", self.dir().display()));
-        if index.amendments.is_removed(id) {
-            return Err(missing());
-        }
-        let data = index.replayer.games.get(id)?.ok_or_else(missing)?;
+        let players_now = crate::players::PlayersReader::new(&change.read)?;
         let names = StoreNames::new(&change.read)?;
-        let mut game = decode_game(&data, &names)?;
-        let before = game.tags.clone();
-        let changed = tag_edit::apply(&mut game, edits);
-        let mut out = Edited {
-            game: id,
-            changed,
-            before,
-            after: game.tags.clone(),
-            ..Edited::default()
-        };
-        if !changed {
-            return Ok((out, false));
-        }
-        // The stored form again: the body as before but for the result, the tags with the
-        // names they had (no dictionary read unless a name is new).
-        let mut body = Vec::new();
-        encode_body(&game, &mut body);
         let table = change.read.table(NAMES)?;
-        let seed = tag_part_ids(skip_tags(&mut Reader::new(&data))?)?
-            .into_iter()
-            .filter_map(|(dict, i)| {
-                crate::NameLookup::name(&names, dict, i).map(|n| (dict, n, i))
-            });
-        let mut few = FewNames::new(&table, seed);
-        let mut raw = Vec::with_capacity(data.len() + 64);
-        let players = crate::chess::stored::assemble_tags(
-            game.tags.iter().map(|(k, v)| (k.as_str(), v.as_str())),
-            &mut few,
-            &body,
-            &mut raw,
-        );
-        let new_names = few.finish()?;
-        let old_facts = facts.get(id)?;
-        let new_facts = crate::chess::facts(&game);
-        let digest = game_digest(&game);
-        let mut retally = Retally::new(&index, &facts);
-        if new_facts != old_facts {
-            let occs = index.replayer.occurrences(id)?;
-            retally.change(id, &occs, old_facts, Some(new_facts))?;
-        }
-        let patches = retally.finish()?;
-        out.records = patches.len() as u64;
         let dict = change.read.table(META)?.get(DICT_KEY)?;
         let dict = dict.as_deref().map(encoder_dictionary);
-        let mut packed = Vec::new();
-        Packer::new(dict.as_ref())?.pack(&raw, &mut packed)?;
-        change
-            .write
-            .with_table(GAMES, |t| t.put(&id.to_be_bytes(), &packed))?;
-        write_names(&change.write, &new_names)?;
-        write_facts(&change.write, id, &[new_facts], &[digest])?;
-        let old_players = crate::players::PlayersReader::new(&change.read)?.get(id)?;
-        if old_players != players || old_facts.date != new_facts.date {
-            let mut sides: Vec<(u32, u32, i64)> = Vec::new();
-            sides.extend(old_players.into_iter().flatten().map(|p| (p, old_facts.date, -1)));
-            sides.extend(players.into_iter().flatten().map(|p| (p, new_facts.date, 1)));
-            crate::persons::count_players(&change.read, &change.write, &sides)?;
+        let mut packer = Packer::new(dict.as_ref())?;
+        // The games as they are, and the names they have (no dictionary read unless a
+        // name is new).
+        let mut stored = Vec::with_capacity(edits.len());
+        let mut seed = Vec::new();
+        for (id, _) in edits {
+            let missing = || Error::NotFound(format!("no game {id} in {}", self.dir().display()));
+            if index.amendments.is_removed(*id) {
+                return Err(missing());
+            }
+            let data = index.replayer.games.get(*id)?.ok_or_else(missing)?;
+            for (d, i) in tag_part_ids(skip_tags(&mut Reader::new(&data))?)? {
+                if let Some(n) = crate::NameLookup::name(&names, d, i) {
+                    seed.push((d, n, i));
+                }
+            }
+            stored.push(data);
         }
-        write_players(&change.write, id, &[players])?;
+        let mut few = FewNames::new(&table, seed);
+        let mut retally = Retally::new(&index, &facts);
+        let mut out = Vec::with_capacity(edits.len());
+        let mut sides: Vec<(u32, u32, i64)> = Vec::new();
+        let mut writes = Vec::new();
+        for ((id, game_edits), data) in edits.iter().zip(&stored) {
+            let mut game = decode_game(data, &names)?;
+            let before = game.tags.clone();
+            let changed = tag_edit::apply(&mut game, game_edits);
+            out.push(Edited {
+                game: *id,
+                changed,
+                before,
+                after: game.tags.clone(),
+                ..Edited::default()
+            });
+            if !changed {
+                continue;
+            }
+            // The stored form again: the body as before but for the result.
+            let mut body = Vec::new();
+            encode_body(&game, &mut body);
+            let mut raw = Vec::with_capacity(data.len() + 64);
+            let players = crate::chess::stored::assemble_tags(
+                game.tags.iter().map(|(k, v)| (k.as_str(), v.as_str())),
+                &mut few,
+                &body,
+                &mut raw,
+            );
+            let old_facts = facts.get(*id)?;
+            let new_facts = crate::chess::facts(&game);
+            if new_facts != old_facts {
+                let occs = index.replayer.occurrences(*id)?;
+                retally.change(*id, &occs, old_facts, Some(new_facts))?;
+            }
+            let old_players = players_now.get(*id)?;
+            if old_players != players || old_facts.date != new_facts.date {
+                sides.extend(
+                    old_players
+                        .into_iter()
+                        .flatten()
+                        .map(|p| (p, old_facts.date, -1)),
+                );
+                sides.extend(
+                    players
+                        .into_iter()
+                        .flatten()
+                        .map(|p| (p, new_facts.date, 1)),
+                );
+            }
+            let mut packed = Vec::new();
+            packer.pack(&raw, &mut packed)?;
+            writes.push((*id, packed, new_facts, game_digest(&game), players));
+        }
+        let new_names = few.finish()?;
+        let patches = retally.finish()?;
+        let records = patches.len() as u64;
+        for e in out.iter_mut().filter(|e| e.changed) {
+            e.records = records;
+        }
+        if writes.is_empty() {
+            return Ok((out, false));
+        }
+        change.write.with_table(GAMES, |t| {
+            for (id, packed, ..) in &writes {
+                t.put(&id.to_be_bytes(), packed)?;
+            }
+            Ok(())
+        })?;
+        write_names(&change.write, &new_names)?;
+        for (id, _, f, digest, players) in &writes {
+            write_facts(&change.write, *id, &[*f], &[*digest])?;
+            write_players(&change.write, *id, &[*players])?;
+        }
+        crate::persons::count_players(&change.read, &change.write, &sides)?;
         change.commit(patches, &[])?;
         let new_spellings = new_names
             .iter()

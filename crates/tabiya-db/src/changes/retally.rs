@@ -84,7 +84,11 @@ impl<'r, 'a> Retally<'r, 'a> {
         };
         for r in &self.index.runs {
             if let Some(rec) = self.index.t_record(r, last.key)?
-                && self.index.postings_of(r, &rec)?.iter().any(|p| p.game == game)
+                && self
+                    .index
+                    .postings_of(r, &rec)?
+                    .iter()
+                    .any(|p| p.game == game)
             {
                 return Ok(Some(r));
             }
@@ -131,7 +135,12 @@ impl<'r, 'a> Retally<'r, 'a> {
             }
             if !run.complete_for(o.key) {
                 let rec = &self.records[&id].rec;
-                if !self.index.postings_of(run, rec)?.iter().any(|p| p.game == game) {
+                if !self
+                    .index
+                    .postings_of(run, rec)?
+                    .iter()
+                    .any(|p| p.game == game)
+                {
                     continue; // counted by an S entry of the run
                 }
             }

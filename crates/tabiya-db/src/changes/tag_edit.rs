@@ -56,7 +56,9 @@ pub fn check(edit: &TagEdit) -> Result<()> {
     match edit {
         TagEdit::Set(_, value) => {
             if value.contains(['\n', '\r']) {
-                return Err(Error::Usage(format!("the value of {name} must be one line")));
+                return Err(Error::Usage(format!(
+                    "the value of {name} must be one line"
+                )));
             }
             if name == "Result" && !matches!(value.as_str(), "1-0" | "0-1" | "1/2-1/2" | "*") {
                 return Err(Error::Usage(format!(

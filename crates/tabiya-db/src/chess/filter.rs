@@ -170,6 +170,9 @@ mod tests {
         assert!(lived(true).accepts(&at(19720711), &players));
         assert!(!lived(true).accepts(&at(19430308), &players));
         assert!(lived(true).accepts(&at(19430309), &players));
-        assert!(lived(true).accepts(&at(0), &players), "an undated game is not outside");
+        assert!(
+            lived(true).accepts(&at(0), &players),
+            "an undated game is not outside"
+        );
     }
 }

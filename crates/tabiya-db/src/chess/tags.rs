@@ -221,8 +221,7 @@ pub(crate) fn tag_part_ids(data: &[u8]) -> Result<Vec<(Dict, u32)>, DecodeError>
         Dict::Event,
         Dict::Site,
         Dict::Round,
-    ]
-    {
+    ] {
         let v = r.varint("header")?;
         if v != 0 {
             out.push((dict, u32::try_from(v - 1).map_err(|_| r.bad("name id"))?));

@@ -58,7 +58,11 @@ pub(crate) fn build(
             Correction::Corrected {
                 canonical,
                 person: Some(p),
-            } => by_canonical.entry(canonical).or_insert((p, Vec::new())).1.push(i),
+            } => by_canonical
+                .entry(canonical)
+                .or_insert((p, Vec::new()))
+                .1
+                .push(i),
             Correction::Corrected {
                 canonical,
                 person: None,
@@ -81,12 +85,12 @@ pub(crate) fn build(
             }
             Correction::Unchanged | Correction::OutsideLifetime { .. } => {
                 // A correct name of the file is its player's too.
-                match ssp.filter(|_| dict == Dict::Player).and_then(|f| f.person_id(&s.name)) {
+                match ssp
+                    .filter(|_| dict == Dict::Player)
+                    .and_then(|f| f.person_id(&s.name))
+                {
                     Some(p) => by_canonical
-                        .entry(
-                            ssp.map(|f| f.person(p).name)
-                                .unwrap_or(s.name.as_str()),
-                        )
+                        .entry(ssp.map(|f| f.person(p).name).unwrap_or(s.name.as_str()))
                         .or_insert((p, Vec::new()))
                         .1
                         .push(i),
@@ -95,7 +99,11 @@ pub(crate) fn build(
             }
         }
     }
-    let name_of = |i: usize| rewritten.get(&i).map_or(spelt[i].name.as_str(), String::as_str);
+    let name_of = |i: usize| {
+        rewritten
+            .get(&i)
+            .map_or(spelt[i].name.as_str(), String::as_str)
+    };
     if dict == Dict::Player {
         // Each correct name of the file is one item of the clustering, its spellings' games
         // its weight; the other spellings are items of their own.
@@ -117,8 +125,12 @@ pub(crate) fn build(
             }
         };
         for c in &clustering.clusters {
-            let scid_items: Vec<usize> =
-                c.members.iter().copied().filter(|&m| m < scid.len()).collect();
+            let scid_items: Vec<usize> = c
+                .members
+                .iter()
+                .copied()
+                .filter(|&m| m < scid.len())
+                .collect();
             if scid_items.len() > 1 {
                 // Two players of the file: never one. What else matched both stays alone.
                 for &m in &c.members {
@@ -207,7 +219,10 @@ pub(crate) fn build(
             by_key.entry(key).or_default().extend(members);
         }
         for &i in &free {
-            by_key.entry(tabiya_names::fold(name_of(i))).or_default().push(i);
+            by_key
+                .entry(tabiya_names::fold(name_of(i)))
+                .or_default()
+                .push(i);
         }
         for (key, members) in by_key {
             let (display, source) = match display_of_key.remove(&key) {
@@ -347,8 +362,16 @@ fn assemble(
     for (i, &g) in group_of.iter().enumerate() {
         members[g].push(i);
     }
-    let mut order: Vec<usize> = (0..groups.len()).filter(|&g| !members[g].is_empty()).collect();
-    order.sort_by_cached_key(|&g| (tabiya_names::fold(&groups[g].display), groups[g].display.clone(), g));
+    let mut order: Vec<usize> = (0..groups.len())
+        .filter(|&g| !members[g].is_empty())
+        .collect();
+    order.sort_by_cached_key(|&g| {
+        (
+            tabiya_names::fold(&groups[g].display),
+            groups[g].display.clone(),
+            g,
+        )
+    });
     let mut entries: Vec<Entry> = Vec::with_capacity(order.len());
     let mut entry_of_group: HashMap<usize, u32> = HashMap::new();
     for &g in &order {

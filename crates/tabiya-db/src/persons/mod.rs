@@ -481,9 +481,14 @@ pub(crate) fn load_spelling(read: &ReadTx) -> Result<Option<tabiya_names::ssp::S
 /// The entries of a dictionary as a read transaction sees them (`None` before the first
 /// computation).
 pub(crate) fn read_entries(read: &ReadTx, dict: Dict) -> Result<Option<Entries>> {
-    match read.table(ENTRIES)?.get_with(&[dict as u8], |v| Entries::decode(dict, v))? {
+    match read
+        .table(ENTRIES)?
+        .get_with(&[dict as u8], |v| Entries::decode(dict, v))?
+    {
         None => Ok(None),
-        Some(e) => Ok(Some(e.map_err(|e| Error::Corrupt(format!("entries: {e}")))?)),
+        Some(e) => Ok(Some(
+            e.map_err(|e| Error::Corrupt(format!("entries: {e}")))?,
+        )),
     }
 }
 
@@ -627,8 +632,7 @@ impl Database {
         let before = match read_entries(&read, dict)? {
             Some(e) => e,
             None => {
-                let rules: Vec<NameRule> =
-                    load_rules(&read)?.into_iter().map(|(_, r)| r).collect();
+                let rules: Vec<NameRule> = load_rules(&read)?.into_iter().map(|(_, r)| r).collect();
                 let ssp = load_spelling(&read)?;
                 let all = rebuild_into(&read, &w, &rules, ssp.as_ref())?;
                 all.into_iter()
@@ -682,8 +686,8 @@ impl Database {
                 "{file_name}: no @PLAYER, @EVENT, @SITE or @ROUND section with names: not a Scid spelling file"
             )));
         }
-        let packed = zstd::encode_all(&raw[..], 9)
-            .map_err(|e| Error::Input(format!("{file_name}: {e}")))?;
+        let packed =
+            zstd::encode_all(&raw[..], 9).map_err(|e| Error::Input(format!("{file_name}: {e}")))?;
         let _lock = self.lock_changes();
         let w = self.store.write()?;
         let read = self.store.read()?;

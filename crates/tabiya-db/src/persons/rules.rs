@@ -12,7 +12,11 @@ pub const NAME_RULES: &str = "name_rules";
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NameRule {
     /// The spelling `name` belongs to the entry of the spelling `to`.
-    Alias { dict: Dict, name: String, to: String },
+    Alias {
+        dict: Dict,
+        name: String,
+        to: String,
+    },
     /// The spelling `name` is an entry of its own.
     Separate { dict: Dict, name: String },
     /// The entries of `a` and `b` are one (named as `a`'s).

@@ -29,9 +29,9 @@ use self::resolve::{Resolved, on_cores, resolve_on_cores};
 use self::streams::{
     Entries, S_CACHE_LIMIT, SCache, SIter, SMerge, TIter, entries, prefix_groups, sorted_cursor,
 };
+use super::amend::{Amendments, PATCHES};
 use super::record::{Occ, SEntry, TRecord, make_record, merge_records};
 use super::writer::RunWriter;
-use super::amend::{Amendments, PATCHES};
 use super::{
     BLOCKS, POSTINGS, PROMOTE_AT, RUNS, RunDir, SKETCHES, block_key, decode_t_block, load_runs,
     prefix, run_key,
