@@ -610,3 +610,81 @@ impl CanonicalNames {
         }
     }
 }
+
+/// What `names fill-elo` did.
+#[derive(Debug, Clone, Serialize)]
+pub struct EloFilled {
+    /// Games given a rating they lacked.
+    pub games: u64,
+    /// Ratings given (a game may get two).
+    pub ratings: u64,
+    /// T records counted again.
+    pub records: u64,
+}
+
+/// Gives the games' players the ratings they lack from the loaded spelling file's `%Elo`
+/// histories (the rating list of the game's year and month, as Scid reads it), for players
+/// the file names (`names load-spelling`), in one transaction.
+pub fn fill_elo(db: &Db) -> Result<EloFilled> {
+    check_chess(db)?;
+    let snap = db.inner.snapshot()?;
+    let Some(spelling) = snap.spelling()? else {
+        return Err(Error::bad_request(
+            "no spelling file is loaded: tabiya names load-spelling FILE first",
+        ));
+    };
+    let entries = snap.entries(Dict::Player)?;
+    let mut person_of: HashMap<u32, Option<tabiya_names::ssp::PersonId>> = HashMap::new();
+    let mut edits: Vec<(u32, Vec<tabiya_db::TagEdit>)> = Vec::new();
+    let mut ratings = 0;
+    for id in snap.all_game_ids()? {
+        let f = snap.facts(id)?;
+        if f.ratings[0].is_some() && f.ratings[1].is_some() {
+            continue;
+        }
+        let players = snap.players(id)?;
+        let (year, month) = ((f.date / 10000) as u16, (f.date / 100 % 100) as u8);
+        if year == 0 {
+            continue;
+        }
+        let mut game = Vec::new();
+        for (side, tag) in [(0, "WhiteElo"), (1, "BlackElo")] {
+            let (None, Some(spelling_id)) = (f.ratings[side], players[side]) else {
+                continue;
+            };
+            let Some(e) = entries.entry_of(spelling_id, f.date) else {
+                continue;
+            };
+            let entry = &entries.entries[e as usize];
+            if entry.info.is_none() {
+                continue;
+            }
+            let person = *person_of
+                .entry(e)
+                .or_insert_with(|| spelling.person_id(&entry.name));
+            if let Some(elo) =
+                person.and_then(|p| spelling.elo_at(p, year, (month > 0).then_some(month)))
+            {
+                game.push(tabiya_db::TagEdit::Set(tag.into(), elo.to_string()));
+                ratings += 1;
+            }
+        }
+        if !game.is_empty() {
+            edits.push((id, game));
+        }
+    }
+    drop(snap);
+    if edits.is_empty() {
+        return Ok(EloFilled {
+            games: 0,
+            ratings: 0,
+            records: 0,
+        });
+    }
+    let done = db.inner.edit_games(&edits)?;
+    Ok(EloFilled {
+        games: done.iter().filter(|e| e.changed).count() as u64,
+        ratings,
+        records: done.first().map_or(0, |e| e.records),
+    })
+}

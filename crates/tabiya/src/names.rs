@@ -35,6 +35,16 @@ pub enum NamesCommand {
     /// Load Scid's spelling file (.ssp or .ssp.zst): its correct names win, for the games
     /// stored and those imported later.
     LoadSpelling(crate::names_edit::LoadSpellingArgs),
+    /// Give games the ratings they lack from the spelling file's %Elo histories.
+    FillElo(FillEloArgs),
+}
+
+#[derive(Args)]
+pub struct FillEloArgs {
+    #[command(flatten)]
+    pub db: DbArg,
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args)]
@@ -204,6 +214,18 @@ pub fn run(cmd: NamesCommand) -> anyhow::Result<()> {
         NamesCommand::Split(a) => crate::names_edit::merge(a, false),
         NamesCommand::Rename(a) => crate::names_edit::rename(a),
         NamesCommand::LoadSpelling(a) => crate::names_edit::load_spelling(a),
+        NamesCommand::FillElo(a) => {
+            let db = a.db.open()?;
+            let r = entries::fill_elo(&db)?;
+            if a.json {
+                return print_json(&r);
+            }
+            println!(
+                "{} ratings given to {} games from the spelling file's %Elo histories ({} tree records counted again)",
+                r.ratings, r.games, r.records
+            );
+            Ok(())
+        }
     }
 }
 

@@ -416,3 +416,66 @@ fn scids_spelling_file_wins_and_keeps_to_lives() {
     );
     assert_eq!(games_of(&db, "Fischer, Robert J"), 5);
 }
+
+/// Ratings a game lacks, from a spelling file's `%Elo` history (a small file written here:
+/// the shared one has no `%Elo` line). Scid's rule (docs/formats/ssp.md): with 4 ratings in
+/// a year, month m (0–11) takes the rating m × 4 / 12; an unknown month is January.
+#[test]
+fn missing_ratings_are_filled_from_elo_histories() {
+    let dir = tempfile::tempdir().unwrap();
+    let ssp = dir.path().join("small.ssp");
+    std::fs::write(
+        &ssp,
+        "@PLAYER \"., -_*\"\nSmith, John #GM USA [2600] 1950.01.01\n   %Elo 2001:2400,2410,2420,2430\n   = Smith, J\nBrown, Bob #IM ENG [2450] 1960\n   %Elo 2001:2300\n",
+    )
+    .unwrap();
+    let mut pgn = String::new();
+    let mut add = |w: &str, b: &str, date: &str, extra: &str| {
+        pgn.push_str(&format!(
+            "[Event \"E\"]\n[Site \"S\"]\n[Date \"{date}\"]\n[Round \"1\"]\n[White \"{w}\"]\n[Black \"{b}\"]\n[Result \"1-0\"]\n{extra}\n1. e4 e5 1-0\n\n"
+        ));
+    };
+    add("Smith, John", "Brown, Bob", "2001.05.01", "");
+    add(
+        "Smith, J.",
+        "Brown, Bob",
+        "2001.??.??",
+        "[BlackElo \"2299\"]\n",
+    );
+    add("Smith, John", "Other, Guy", "1999.01.01", "");
+    let file = dir.path().join("g.pgn");
+    std::fs::write(&file, pgn).unwrap();
+    let db = dir.path().join("db").display().to_string();
+    json(&["import", "--json", "--db", &db, file.to_str().unwrap()]);
+    let out = run_raw(&["names", "fill-elo", "--db", &db]);
+    assert!(!out.status.success(), "no spelling file yet");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("load-spelling"));
+    json(&[
+        "names",
+        "load-spelling",
+        "--json",
+        "--db",
+        &db,
+        ssp.to_str().unwrap(),
+    ]);
+    let r = json(&["names", "fill-elo", "--json", "--db", &db]);
+    // Game 1: May (m = 4 → 4 × 4 / 12 = 1: the 2nd list) 2410, Brown 2300; game 2:
+    // January 2400 (its BlackElo kept); game 3: no list in 1999.
+    assert_eq!(r["games"], 2, "{r}");
+    assert_eq!(r["ratings"], 3, "{r}");
+    let g = |id: &str| {
+        let out = common::run_ok(&["export", "--db", &db, "--game", id]);
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    assert!(g("1").contains("[WhiteElo \"2410\"]") && g("1").contains("[BlackElo \"2300\"]"));
+    assert!(g("2").contains("[WhiteElo \"2400\"]") && g("2").contains("[BlackElo \"2299\"]"));
+    assert!(!g("3").contains("Elo"));
+    // The statistics follow: both rated games, (2410 + 2300 + 2400 + 2299) / 4 = 2352.25.
+    let e = json(&["explore", "--json", "--db", &db]);
+    assert_eq!(e["averageRating"], 2352);
+    // Run again: nothing left to fill.
+    assert_eq!(
+        json(&["names", "fill-elo", "--json", "--db", &db])["games"],
+        0
+    );
+}

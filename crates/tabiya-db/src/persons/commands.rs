@@ -1,0 +1,261 @@
+//! What the entries answer and change, on a database and a snapshot: computing them again,
+//! the user's rules, Scid's spelling file loaded or brought from another database, the
+//! entries a query reads.
+
+use super::rules::{NAME_RULES, NameRule};
+use super::{
+    ENTRY_DICTS, Entries, SPELLING, compute, load_rules, load_spelling, read_entries, rebuild_into,
+};
+use crate::codec::Reader;
+use crate::game::Dict;
+use crate::players::scan_players;
+use crate::{Database, Error, Kind, Result};
+
+impl crate::Snapshot<'_> {
+    /// The entries of a dictionary (computed here, not kept, for a database whose entries
+    /// were never computed).
+    pub fn entries(&self, dict: Dict) -> Result<Entries> {
+        if let Some(e) = read_entries(self.read_tx(), dict)? {
+            return Ok(e);
+        }
+        let rules: Vec<NameRule> = load_rules(self.read_tx())?
+            .into_iter()
+            .map(|(_, r)| r)
+            .collect();
+        let ssp = load_spelling(self.read_tx())?;
+        Ok(compute(self.read_tx(), &rules, ssp.as_ref())?
+            .into_iter()
+            .find(|e| e.dict == dict)
+            .expect("every dictionary"))
+    }
+
+    /// The name of the spelling file loaded, if any.
+    pub fn spelling_file(&self) -> Result<Option<String>> {
+        Ok(self
+            .read_tx()
+            .table(SPELLING)?
+            .get(b"file")?
+            .map(|v| String::from_utf8_lossy(&v).into_owned()))
+    }
+}
+
+impl crate::Snapshot<'_> {
+    /// Games naming any of these spellings (players: games played, each side once; events
+    /// and sites: read from each game's tags).
+    pub fn games_with_spellings(&self, dict: Dict, spellings: &[u32]) -> Result<u64> {
+        if spellings.is_empty() {
+            return Ok(0);
+        }
+        let mut sorted = spellings.to_vec();
+        sorted.sort_unstable();
+        let has = |id: u32| sorted.binary_search(&id).is_ok();
+        let mut n = 0u64;
+        if dict == Dict::Player {
+            scan_players(self.read_tx(), |_, p| {
+                n += p.into_iter().flatten().filter(|&id| has(id)).count() as u64;
+            })?;
+            return Ok(n);
+        }
+        for id in self.all_game_ids()? {
+            let Some(data) = self.game_record(id)? else {
+                continue;
+            };
+            let mut r = Reader::new(&data);
+            let tags = crate::chess::stored::skip_tags(&mut r)?;
+            if crate::chess::tags::tag_part_ids(tags)?
+                .into_iter()
+                .any(|(d, i)| d == dict && has(i))
+            {
+                n += 1;
+            }
+        }
+        Ok(n)
+    }
+}
+
+impl crate::Snapshot<'_> {
+    /// The spelling file loaded into the database, read, if any.
+    pub fn spelling(&self) -> Result<Option<tabiya_names::ssp::Spelling>> {
+        load_spelling(self.read_tx())
+    }
+}
+
+impl Database {
+    /// Computes the entries of every dictionary again (after an import; see the module).
+    pub fn rebuild_names(&self) -> Result<()> {
+        if self.kind() != Kind::Chess {
+            return Ok(());
+        }
+        let _lock = self.lock_changes();
+        let w = self.store.write()?;
+        let read = self.store.read()?;
+        let rules: Vec<NameRule> = load_rules(&read)?.into_iter().map(|(_, r)| r).collect();
+        let ssp = load_spelling(&read)?;
+        rebuild_into(&read, &w, &rules, ssp.as_ref())?;
+        w.commit()?;
+        self.committed();
+        Ok(())
+    }
+
+    /// The rules given so far, with their sequence numbers.
+    pub fn name_rules(&self) -> Result<Vec<(u32, NameRule)>> {
+        load_rules(&self.store.read()?)
+    }
+
+    /// Changes the rules — drops those numbered `drop`, then adds `add` — and computes the
+    /// entries again, in one transaction. Returns the entries before and after, of the
+    /// rules' dictionary.
+    pub fn change_name_rules(
+        &self,
+        dict: Dict,
+        drop: &[u32],
+        add: Option<NameRule>,
+    ) -> Result<(Entries, Entries)> {
+        self.check_names_kind()?;
+        let _lock = self.lock_changes();
+        let w = self.store.write()?;
+        let read = self.store.read()?;
+        let before = match read_entries(&read, dict)? {
+            Some(e) => e,
+            None => {
+                let rules: Vec<NameRule> = load_rules(&read)?.into_iter().map(|(_, r)| r).collect();
+                let ssp = load_spelling(&read)?;
+                let all = rebuild_into(&read, &w, &rules, ssp.as_ref())?;
+                all.into_iter()
+                    .find(|e| e.dict == dict)
+                    .expect("every dictionary")
+            }
+        };
+        let mut rules = load_rules(&read)?;
+        let next = rules.last().map_or(0, |(k, _)| k + 1);
+        w.with_table(NAME_RULES, |t| {
+            for k in drop {
+                t.remove(&k.to_be_bytes())?;
+            }
+            if let Some(r) = &add {
+                t.put(&next.to_be_bytes(), &r.encode())?;
+            }
+            Ok(())
+        })?;
+        rules.retain(|(k, _)| !drop.contains(k));
+        let mut rules: Vec<NameRule> = rules.into_iter().map(|(_, r)| r).collect();
+        rules.extend(add);
+        let ssp = load_spelling(&read)?;
+        let all = rebuild_into(&read, &w, &rules, ssp.as_ref())?;
+        w.commit()?;
+        self.committed();
+        let after = all
+            .into_iter()
+            .find(|e| e.dict == dict)
+            .expect("every dictionary");
+        Ok((before, after))
+    }
+
+    /// Loads Scid's spelling file (its bytes, plain or zstd) into the database and computes
+    /// the entries again: its correct names win from then on, for the games stored and those
+    /// imported later. Returns the file's warnings and the entries of every dictionary.
+    pub fn load_spelling(
+        &self,
+        file_name: &str,
+        bytes: &[u8],
+    ) -> Result<(tabiya_names::ssp::Spelling, Vec<Entries>, Vec<Entries>)> {
+        self.check_names_kind()?;
+        let raw = if bytes.starts_with(&[0x28, 0xB5, 0x2F, 0xFD]) {
+            zstd::decode_all(bytes).map_err(|e| Error::Input(format!("{file_name}: {e}")))?
+        } else {
+            bytes.to_vec()
+        };
+        let spelling = tabiya_names::ssp::Spelling::read(&raw[..])
+            .map_err(|e| Error::Input(format!("{file_name}: {e}")))?;
+        if spelling.is_empty() {
+            return Err(Error::Input(format!(
+                "{file_name}: no @PLAYER, @EVENT, @SITE or @ROUND section with names: not a Scid spelling file"
+            )));
+        }
+        let packed =
+            zstd::encode_all(&raw[..], 9).map_err(|e| Error::Input(format!("{file_name}: {e}")))?;
+        let _lock = self.lock_changes();
+        let w = self.store.write()?;
+        let read = self.store.read()?;
+        let before: Vec<Entries> = ENTRY_DICTS
+            .iter()
+            .filter_map(|&d| read_entries(&read, d).transpose())
+            .collect::<Result<_>>()?;
+        w.with_table(SPELLING, |t| {
+            t.put(b"ssp", &packed)?;
+            t.put(b"file", file_name.as_bytes())
+        })?;
+        let rules: Vec<NameRule> = load_rules(&read)?.into_iter().map(|(_, r)| r).collect();
+        let after = rebuild_into(&read, &w, &rules, Some(&spelling))?;
+        w.commit()?;
+        self.committed();
+        Ok((spelling, before, after))
+    }
+
+    fn check_names_kind(&self) -> Result<()> {
+        if self.kind() != Kind::Chess {
+            return Err(Error::Usage(format!(
+                "{} is an Othello database: its names are WTHOR's (tabiya wthor)",
+                self.dir().display()
+            )));
+        }
+        Ok(())
+    }
+}
+
+impl Database {
+    /// Brings another database's corrections of names (those this one has not) and, when
+    /// this one has none, its spelling file; computes the entries again if anything came.
+    /// Returns the rules added and the spelling file's name if it came.
+    pub fn adopt_names(&self, other: &Database) -> Result<(u64, Option<String>)> {
+        self.check_names_kind()?;
+        let theirs = other.store.read()?;
+        let their_rules: Vec<NameRule> = load_rules(&theirs)?.into_iter().map(|(_, r)| r).collect();
+        let their_spelling = theirs.table(SPELLING)?;
+        let _lock = self.lock_changes();
+        let w = self.store.write()?;
+        let read = self.store.read()?;
+        let mine = load_rules(&read)?;
+        let mut next = mine.last().map_or(0, |(k, _)| k + 1);
+        let mut rules: Vec<NameRule> = mine.into_iter().map(|(_, r)| r).collect();
+        let mut added = 0;
+        w.with_table(NAME_RULES, |t| {
+            for r in their_rules {
+                if !rules.contains(&r) {
+                    t.put(&next.to_be_bytes(), &r.encode())?;
+                    next += 1;
+                    added += 1;
+                    rules.push(r);
+                }
+            }
+            Ok(())
+        })?;
+        let mut spelling = None;
+        let mut ssp = load_spelling(&read)?;
+        if ssp.is_none()
+            && let (Some(bytes), file) = (their_spelling.get(b"ssp")?, their_spelling.get(b"file")?)
+        {
+            let name = file.map_or_else(
+                || "spelling file".to_string(),
+                |f| String::from_utf8_lossy(&f).into_owned(),
+            );
+            w.with_table(SPELLING, |t| {
+                t.put(b"ssp", &bytes)?;
+                t.put(b"file", name.as_bytes())
+            })?;
+            let raw = zstd::decode_all(&bytes[..])
+                .map_err(|e| Error::Corrupt(format!("the stored spelling file: {e}")))?;
+            ssp = Some(
+                tabiya_names::ssp::Spelling::read(&raw[..])
+                    .map_err(|e| Error::Corrupt(format!("the stored spelling file: {e}")))?,
+            );
+            spelling = Some(name);
+        }
+        if added > 0 || spelling.is_some() {
+            rebuild_into(&read, &w, &rules, ssp.as_ref())?;
+            w.commit()?;
+            self.committed();
+        }
+        Ok((added, spelling))
+    }
+}
