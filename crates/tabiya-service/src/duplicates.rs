@@ -82,7 +82,7 @@ fn annotations(g: &tabiya_pgn::Game) -> usize {
 pub fn find(db: &Db, remove: bool) -> Result<Duplicates> {
     if db.kind() != Kind::Chess {
         return Err(Error::bad_request(format!(
-            "{} is an Othello database: WTHOR games are compared with `tabiya wthor check`",
+            "{} is an Othello database: near-duplicates are looked for in chess databases (an Othello import already skips a game equal to a stored one)",
             db.dir().display()
         )));
     }

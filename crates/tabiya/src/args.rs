@@ -173,6 +173,15 @@ pub struct ChessFilterArgs {
 }
 
 impl ChessFilterArgs {
+    pub fn is_given(&self) -> bool {
+        self.color.is_some()
+            || self.since.is_some()
+            || self.until.is_some()
+            || !self.speeds.is_empty()
+            || self.rating_min.is_some()
+            || self.rating_max.is_some()
+    }
+
     /// The filter, with the player (any spelling of theirs, any case) when given.
     pub fn filter(&self, player: Option<&str>) -> anyhow::Result<tabiya_service::filter::Filter> {
         Ok(tabiya_service::filter::Filter {

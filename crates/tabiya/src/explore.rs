@@ -41,6 +41,12 @@ pub fn run(args: ExploreArgs) -> anyhow::Result<()> {
     let db = args.db.open()?;
     match db.kind() {
         Kind::Othello => {
+            if args.player.is_some() || args.filter.is_given() {
+                bail!(
+                    "{} is an Othello database: --player and the other filters of explore are for chess databases (Othello: tabiya games --player)",
+                    dir.display()
+                );
+            }
             if args.position.is_given() {
                 bail!(
                     "{} is an Othello database: give the position with --moves (like f5d6c3)",

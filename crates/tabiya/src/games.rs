@@ -36,6 +36,12 @@ pub fn run(args: GamesArgs) -> anyhow::Result<()> {
     let db = args.db.open()?;
     match db.kind() {
         Kind::Othello => {
+            if args.chess.is_given() {
+                bail!(
+                    "{} is an Othello database: --color, --since, --until, --speed and --rating-min/max are for chess databases (Othello: --from, --to)",
+                    dir.display()
+                );
+            }
             if args.position.is_given() {
                 bail!(
                     "{} is an Othello database: give the position with --moves (like f5d6c3)",

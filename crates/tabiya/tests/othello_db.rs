@@ -705,8 +705,31 @@ fn kinds_are_not_mixed() {
     assert!(e.contains("--moves"), "{e}");
     let e = failure(&["explore", "--db", chess.to_str().unwrap(), "--moves", "f5"]);
     assert!(e.contains("chess database"), "{e}");
-    let e = failure(&["games", "--db", chess.to_str().unwrap(), "--player", "x"]);
+    let e = failure(&[
+        "games",
+        "--db",
+        chess.to_str().unwrap(),
+        "--tournament",
+        "x",
+    ]);
     assert!(e.contains("Othello"), "{e}");
+    // (A player is a filter of both kinds; the chess filters are chess's.)
+    let e = failure(&[
+        "games",
+        "--db",
+        othello.to_str().unwrap(),
+        "--since",
+        "2001",
+    ]);
+    assert!(e.contains("chess"), "{e}");
+    let e = failure(&[
+        "explore",
+        "--db",
+        othello.to_str().unwrap(),
+        "--player",
+        "x",
+    ]);
+    assert!(e.contains("chess"), "{e}");
     let e = failure(&[
         "wthor",
         "export",
