@@ -101,6 +101,10 @@ impl Database {
             // An upgrade that rewrote blocks leaves their old pages free.
             db.shrink()?;
         }
+        if version < 4 {
+            // Format 4's names' entries, over what the upgrade committed.
+            db.rebuild_names()?;
+        }
         Ok(db)
     }
 

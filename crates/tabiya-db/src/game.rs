@@ -23,15 +23,19 @@ pub enum Dict {
     Site = 2,
     Round = 3,
     TagName = 4,
+    /// Annotators (`Annotator` tags): a game keeps the tag as written among its other tags;
+    /// the dictionary holds each spelling once, for what it means (`crate::persons`).
+    Annotator = 5,
 }
 
 impl Dict {
-    pub const ALL: [Dict; 5] = [
+    pub const ALL: [Dict; 6] = [
         Dict::Player,
         Dict::Event,
         Dict::Site,
         Dict::Round,
         Dict::TagName,
+        Dict::Annotator,
     ];
 }
 

@@ -61,7 +61,7 @@ fn dict_of(b: u8) -> Option<Dict> {
 #[derive(Default)]
 pub struct NameCache {
     /// Per dictionary (indexed by `Dict as usize`), so lookups by `&str` allocate nothing.
-    ids: [HashMap<String, u32>; 5],
+    ids: [HashMap<String, u32>; 6],
     next: HashMap<Dict, u32>,
     pending: Vec<(Dict, u32, String)>,
 }

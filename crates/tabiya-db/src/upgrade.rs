@@ -13,8 +13,9 @@
 //!
 //! Format 4 lets games be deleted and edited (the removed set in `meta`, the `patches`
 //! table: what an older Tabiya would not read, so it must refuse such a database) and gives
-//! names their entries (`entries`, `name_rules`, `spelling`): nothing is rewritten; the
-//! entries are computed.
+//! names their entries (`entries`, `name_rules`, `spelling`) and annotators a dictionary:
+//! nothing is rewritten; the annotators' spellings are gathered from the games' tags, and
+//! the entries computed once the upgrade is committed (`Database::open`).
 //!
 //! Each upgrade is one transaction: a kill leaves the database as it was, upgraded again at
 //! the next open.
@@ -82,9 +83,25 @@ pub(crate) fn upgrade(store: &Store, kind: Kind, from: u32) -> Result<()> {
         trace(&format!("upgrade: {changed} T records to format 3"), t0);
     }
     if from < 4 && kind == Kind::Chess {
+        // The annotators' dictionary, from the games' Annotator tags.
         let read = store.read()?;
-        crate::persons::rebuild_into(&read, &w, &[], None)?;
-        trace("upgrade: names' entries for format 4", t0);
+        let games = Records::new(&read)?;
+        let mut names = NameCache::load(&read)?;
+        if let Some(tag) = names.get(Dict::TagName, "Annotator") {
+            for id in games.ids()? {
+                let data = games
+                    .get(id)?
+                    .ok_or_else(|| Error::Corrupt(format!("game {id} is missing")))?;
+                let tags = crate::chess::stored::skip_tags(&mut crate::codec::Reader::new(&data))?;
+                for (t, value) in crate::chess::tags::extra_tags(tags)? {
+                    if t == tag {
+                        crate::game::Names::id(&mut names, Dict::Annotator, &value);
+                    }
+                }
+            }
+            crate::names::write_names(&w, &names.take_pending())?;
+        }
+        trace("upgrade: annotators for format 4", t0);
     }
     w.with_table(META, |t| {
         t.put(b"version", crate::FORMAT_VERSION.to_string().as_bytes())

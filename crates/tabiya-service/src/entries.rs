@@ -19,7 +19,9 @@ use crate::names::NameKind;
 pub struct EntryView {
     pub name: String,
     pub source: NameSource,
-    pub games: u64,
+    /// Players: the games they played (events, sites and annotators are not counted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub games: Option<u64>,
     /// Its spellings as written in games, alphabetical.
     pub spellings: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -56,7 +58,7 @@ fn view(entries: &Entries, e: u32, names: &HashMap<u32, String>) -> EntryView {
     EntryView {
         name: entry.name.clone(),
         source: entry.source,
-        games: entry.games,
+        games: (entries.dict == Dict::Player).then_some(entry.games),
         spellings,
         info: entry.info.clone(),
     }
@@ -554,6 +556,7 @@ fn dict_name(d: Dict) -> &'static str {
         Dict::Site => "sites",
         Dict::Round => "rounds",
         Dict::TagName => "tags",
+        Dict::Annotator => "annotators",
     }
 }
 
@@ -576,6 +579,7 @@ impl CanonicalNames {
             (Dict::Player, &["White", "Black"][..]),
             (Dict::Event, &["Event"][..]),
             (Dict::Site, &["Site"][..]),
+            (Dict::Annotator, &["Annotator"][..]),
         ] {
             let ids = snap
                 .names()
@@ -592,7 +596,7 @@ impl CanonicalNames {
         Ok(CanonicalNames { dicts })
     }
 
-    /// Replaces a game's players, event and site by their entries' names (a player's as
+    /// Replaces a game's players, event, site and annotator by their entries' names (a player's as
     /// on the game's date, `yyyymmdd`).
     pub fn apply(&self, game: &mut tabiya_pgn::Game, date: u32) {
         for Renamer { tags, ids, entries } in &self.dicts {

@@ -19,6 +19,7 @@ pub enum NameKind {
     Player,
     Event,
     Site,
+    Annotator,
 }
 
 impl NameKind {
@@ -27,8 +28,9 @@ impl NameKind {
             "player" => Ok(NameKind::Player),
             "event" => Ok(NameKind::Event),
             "site" => Ok(NameKind::Site),
+            "annotator" => Ok(NameKind::Annotator),
             _ => Err(Error::bad_request(format!(
-                "kind {s:?}: give player, event or site"
+                "kind {s:?}: give player, event, site or annotator"
             ))),
         }
     }
@@ -39,6 +41,7 @@ impl NameKind {
             NameKind::Player => "player",
             NameKind::Event => "event",
             NameKind::Site => "site",
+            NameKind::Annotator => "annotator",
         }
     }
 
@@ -47,6 +50,7 @@ impl NameKind {
             NameKind::Player => Dict::Player,
             NameKind::Event => Dict::Event,
             NameKind::Site => Dict::Site,
+            NameKind::Annotator => Dict::Annotator,
         }
     }
 }

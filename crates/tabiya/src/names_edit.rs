@@ -182,6 +182,7 @@ pub enum KindArg {
     Player,
     Event,
     Site,
+    Annotator,
 }
 
 impl From<KindArg> for NameKind {
@@ -190,23 +191,30 @@ impl From<KindArg> for NameKind {
             KindArg::Player => NameKind::Player,
             KindArg::Event => NameKind::Event,
             KindArg::Site => NameKind::Site,
+            KindArg::Annotator => NameKind::Annotator,
         }
     }
 }
 
-/// One entry on a line: its name, games, and its spellings when they differ from it.
+/// One entry on a line: its name, games (players), and its spellings when they differ
+/// from it.
 pub fn write_entry(out: &mut impl Write, e: &EntryView) -> std::io::Result<()> {
-    let others: Vec<&String> = e.spellings.iter().filter(|s| **s != e.name).collect();
-    if others.is_empty() {
-        writeln!(out, "{}  ({} games)", e.name, e.games)
+    let others: Vec<&str> = e
+        .spellings
+        .iter()
+        .filter(|s| **s != e.name)
+        .map(String::as_str)
+        .collect();
+    let mut notes = Vec::new();
+    if let Some(g) = e.games {
+        notes.push(format!("{g} games"));
+    }
+    if !others.is_empty() {
+        notes.push(format!("also {}", others.join(" / ")));
+    }
+    if notes.is_empty() {
+        writeln!(out, "{}", e.name)
     } else {
-        let list: Vec<&str> = others.iter().map(|s| s.as_str()).collect();
-        writeln!(
-            out,
-            "{}  ({} games; also {})",
-            e.name,
-            e.games,
-            list.join(" / ")
-        )
+        writeln!(out, "{}  ({})", e.name, notes.join("; "))
     }
 }

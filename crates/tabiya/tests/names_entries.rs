@@ -41,7 +41,15 @@ fn fixture(dir: &std::path::Path) -> String {
     add("Club, Player", "Bobby Fischer", "1960.01.02", "0-1");
     add("Judit Polgar", "Club, Player", "1990.01.01", "1-0");
     add("Polgar, Zsuzsa", "Club, Player", "1985.01.01", "1-0");
+
     add("Fischer, Robert James", "Club, Player", "1930.01.01", "1-0");
+    // Two games annotated by Kasparov, spelt two ways.
+    for (i, a) in ["Kasparov, G.", "Kasparov, Garry"].iter().enumerate() {
+        pgn.push_str(&format!(
+            "[Event \"Test\"]\n[Site \"Here\"]\n[Date \"1999.01.0{}\"]\n[Round \"1\"]\n[White \"Club, Player\"]\n[Black \"Club, Other\"]\n[Result \"*\"]\n[Annotator \"{a}\"]\n\n1. e4 *\n\n",
+            i + 1
+        ));
+    }
     let path = dir.join("names.pgn");
     std::fs::write(&path, pgn).unwrap();
     let db = dir.join("db").display().to_string();
@@ -278,6 +286,36 @@ fn spellings_of_one_player_are_one_and_corrections_undo() {
     assert_eq!(robert["games"], 8);
     assert!(spellings(robert).contains(&"Fischer, Robert"), "{robert}");
     assert_eq!(games_of(&db, "Fischer, Robert"), 8);
+
+    // Annotators are grouped as players are, and written under their name on request.
+    let annotators = json(&[
+        "names",
+        "list",
+        "--json",
+        "--db",
+        &db,
+        "--kind",
+        "annotator",
+    ]);
+    let kasparov = entry(annotators["entries"].as_array().unwrap(), "Kasparov, Garry");
+    assert_eq!(spellings(kasparov), ["Kasparov, G.", "Kasparov, Garry"]);
+    let r = json(&[
+        "names",
+        "rename",
+        "--json",
+        "--kind",
+        "annotator",
+        "--db",
+        &db,
+        "Kasparov, G.",
+        "Garry Kasparov",
+    ]);
+    assert_eq!(r["games"], 2, "{r}");
+    let out = common::run_ok(&["export", "--db", &db, "--canonical-names"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.matches("[Annotator \"Garry Kasparov\"]").count(), 2);
+    let out = common::run_ok(&["export", "--db", &db]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("[Annotator \"Kasparov, G.\"]"));
 
     // Names that are nobody's are refused with a reason.
     let out = run_raw(&[

@@ -133,6 +133,10 @@ pub fn encode_tag_list<'a>(
     for (name, value) in extras {
         put_varint(out, names.id(Dict::TagName, name) as u64);
         put_str(out, value);
+        if name == "Annotator" {
+            // Kept as written; its spelling joins the annotators' dictionary.
+            names.id(Dict::Annotator, value);
+        }
     }
     players
 }
@@ -234,6 +238,21 @@ pub(crate) fn tag_part_ids(data: &[u8]) -> Result<Vec<(Dict, u32)>, DecodeError>
     for _ in 0..n_extra {
         out.push((Dict::TagName, r.varint_u32("tag name")?));
         r.str("tag value")?;
+    }
+    Ok(out)
+}
+
+/// The tags of a stored tag part beyond the roster's slots: (tag name id, value as written).
+pub(crate) fn extra_tags(data: &[u8]) -> Result<Vec<(u32, String)>, DecodeError> {
+    let mut r = Reader::new(data);
+    for _ in 0..8 {
+        r.varint("header")?;
+    }
+    let n = r.varint("tag count")?;
+    let mut out = Vec::with_capacity(n.min(64) as usize);
+    for _ in 0..n {
+        let id = r.varint_u32("tag name")?;
+        out.push((id, r.str("tag value")?.to_string()));
     }
     Ok(out)
 }

@@ -104,7 +104,8 @@ pub(crate) fn build(
             .get(&i)
             .map_or(spelt[i].name.as_str(), String::as_str)
     };
-    if dict == Dict::Player {
+    // Annotators are people too (the spelling file names none).
+    if dict == Dict::Player || dict == Dict::Annotator {
         // Each correct name of the file is one item of the clustering, its spellings' games
         // its weight; the other spellings are items of their own.
         let scid: Vec<(&str, PersonId, &Vec<usize>)> = by_canonical

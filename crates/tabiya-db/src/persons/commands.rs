@@ -40,8 +40,8 @@ impl crate::Snapshot<'_> {
 }
 
 impl crate::Snapshot<'_> {
-    /// Games naming any of these spellings (players: games played, each side once; events
-    /// and sites: read from each game's tags).
+    /// Games naming any of these spellings (players: games played, each side once; events,
+    /// sites and annotators: read from each game's tags).
     pub fn games_with_spellings(&self, dict: Dict, spellings: &[u32]) -> Result<u64> {
         if spellings.is_empty() {
             return Ok(0);
@@ -56,18 +56,39 @@ impl crate::Snapshot<'_> {
             })?;
             return Ok(n);
         }
+        // Annotators are kept as written among a game's other tags: by their spellings.
+        let annotator_tag = match dict {
+            Dict::Annotator => {
+                let tags = self.names().all(Dict::TagName)?;
+                tags.into_iter()
+                    .find(|(_, n)| n == "Annotator")
+                    .map(|(i, _)| i)
+            }
+            _ => None,
+        };
+        let annotators: Vec<String> = if dict == Dict::Annotator {
+            let all: std::collections::HashMap<u32, String> =
+                self.names().all(Dict::Annotator)?.into_iter().collect();
+            sorted.iter().filter_map(|i| all.get(i).cloned()).collect()
+        } else {
+            Vec::new()
+        };
         for id in self.all_game_ids()? {
             let Some(data) = self.game_record(id)? else {
                 continue;
             };
             let mut r = Reader::new(&data);
             let tags = crate::chess::stored::skip_tags(&mut r)?;
-            if crate::chess::tags::tag_part_ids(tags)?
-                .into_iter()
-                .any(|(d, i)| d == dict && has(i))
-            {
-                n += 1;
-            }
+            let names_it = if dict == Dict::Annotator {
+                crate::chess::tags::extra_tags(tags)?
+                    .into_iter()
+                    .any(|(t, v)| Some(t) == annotator_tag && annotators.contains(&v))
+            } else {
+                crate::chess::tags::tag_part_ids(tags)?
+                    .into_iter()
+                    .any(|(d, i)| d == dict && has(i))
+            };
+            n += u64::from(names_it);
         }
         Ok(n)
     }

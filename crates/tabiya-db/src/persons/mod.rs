@@ -33,7 +33,7 @@ pub const ENTRIES: &str = "entries";
 pub const SPELLING: &str = "spelling";
 
 /// The dictionaries with entries.
-pub const ENTRY_DICTS: [Dict; 3] = [Dict::Player, Dict::Event, Dict::Site];
+pub const ENTRY_DICTS: [Dict; 4] = [Dict::Player, Dict::Event, Dict::Site, Dict::Annotator];
 
 /// Where an entry's grouping and name come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -66,6 +66,7 @@ impl NameRule {
             0 => Dict::Player,
             1 => Dict::Event,
             2 => Dict::Site,
+            5 => Dict::Annotator,
             _ => return Err(r.bad("rule dictionary")),
         };
         let mut s = || -> Result<String, DecodeError> { Ok(r.str("rule name")?.to_string()) };
