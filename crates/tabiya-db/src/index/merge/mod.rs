@@ -612,7 +612,12 @@ impl Merge<'_> {
             }
             t.put(&run_key(new_id), &sketch.encode())
         })?;
+        // (The patches table only when there are patches: a merge makes no table.)
+        let patched = !self.read.table(PATCHES)?.is_empty()?;
         for table in [BLOCKS, POSTINGS, PATCHES] {
+            if table == PATCHES && !patched {
+                continue;
+            }
             w.with_table(table, |t| {
                 for r in runs {
                     t.remove_range(&r.id.to_be_bytes(), &(r.id + 1).to_be_bytes())?;
