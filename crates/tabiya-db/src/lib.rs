@@ -14,6 +14,7 @@
 //! | `sketches` | run id | a run's distinct-position estimate (HyperLogLog) |
 //! | `wthor` | kind, id | Othello only: WTHOR file headers and name records |
 //! | `evals` | position key | chess only: the engine evaluation kept for the position (`evals`) |
+//! | `notes` | position key | a note (Markdown) kept with the position |
 //!
 //! Every import transaction holds a segment: its games, names, facts, duplicate digests and
 //! index run appear together or not at all.
@@ -39,6 +40,7 @@ mod import;
 mod index;
 mod keymap;
 mod names;
+mod notes;
 mod persons;
 mod players;
 mod query;
@@ -68,6 +70,7 @@ pub use import::{
 pub use index::merge::{compact, compact_all};
 pub use index::{PROMOTE_AT, RunDir};
 pub use names::StoreNames;
+pub use notes::{NOTE_MAX, NOTES};
 pub use persons::{
     Ambiguous, Dated, ENTRY_DICTS, Entries, Entry, NameRule, PlayerInfo, Selector,
     Source as NameSource,

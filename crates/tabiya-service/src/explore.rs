@@ -31,6 +31,9 @@ pub struct ChessAnswer {
     /// its row, `eval`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub eval: Option<Analysis>,
+    /// The position's note (`tabiya note`), when it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// Fills in the stored evaluations of the position and of the position after each move.
@@ -113,6 +116,7 @@ fn beside(
         explore,
         books: answers,
         eval: None,
+        note: db.inner.snapshot()?.note(position_key(&at.pos))?,
     };
     attach_evals(db, at, &mut answer)?;
     Ok(answer)

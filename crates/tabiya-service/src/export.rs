@@ -51,15 +51,17 @@ pub fn game_ids(db: &Db, selection: &Selection) -> Result<Vec<u32>> {
 
 /// Writes the selected games as PGN to `out`; returns how many.
 pub fn pgn(db: &Db, selection: &Selection, out: &mut dyn Write) -> Result<u64> {
-    pgn_named(db, selection, false, out)
+    pgn_named(db, selection, false, false, out)
 }
 
-/// [`pgn`], with the players, events and sites under their entries' names when
-/// `canonical` (`tabiya names list`), else as each game wrote them.
+/// [`pgn`], with the players, events, sites and annotators under their entries' names when
+/// `canonical` (`tabiya names list`), else as each game wrote them; and with the positions'
+/// notes as comments when `notes` (at the first move reaching each noted position).
 pub fn pgn_named(
     db: &Db,
     selection: &Selection,
     canonical: bool,
+    notes: bool,
     out: &mut dyn Write,
 ) -> Result<u64> {
     let ids = game_ids(db, selection)?;
@@ -69,6 +71,11 @@ pub fn pgn_named(
     } else {
         None
     };
+    let notes = if notes {
+        crate::notes::all(&snap)?
+    } else {
+        Default::default()
+    };
     write_games(
         ids.iter().map(|&id| {
             let mut g = snap.chess_game(id)?.ok_or_else(|| {
@@ -77,6 +84,7 @@ pub fn pgn_named(
             if let Some(n) = &names {
                 n.apply(&mut g, snap.facts(id)?.date);
             }
+            crate::notes::annotate(&mut g, &notes);
             Ok(g)
         }),
         out,

@@ -37,6 +37,7 @@ pub mod generate;
 pub mod import;
 pub mod merge;
 pub mod names;
+pub mod notes;
 pub mod othello;
 pub mod player;
 pub mod position;

@@ -93,10 +93,16 @@ pub fn print_chess(e: &ChessAnswer) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     let books = &e.books;
     let position_eval = &e.eval;
+    let note = &e.note;
     let e = &e.explore;
     writeln!(out, "{}", e.fen)?;
     if let Some(o) = &e.opening {
         writeln!(out, "{} {}", o.eco, o.name)?;
+    }
+    if let Some(n) = note {
+        for line in n.lines() {
+            writeln!(out, "note: {line}")?;
+        }
     }
     if let Some(a) = position_eval {
         writeln!(

@@ -31,6 +31,10 @@ pub struct ExportArgs {
     /// normalised, from Scid's spelling file, or as corrected), not as each game wrote them.
     #[arg(long, conflicts_with = "evals")]
     pub canonical_names: bool,
+    /// Write the positions' notes (`tabiya note`) as comments, at the first move of each
+    /// game that reaches a noted position.
+    #[arg(long, conflicts_with = "evals")]
+    pub notes: bool,
 }
 
 pub fn run(args: ExportArgs) -> anyhow::Result<()> {
@@ -60,7 +64,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<()> {
         let ids = export::game_ids(&db, &selection)?;
         tabiya_service::annotate::write_pgn(&db, &ids, &mut out)?;
     } else {
-        export::pgn_named(&db, &selection, args.canonical_names, &mut out)?;
+        export::pgn_named(&db, &selection, args.canonical_names, args.notes, &mut out)?;
     }
     Ok(())
 }

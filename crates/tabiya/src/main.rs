@@ -20,6 +20,7 @@ mod import;
 mod interrupt;
 mod names;
 mod names_edit;
+mod note;
 mod output;
 mod position;
 mod serve;
@@ -66,6 +67,9 @@ enum Command {
     /// moves, or the same date and event with one line beginning the other); --remove
     /// keeps the longer, better annotated copy.
     Duplicates(duplicates::DuplicatesArgs),
+    /// Notes kept with positions (Markdown), found by any move order.
+    #[command(subcommand)]
+    Note(note::NoteCommand),
     /// Whole databases: merge several into one.
     #[command(subcommand)]
     Db(db::DbCommand),
@@ -104,6 +108,7 @@ fn main() {
         Command::Delete(a) => edit::run_delete(a),
         Command::Duplicates(a) => duplicates::run(a),
         Command::Db(cmd) => db::run(cmd),
+        Command::Note(cmd) => note::run(cmd),
         Command::Stats(a) => stats::run(a),
         Command::Names(cmd) => names::run(cmd),
         Command::Serve(a) => serve::run(a),

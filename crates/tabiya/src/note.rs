@@ -1,0 +1,99 @@
+//! `tabiya note set | show | delete`: text kept with a chess position, found by any move
+//! order; `explore` shows it, `export --notes` writes it into the games that reach it.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+use tabiya_service::notes::{self, Note};
+
+use crate::args::{DbArg, PositionArg};
+use crate::output::print_json;
+
+#[derive(Subcommand)]
+pub enum NoteCommand {
+    /// Keep a note with a position (replacing any): the text, or --file.
+    Set(SetArgs),
+    /// A position's note.
+    Show(PositionArgs),
+    /// Delete a position's note.
+    Delete(PositionArgs),
+}
+
+#[derive(Args)]
+pub struct PositionArgs {
+    #[command(flatten)]
+    pub db: DbArg,
+    #[command(flatten)]
+    pub position: PositionArg,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args)]
+pub struct SetArgs {
+    #[command(flatten)]
+    pub db: DbArg,
+    #[command(flatten)]
+    pub position: PositionArg,
+    #[arg(long)]
+    pub json: bool,
+    /// The note's text from a file (Markdown), - for standard input.
+    #[arg(long, conflicts_with = "text")]
+    pub file: Option<PathBuf>,
+    /// The note (Markdown).
+    #[arg(required_unless_present = "file")]
+    pub text: Option<String>,
+}
+
+fn print(n: &Note, json: bool) -> anyhow::Result<()> {
+    if json {
+        return print_json(n);
+    }
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{}", n.fen)?;
+    match &n.note {
+        Some(t) => writeln!(out, "{t}")?,
+        None => writeln!(out, "(no note)")?,
+    }
+    Ok(())
+}
+
+pub fn run(cmd: NoteCommand) -> anyhow::Result<()> {
+    match cmd {
+        NoteCommand::Set(a) => {
+            let text = match (&a.text, &a.file) {
+                (Some(t), _) => t.clone(),
+                (None, Some(p)) if p.as_os_str() == "-" => {
+                    std::io::read_to_string(std::io::stdin())?
+                }
+                (None, Some(p)) => std::fs::read_to_string(p)
+                    .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", p.display()))?,
+                (None, None) => unreachable!("clap requires one"),
+            };
+            let db = a.db.open()?;
+            let n = notes::set(&db, &a.position.resolve()?, &text)?;
+            print(&n, a.json)
+        }
+        NoteCommand::Show(a) => {
+            let db = a.db.open()?;
+            print(&notes::show(&db, &a.position.resolve()?)?, a.json)
+        }
+        NoteCommand::Delete(a) => {
+            let db = a.db.open()?;
+            let n = notes::delete(&db, &a.position.resolve()?)?;
+            if a.json {
+                return print_json(&n);
+            }
+            println!(
+                "{}",
+                if n.replaced == Some(true) {
+                    "note deleted"
+                } else {
+                    "the position had no note"
+                }
+            );
+            Ok(())
+        }
+    }
+}
