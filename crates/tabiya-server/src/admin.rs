@@ -331,11 +331,21 @@ fn hand_over_change<T: serde::de::DeserializeOwned>(
         .http_status_as_error(false)
         .build()
         .into();
-    let url = format!("{}{path}?db={}", server.url, encode_component(&server.db));
+    let join = if path.contains('?') { '&' } else { '?' };
+    let url = format!(
+        "{}{path}{join}db={}",
+        server.url,
+        encode_component(&server.db)
+    );
     let auth = format!("Bearer {}", server.token);
     let sent = match method {
         "PATCH" => agent
             .patch(&url)
+            .header("Authorization", &auth)
+            .header("Content-Type", "application/json")
+            .send(&body[..]),
+        "PUT" => agent
+            .put(&url)
             .header("Authorization", &auth)
             .header("Content-Type", "application/json")
             .send(&body[..]),
@@ -398,6 +408,17 @@ pub fn hand_over_edit(
         &format!("api/game/{id}"),
         serde_json::to_vec(req)?,
     )
+}
+
+/// Hands a position's note (empty: deleted) to the server that serves the database.
+pub fn hand_over_note(
+    server: &HandOff,
+    fen: &str,
+    text: &str,
+) -> Result<tabiya_service::notes::Note, Error> {
+    let body = serde_json::to_vec(&serde_json::json!({ "note": text }))?;
+    let path = format!("api/note?fen={}", encode_component(fen));
+    hand_over_change(server, "PUT", &path, body)
 }
 
 /// Hands a deletion to the server that serves the database.

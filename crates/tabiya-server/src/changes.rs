@@ -142,3 +142,52 @@ async fn delete(
     }
     Ok(axum::Json(report).into_response())
 }
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NoteCall {
+    note: String,
+}
+
+/// `PUT /api/note?fen=…|play=…` with `{"note": "Markdown"}`: keeps a position's note (an
+/// empty one deletes it); `DELETE /api/note?…` deletes it. Refused as the other changes.
+pub async fn set_note(
+    State(state): State<Arc<AppState>>,
+    RawQuery(q): RawQuery,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> Result<Response, ApiError> {
+    if let Some(r) = refused(&state, &headers) {
+        return Ok(r);
+    }
+    let call: NoteCall = serde_json::from_slice(&body).map_err(|e| {
+        Error::bad_request(format!("a note is JSON like {{\"note\": \"text\"}}: {e}"))
+    })?;
+    note(state, q, call.note).await
+}
+
+/// `DELETE /api/note?fen=…|play=…`.
+pub async fn delete_note(
+    State(state): State<Arc<AppState>>,
+    RawQuery(q): RawQuery,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    if let Some(r) = refused(&state, &headers) {
+        return Ok(r);
+    }
+    note(state, q, String::new()).await
+}
+
+async fn note(state: Arc<AppState>, q: Option<String>, text: String) -> Result<Response, ApiError> {
+    let db = served(&state, q.as_deref())?;
+    let p = Params::parse(q.as_deref());
+    let at = tabiya_service::ChessPosition::resolve(p.get("fen"), p.get("play"))?;
+    let s = Arc::clone(&state);
+    let note = blocking(move || {
+        let out = tabiya_service::notes::set(&db.db, &at, &text)?;
+        s.cache.refresh_stale_and_wait();
+        Ok(out)
+    })
+    .await?;
+    Ok(axum::Json(note).into_response())
+}

@@ -36,7 +36,7 @@ use tower_http::cors::{Any, CorsLayer};
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::TimeoutLayer;
 
-pub use admin::{HandOff, hand_over_delete, hand_over_edit, hand_over_import};
+pub use admin::{HandOff, hand_over_delete, hand_over_edit, hand_over_import, hand_over_note};
 use cache::{Cache, Cached};
 use state::{AppState, Served};
 
@@ -190,6 +190,10 @@ fn router(state: Arc<AppState>, config: &Config) -> Router {
                 .delete(changes::delete_one),
         )
         .route("/api/games/delete", post(changes::delete_many))
+        .route(
+            "/api/note",
+            axum::routing::put(changes::set_note).delete(changes::delete_note),
+        )
         .route("/api/game/{id}/pgn", get(api::game_pgn))
         .route("/api/books", get(api::books))
         .route("/api/stats", get(api::stats))

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use shakmaty::Position;
 use shakmaty::fen::Fen;
 use tabiya_db::chess::position_key;
@@ -13,7 +13,7 @@ use crate::error::{Error, Result};
 use crate::position::ChessPosition;
 
 /// A position's note.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Note {
     pub fen: String,
     /// `None`: the position has none.

@@ -41,12 +41,12 @@ pub struct DeleteArgs {
 
 /// The database to change, or, when a `tabiya serve` holds it, that server (which makes
 /// the change: it shows at once in what it serves).
-enum Target {
+pub(crate) enum Target {
     Here(Db),
     Served(HandOff),
 }
 
-fn target(db: &DbArg) -> anyhow::Result<Target> {
+pub(crate) fn target(db: &DbArg) -> anyhow::Result<Target> {
     let dir = db.dir();
     match Db::open(&dir) {
         Ok(db) => Ok(Target::Here(db)),

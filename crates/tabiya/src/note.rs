@@ -8,6 +8,7 @@ use clap::{Args, Subcommand};
 use tabiya_service::notes::{self, Note};
 
 use crate::args::{DbArg, PositionArg};
+use crate::edit::{Target, target};
 use crate::output::print_json;
 
 #[derive(Subcommand)]
@@ -59,6 +60,15 @@ fn print(n: &Note, json: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Keeps (or, empty, deletes) a note — through the server when one holds the database.
+fn change(db: &DbArg, position: &PositionArg, text: &str) -> anyhow::Result<Note> {
+    let at = position.resolve()?;
+    Ok(match target(db)? {
+        Target::Here(db) => notes::set(&db, &at, text)?,
+        Target::Served(server) => tabiya_server::hand_over_note(&server, &at.fen, text)?,
+    })
+}
+
 pub fn run(cmd: NoteCommand) -> anyhow::Result<()> {
     match cmd {
         NoteCommand::Set(a) => {
@@ -71,8 +81,7 @@ pub fn run(cmd: NoteCommand) -> anyhow::Result<()> {
                     .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", p.display()))?,
                 (None, None) => unreachable!("clap requires one"),
             };
-            let db = a.db.open()?;
-            let n = notes::set(&db, &a.position.resolve()?, &text)?;
+            let n = change(&a.db, &a.position, &text)?;
             print(&n, a.json)
         }
         NoteCommand::Show(a) => {
@@ -80,8 +89,7 @@ pub fn run(cmd: NoteCommand) -> anyhow::Result<()> {
             print(&notes::show(&db, &a.position.resolve()?)?, a.json)
         }
         NoteCommand::Delete(a) => {
-            let db = a.db.open()?;
-            let n = notes::delete(&db, &a.position.resolve()?)?;
+            let n = change(&a.db, &a.position, "")?;
             if a.json {
                 return print_json(&n);
             }

@@ -4,7 +4,26 @@
 
 mod common;
 
+use common::server::{Server, get};
 use common::{json, run_ok, run_raw, shared};
+
+fn send(method: &str, url: &str, body: &str) -> (u16, serde_json::Value) {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into();
+    let resp = match method {
+        "PUT" => agent.put(url).send(body),
+        _ => agent.delete(url).call(),
+    }
+    .unwrap_or_else(|e| panic!("{method} {url}: {e}"));
+    let status = resp.status().as_u16();
+    let text = resp.into_body().read_to_string().unwrap();
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(serde_json::Value::Null),
+    )
+}
 
 #[test]
 fn notes_follow_their_position_through_transpositions_and_into_pgn() {
@@ -84,4 +103,57 @@ fn notes_follow_their_position_through_transpositions_and_into_pgn() {
     let out = run_raw(&["note", "set", "--db", &db, "--play", "e2e5", "x"]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("not legal"));
+}
+
+#[test]
+fn notes_through_a_server_show_in_its_next_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db").display().to_string();
+    run_ok(&[
+        "import",
+        "--db",
+        &db,
+        &shared("pgn/twic/twic0920.pgn").display().to_string(),
+    ]);
+    // The Sicilian after 1. e4 c5, by FEN (percent-encoded by hand: spaces and slashes).
+    let fen =
+        "rnbqkbnr%2Fpp1ppppp%2F8%2F2p5%2F4P3%2F8%2FPPPP1PPP%2FRNBQKBNR%20w%20KQkq%20-%200%202";
+    {
+        // Read only: the API refuses; `tabiya note set` on this machine hands the note over.
+        let server = Server::start(&["--db", &db, "--no-engine"]);
+        let url = format!("{}api/note?fen={fen}", server.url);
+        let (status, body) = send("PUT", &url, r#"{"note": "from the web"}"#);
+        assert_eq!(status, 403, "{body}");
+        assert!(body["error"].as_str().unwrap().contains("--writable"));
+        let out = run_ok(&["note", "set", "--db", &db, "--play", "e4 c5", "Sharp."]);
+        assert!(String::from_utf8_lossy(&out.stderr).contains("the server makes the change"));
+        let shown = get(&format!("{}api/explore?play=e2e4,c7c5", server.url)).json();
+        assert_eq!(shown["note"], "Sharp.");
+    }
+    {
+        let server = Server::start(&["--db", &db, "--no-engine", "--writable"]);
+        let url = format!("{}api/note?fen={fen}", server.url);
+        let (status, body) = send("PUT", &url, r#"{"note": "Sharp, *very*."}"#);
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["replaced"], true);
+        let shown = get(&format!("{}api/explore?fen={fen}", server.url)).json();
+        assert_eq!(shown["note"], "Sharp, *very*.");
+        // Bad calls: 400 with the reason, nothing changed.
+        let (status, body) = send("PUT", &url, r#"{"text": "x"}"#);
+        assert_eq!(status, 400, "{body}");
+        assert!(body["error"].as_str().unwrap().contains("note"), "{body}");
+        let (status, body) = send(
+            "PUT",
+            &format!("{}api/note?play=e2e5", server.url),
+            r#"{"note": "x"}"#,
+        );
+        assert_eq!(status, 400, "{body}");
+        let (status, body) = send("DELETE", &url, "");
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["replaced"], true);
+        let shown = get(&format!("{}api/explore?fen={fen}", server.url)).json();
+        assert!(shown.get("note").is_none(), "{shown}");
+    }
+    // Kept after the server stops.
+    assert!(json(&["note", "show", "--json", "--db", &db, "--play", "e4 c5"])["note"].is_null());
 }
