@@ -15,6 +15,8 @@
 //! | `wthor` | kind, id | Othello only: WTHOR file headers and name records |
 //! | `evals` | position key | chess only: the engine evaluation kept for the position (`evals`) |
 //! | `notes` | position key | a note (Markdown) kept with the position |
+//! | `gamesets` | name, folded for case | a gameset's definition (criteria, parent, dates, repertoire files) |
+//! | `gameset_ids` | gameset id, id / 65536 | the ranges of game ids of the gameset in that row |
 //!
 //! Every import transaction holds a segment: its games, names, facts, duplicate digests and
 //! index run appear together or not at all.
@@ -35,6 +37,7 @@ mod error;
 mod evals;
 mod facts;
 mod game;
+mod gamesets;
 mod hll;
 mod import;
 mod index;
@@ -63,6 +66,7 @@ pub use digest::game_digest;
 pub use error::{DecodeError, Error, Result};
 pub use evals::{EVALS, EvalBrief, EvalLine, EvalScore, EvalsStored, StoredEval};
 pub use game::{Dict, NO_MOVE, NameLookup, Names, Occurrence};
+pub use gamesets::{GAMESET_IDS, GAMESETS, Gameset, IdSet, ParseError, files_of};
 pub use import::{
     BYTES_PER_OCCURRENCE, FileSummary, ImportOptions, ImportProgress, ImportSummary,
     OTHELLO_BATCH_GAMES, Problem, ReadProgress, Source, default_index_memory,

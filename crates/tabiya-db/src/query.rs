@@ -50,7 +50,11 @@ pub struct Snapshot<'a> {
 impl Database {
     /// Opens a query snapshot.
     pub fn snapshot(&self) -> Result<Snapshot<'_>> {
-        let read = self.answering_read()?;
+        self.snapshot_of(self.answering_read()?)
+    }
+
+    /// A query snapshot on a given read transaction.
+    pub(crate) fn snapshot_of(&self, read: ReadTx) -> Result<Snapshot<'_>> {
         Ok(Snapshot {
             db: self,
             index: IndexReader::new(&read, self)?,

@@ -74,7 +74,7 @@ impl Params {
     }
 
     /// The explorer's filters: `since`, `until`, `ratingMin`, `ratingMax`, `ratings`
-    /// (Lichess's groups), `speeds`, `player`, `color`.
+    /// (Lichess's groups), `speeds`, `player`, `color`; Tabiya's `gameset` and `where`.
     pub fn filter(&self) -> Result<Filter, Error> {
         let rating = |name: &str| -> Result<Option<u16>, Error> {
             self.get(name)
@@ -103,6 +103,8 @@ impl Params {
                 None | Some("any") | Some("both") => None,
                 Some(c) => Some(Colour::from_name(c)?),
             },
+            gameset: self.get("gameset").map(String::from),
+            criteria: self.get("where").map(String::from),
         })
     }
 }

@@ -20,6 +20,10 @@ pub enum Selection {
     Position(Box<ChessPosition>),
     /// Every game, in id order.
     All,
+    /// A gameset's games, in id order.
+    Gameset(String),
+    /// The games meeting criteria (`docs/gamesets.md`), in id order.
+    Where(String),
 }
 
 /// The ids of the selected chess games, in id order (a game that is not there is an error).
@@ -46,6 +50,8 @@ pub fn game_ids(db: &Db, selection: &Selection) -> Result<Vec<u32>> {
             page.into_iter().map(|(id, _)| id).collect()
         }
         Selection::All => snap.all_game_ids()?,
+        Selection::Gameset(name) => snap.gameset(name)?.1.iter().collect(),
+        Selection::Where(c) => snap.games_where(c)?.iter().collect(),
     })
 }
 

@@ -47,6 +47,10 @@ pub struct Filter {
     /// One player, by name (any case), and the colour they had (either when `None`).
     pub player: Option<String>,
     pub colour: Option<Colour>,
+    /// Only a gameset's games (`tabiya gameset`).
+    pub gameset: Option<String>,
+    /// Only the games meeting these criteria (`docs/gamesets.md`).
+    pub criteria: Option<String>,
 }
 
 /// Lichess's rating groups' lower bounds.
@@ -126,6 +130,8 @@ impl Filter {
         } else if self.colour.is_some() {
             return Err(Error::bad_request("color needs a player"));
         }
+        f.games =
+            crate::gamesets::selection(snap, self.gameset.as_deref(), self.criteria.as_deref())?;
         Ok(f)
     }
 }

@@ -6,7 +6,8 @@
 //! - [`import`]: games in (PGN or WTHOR), with progress.
 //! - [`explore`]: what the explorer shows of a position (chess, with books beside it;
 //!   Othello); [`games`]: the games of a position, paged; [`export`]: games out as PGN or
-//!   WTHOR files.
+//!   WTHOR files; [`gamesets`]: named criteria whose games are kept current, and the
+//!   games a gameset or criterion selects.
 //! - [`position`], [`othello`]: positions as users give them.
 //! - [`books`]: opening books — probe, dump, check, info, convert, merge, build (from PGN or
 //!   a database), the games a Kvetka book links.
@@ -33,6 +34,7 @@ pub mod export;
 pub mod filter;
 pub mod game;
 pub mod games;
+pub mod gamesets;
 pub mod generate;
 pub mod import;
 pub mod merge;

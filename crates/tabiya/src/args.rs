@@ -170,6 +170,12 @@ pub struct ChessFilterArgs {
     /// Chess: highest mean rating of the two players
     #[arg(long, value_name = "ELO")]
     pub rating_max: Option<u16>,
+    /// Chess: only the games of this gameset (tabiya gameset)
+    #[arg(long, value_name = "NAME")]
+    pub gameset: Option<String>,
+    /// Chess: only the games meeting these criteria, e.g. "avgelo >= 2500" (docs/gamesets.md)
+    #[arg(long = "where", value_name = "CRITERIA")]
+    pub criteria: Option<String>,
 }
 
 impl ChessFilterArgs {
@@ -180,6 +186,8 @@ impl ChessFilterArgs {
             || !self.speeds.is_empty()
             || self.rating_min.is_some()
             || self.rating_max.is_some()
+            || self.gameset.is_some()
+            || self.criteria.is_some()
     }
 
     /// The filter, with the player (any spelling of theirs, any case) when given.
@@ -196,6 +204,8 @@ impl ChessFilterArgs {
                 .as_deref()
                 .map(tabiya_service::filter::Colour::from_name)
                 .transpose()?,
+            gameset: self.gameset.clone(),
+            criteria: self.criteria.clone(),
             ..Default::default()
         })
     }

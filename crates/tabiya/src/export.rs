@@ -15,8 +15,14 @@ pub struct ExportArgs {
     #[command(flatten)]
     pub db: DbArg,
     /// Export one game.
-    #[arg(long, conflicts_with_all = ["fen", "play"])]
+    #[arg(long, conflicts_with_all = ["fen", "play", "gameset", "criteria"])]
     pub game: Option<u32>,
+    /// Export a gameset's games (tabiya gameset).
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["fen", "play", "criteria"])]
+    pub gameset: Option<String>,
+    /// Export the games meeting these criteria (docs/gamesets.md).
+    #[arg(long = "where", value_name = "CRITERIA", conflicts_with_all = ["fen", "play"])]
+    pub criteria: Option<String>,
     #[command(flatten)]
     pub position: PositionArg,
     /// Output file (default: standard output).
@@ -49,6 +55,10 @@ pub fn run(args: ExportArgs) -> anyhow::Result<()> {
     }
     let selection = if let Some(id) = args.game {
         Selection::Game(id)
+    } else if let Some(name) = &args.gameset {
+        Selection::Gameset(name.clone())
+    } else if let Some(c) = &args.criteria {
+        Selection::Where(c.clone())
     } else if args.position.is_given() {
         Selection::Position(Box::new(args.position.resolve()?))
     } else {

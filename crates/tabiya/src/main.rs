@@ -15,6 +15,7 @@ mod engine_args;
 mod explore;
 mod export;
 mod games;
+mod gameset;
 mod generate;
 mod import;
 mod interrupt;
@@ -70,6 +71,9 @@ enum Command {
     /// Notes kept with positions (Markdown), found by any move order.
     #[command(subcommand)]
     Note(note::NoteCommand),
+    /// Gamesets: named criteria whose games are kept current (docs/gamesets.md).
+    #[command(subcommand)]
+    Gameset(gameset::GamesetCommand),
     /// Whole databases: merge several into one.
     #[command(subcommand)]
     Db(db::DbCommand),
@@ -109,6 +113,7 @@ fn main() {
         Command::Duplicates(a) => duplicates::run(a),
         Command::Db(cmd) => db::run(cmd),
         Command::Note(cmd) => note::run(cmd),
+        Command::Gameset(cmd) => gameset::run(cmd),
         Command::Stats(a) => stats::run(a),
         Command::Names(cmd) => names::run(cmd),
         Command::Serve(a) => serve::run(a),

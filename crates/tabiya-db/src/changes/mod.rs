@@ -147,6 +147,7 @@ impl Database {
                 write_players(&change.write, id, &[[None, None]])?;
             }
         }
+        crate::gamesets::maintain::games_deleted(&change.write, &gone)?;
         change.commit(patches, &gone)?;
         Ok(out)
     }
@@ -268,7 +269,7 @@ impl Database {
             }
             let mut packed = Vec::new();
             packer.pack(&raw, &mut packed)?;
-            writes.push((*id, packed, new_facts, game_digest(&game), players));
+            writes.push((*id, packed, new_facts, game_digest(&game), players, raw));
         }
         let new_names = few.finish()?;
         let patches = retally.finish()?;
@@ -286,11 +287,20 @@ impl Database {
             Ok(())
         })?;
         write_names(&change.write, &new_names)?;
-        for (id, _, f, digest, players) in &writes {
+        for (id, _, f, digest, players, _) in &writes {
             write_facts(&change.write, *id, &[*f], &[*digest])?;
             write_players(&change.write, *id, &[*players])?;
         }
         crate::persons::count_players(&change.read, &change.write, &sides)?;
+        let added: std::collections::HashMap<(crate::Dict, u32), String> = new_names
+            .iter()
+            .map(|(d, i, n)| ((*d, *i), n.clone()))
+            .collect();
+        let games: Vec<_> = writes
+            .iter()
+            .map(|(id, _, f, _, p, raw)| (*id, *f, *p, raw.as_slice()))
+            .collect();
+        crate::gamesets::maintain::games_edited(self, &change.read, &change.write, &added, &games)?;
         change.commit(patches, &[])?;
         let new_spellings = new_names
             .iter()

@@ -423,6 +423,9 @@ impl Snapshot<'_> {
         let mut out = Vec::with_capacity(all.len());
         let no_players = [None, None];
         for (g, code) in all {
+            if !filter.admits(g) {
+                continue;
+            }
             let f = self.facts(g)?;
             let players = if filter.needs_players() {
                 self.players(g)?

@@ -34,6 +34,8 @@ pub struct GameFilter {
     /// Time-control classes (a game of unknown class fails).
     pub speeds: Option<Vec<Speed>>,
     pub player: Option<PlayerFilter>,
+    /// Only these games (a gameset's, or those meeting criteria).
+    pub games: Option<std::sync::Arc<crate::IdSet>>,
 }
 
 impl GameFilter {
@@ -44,6 +46,11 @@ impl GameFilter {
     /// Whether the players of games are needed to decide.
     pub fn needs_players(&self) -> bool {
         self.player.is_some()
+    }
+
+    /// Whether a game of this id is among [`Self::games`] (when given).
+    pub fn admits(&self, id: u32) -> bool {
+        self.games.as_ref().is_none_or(|g| g.contains(id))
     }
 
     /// Whether a game with these facts (and players) passes.

@@ -7,6 +7,7 @@ use tabiya_store::WriteTx;
 
 use crate::facts::write_facts;
 use crate::game::Dict;
+use crate::gamesets::maintain::Judge;
 use crate::hll::Hll;
 use crate::index::{self, Occ};
 use crate::names::write_names;
@@ -101,6 +102,9 @@ pub(crate) struct Segment {
     /// trained on this segment's first batch big enough, to be stored with it.
     dict: Option<(Vec<u8>, zstd::dict::EncoderDictionary<'static>)>,
     dict_is_new: bool,
+    /// The gamesets the games are judged against (loaded with the first batch; `None`
+    /// inside when the database has none).
+    judge: Option<Option<Judge>>,
 }
 
 impl Segment {
@@ -120,6 +124,7 @@ impl Segment {
             sketch: Hll::default(),
             dict: None,
             dict_is_new: false,
+            judge: None,
         }
     }
 
@@ -191,6 +196,16 @@ impl Segment {
             games.put(&game_key(first + (at + i) as u32), &self.packed)?;
         }
         drop(games);
+        if self.judge.is_none() {
+            self.judge = Some(Judge::load(db)?);
+        }
+        if let Some(Some(judge)) = &mut self.judge {
+            judge.new_names(&batch.names);
+            for (i, rec) in batch.records.iter().enumerate() {
+                let players = batch.players.get(i).copied().unwrap_or_default();
+                judge.judge_new(first + (at + i) as u32, batch.facts[i], players, rec)?;
+            }
+        }
         self.games += batch.records.len();
         self.facts.extend_from_slice(&batch.facts);
         self.players.extend_from_slice(&batch.players);
@@ -257,6 +272,9 @@ impl Segment {
                 write_players(&w, first, &self.players)?;
             }
             write_names(&w, &self.names)?;
+            if let Some(Some(judge)) = &mut self.judge {
+                judge.write(&w)?;
+            }
             encoding
                 .join()
                 .map_err(|_| Error::Corrupt("run encoding thread panicked".into()))

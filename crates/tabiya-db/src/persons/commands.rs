@@ -112,7 +112,8 @@ impl Database {
         let read = self.store.read()?;
         let rules: Vec<NameRule> = load_rules(&read)?.into_iter().map(|(_, r)| r).collect();
         let ssp = load_spelling(&read)?;
-        rebuild_into(&read, &w, &rules, ssp.as_ref())?;
+        let all = rebuild_into(&read, &w, &rules, ssp.as_ref())?;
+        crate::gamesets::names_changed(self, &read, &w, &all)?;
         w.commit()?;
         self.committed();
         Ok(())
@@ -163,6 +164,7 @@ impl Database {
         rules.extend(add);
         let ssp = load_spelling(&read)?;
         let all = rebuild_into(&read, &w, &rules, ssp.as_ref())?;
+        crate::gamesets::names_changed(self, &read, &w, &all)?;
         w.commit()?;
         self.committed();
         let after = all
@@ -208,6 +210,7 @@ impl Database {
         })?;
         let rules: Vec<NameRule> = load_rules(&read)?.into_iter().map(|(_, r)| r).collect();
         let after = rebuild_into(&read, &w, &rules, Some(&spelling))?;
+        crate::gamesets::names_changed(self, &read, &w, &after)?;
         w.commit()?;
         self.committed();
         Ok((spelling, before, after))
@@ -273,7 +276,8 @@ impl Database {
             spelling = Some(name);
         }
         if added > 0 || spelling.is_some() {
-            rebuild_into(&read, &w, &rules, ssp.as_ref())?;
+            let all = rebuild_into(&read, &w, &rules, ssp.as_ref())?;
+            crate::gamesets::names_changed(self, &read, &w, &all)?;
             w.commit()?;
             self.committed();
         }

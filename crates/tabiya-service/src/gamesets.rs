@@ -1,0 +1,172 @@
+//! Gamesets: named criteria whose games are kept current (`docs/gamesets.md`) — made,
+//! listed, shown, their games listed, deleted, computed again; and the games a gameset or a
+//! criterion selects, for every command that reads games (`--gameset`, `--where`).
+
+use std::path::Path;
+use std::sync::Arc;
+
+use serde::Serialize;
+pub use tabiya_db::{Gameset, IdSet};
+
+use crate::database::{Db, Kind};
+use crate::error::{Error, Result};
+
+fn check(db: &Db) -> Result<()> {
+    if db.kind() != Kind::Chess {
+        return Err(Error::bad_request(format!(
+            "{} is an Othello database: gamesets are kept for chess databases",
+            db.dir().display()
+        )));
+    }
+    Ok(())
+}
+
+/// Makes a gameset of the games meeting `criteria` (among `from`'s games when given). A
+/// repertoire file the criteria follow is read from `base` (a relative name) and kept.
+pub fn create(
+    db: &Db,
+    name: &str,
+    criteria: &str,
+    from: Option<&str>,
+    base: &Path,
+) -> Result<Gameset> {
+    check(db)?;
+    let names = tabiya_db::files_of(criteria).map_err(Error::bad_request)?;
+    let mut files = Vec::new();
+    for n in names {
+        let path = base.join(&n);
+        let bytes = std::fs::read(&path).map_err(|e| {
+            Error::bad_request(format!("follows {n}: cannot read {}: {e}", path.display()))
+        })?;
+        let text = String::from_utf8(bytes)
+            .unwrap_or_else(|e| e.into_bytes().iter().map(|&b| b as char).collect());
+        files.push((n, text));
+    }
+    Ok(db.inner.create_gameset(name, criteria, from, files)?)
+}
+
+/// Every gameset.
+pub fn list(db: &Db) -> Result<Vec<Gameset>> {
+    check(db)?;
+    Ok(db.inner.snapshot()?.gamesets()?)
+}
+
+/// A gameset shown: what it is and the ranges of ids its games make.
+#[derive(Debug, Clone, Serialize)]
+pub struct Shown {
+    #[serde(flatten)]
+    pub gameset: Gameset,
+    /// `[first, last]` ids, inclusive, in order.
+    pub id_ranges: Vec<(u32, u32)>,
+}
+
+pub fn show(db: &Db, name: &str) -> Result<Shown> {
+    check(db)?;
+    let (gameset, ids) = db.inner.snapshot()?.gameset(name)?;
+    Ok(Shown {
+        gameset,
+        id_ranges: ids.ranges(),
+    })
+}
+
+/// The games of a gameset, or of a criterion, by id.
+pub fn ids(db: &Db, name: &str) -> Result<IdSet> {
+    check(db)?;
+    Ok(db.inner.snapshot()?.gameset(name)?.1)
+}
+
+/// The games meeting a criterion now (not kept).
+pub fn ids_where(db: &Db, criteria: &str) -> Result<IdSet> {
+    check(db)?;
+    Ok(db.inner.snapshot()?.games_where(criteria)?)
+}
+
+/// The games a gameset and/or criterion select, for a filter (`None` when neither is
+/// given).
+pub(crate) fn selection(
+    snap: &tabiya_db::Snapshot<'_>,
+    gameset: Option<&str>,
+    criteria: Option<&str>,
+) -> Result<Option<Arc<IdSet>>> {
+    let mut out: Option<IdSet> = None;
+    if let Some(name) = gameset {
+        out = Some(snap.gameset(name)?.1);
+    }
+    if let Some(c) = criteria {
+        let found = snap.games_where(c)?;
+        out = Some(match out {
+            Some(mut s) => {
+                s.intersect(&found);
+                s
+            }
+            None => found,
+        });
+    }
+    Ok(out.map(Arc::new))
+}
+
+/// One game of a list.
+#[derive(Debug, Clone, Serialize)]
+pub struct Row {
+    pub id: u32,
+    pub white: String,
+    pub black: String,
+    pub result: String,
+    pub date: String,
+    pub event: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub eco: Option<String>,
+}
+
+/// A page of a gameset's games.
+#[derive(Debug, Clone, Serialize)]
+pub struct Games {
+    pub gameset: String,
+    pub total: u64,
+    pub games: Vec<Row>,
+}
+
+/// The games of a gameset, in id order, from `offset`, at most `limit`.
+pub fn games(db: &Db, name: &str, offset: usize, limit: usize) -> Result<Games> {
+    check(db)?;
+    let snap = db.inner.snapshot()?;
+    let (g, ids) = snap.gameset(name)?;
+    let mut games = Vec::new();
+    for id in ids.iter().skip(offset).take(limit) {
+        let tags = snap.chess_tags(id)?.ok_or_else(|| {
+            Error::new(crate::ErrorKind::Damaged, format!("game {id} is missing"))
+        })?;
+        let tag = |k: &str| {
+            tags.iter()
+                .find(|(n, _)| n == k)
+                .map(|(_, v)| v.clone())
+                .unwrap_or_default()
+        };
+        games.push(Row {
+            id,
+            white: tag("White"),
+            black: tag("Black"),
+            result: tag("Result"),
+            date: tag("Date"),
+            event: tag("Event"),
+            eco: Some(tag("ECO")).filter(|e| !e.is_empty()),
+        });
+    }
+    Ok(Games {
+        gameset: g.name,
+        total: ids.len(),
+        games,
+    })
+}
+
+/// Deletes a gameset (its games stay).
+pub fn delete(db: &Db, name: &str) -> Result<Gameset> {
+    check(db)?;
+    Ok(db.inner.delete_gameset(name)?)
+}
+
+/// Judges every game again for a gameset and those made from it.
+pub fn refresh(db: &Db, name: &str) -> Result<Vec<Gameset>> {
+    check(db)?;
+    Ok(db.inner.refresh_gameset(name)?)
+}
