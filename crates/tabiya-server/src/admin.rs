@@ -344,6 +344,7 @@ fn hand_over_change<T: serde::de::DeserializeOwned>(
             .header("Authorization", &auth)
             .header("Content-Type", "application/json")
             .send(&body[..]),
+        "DELETE" => agent.delete(&url).header("Authorization", &auth).call(),
         "PUT" => agent
             .put(&url)
             .header("Authorization", &auth)
@@ -421,11 +422,35 @@ pub fn hand_over_note(
     hand_over_change(server, "PUT", &path, body)
 }
 
+/// Hands a new gameset to the server that serves the database.
+pub fn hand_over_gameset(
+    server: &HandOff,
+    name: &str,
+    criteria: &str,
+    from: Option<&str>,
+) -> Result<tabiya_service::gamesets::Gameset, Error> {
+    let call = crate::gamesets::CreateCall {
+        name: name.to_string(),
+        criteria: criteria.to_string(),
+        from: from.map(str::to_string),
+    };
+    hand_over_change(server, "POST", "api/gamesets", serde_json::to_vec(&call)?)
+}
+
+/// Hands a gameset's deletion to the server that serves the database.
+pub fn hand_over_gameset_delete(
+    server: &HandOff,
+    name: &str,
+) -> Result<tabiya_service::gamesets::Gameset, Error> {
+    let path = format!("api/gamesets/{}", encode_component(name));
+    hand_over_change(server, "DELETE", &path, Vec::new())
+}
+
 /// Hands a deletion to the server that serves the database.
 pub fn hand_over_delete(
     server: &HandOff,
-    ids: &[u32],
+    sel: &tabiya_service::edit::DeleteSelection,
 ) -> Result<tabiya_service::edit::DeleteReport, Error> {
-    let body = serde_json::to_vec(&serde_json::json!({ "ids": ids }))?;
+    let body = serde_json::to_vec(sel)?;
     hand_over_change(server, "POST", "api/games/delete", body)
 }

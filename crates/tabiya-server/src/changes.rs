@@ -21,7 +21,7 @@ use crate::params::Params;
 use crate::state::AppState;
 
 /// Why a change is refused, if it is.
-fn refused(state: &AppState, headers: &HeaderMap) -> Option<Response> {
+pub(crate) fn refused(state: &AppState, headers: &HeaderMap) -> Option<Response> {
     let token = headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
@@ -90,16 +90,15 @@ pub async fn delete_one(
         return Ok(r);
     }
     let id = game_id(&id)?;
-    delete(state, q, vec![id], true).await
+    let sel = tabiya_service::edit::DeleteSelection {
+        ids: vec![id],
+        ..Default::default()
+    };
+    delete(state, q, sel, true).await
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct DeleteCall {
-    ids: Vec<u32>,
-}
-
-/// `POST /api/games/delete`: `{"ids": [12, 13]}`, in one transaction.
+/// `POST /api/games/delete`: `{"ids": [12, 13]}`, `{"gameset": "NAME"}` or `{"where":
+/// "CRITERIA"}` (or several), in one transaction.
 pub async fn delete_many(
     State(state): State<Arc<AppState>>,
     RawQuery(q): RawQuery,
@@ -109,18 +108,22 @@ pub async fn delete_many(
     if let Some(r) = refused(&state, &headers) {
         return Ok(r);
     }
-    let call: DeleteCall = serde_json::from_slice(&body).map_err(|e| {
-        Error::bad_request(format!(
-            "a deletion is JSON like {{\"ids\": [12, 13]}}: {e}"
-        ))
-    })?;
-    delete(state, q, call.ids, false).await
+    let call: tabiya_service::edit::DeleteSelection =
+        serde_json::from_slice(&body).map_err(|e| {
+            Error::bad_request(format!(
+                "a deletion is JSON like {{\"ids\": [12, 13]}} or {{\"gameset\": \"NAME\"}}: {e}"
+            ))
+        })?;
+    if call.ids.is_empty() && call.gameset.is_none() && call.criteria.is_none() {
+        return Err(Error::bad_request("no game to delete: give ids, a gameset or where").into());
+    }
+    delete(state, q, call, false).await
 }
 
 async fn delete(
     state: Arc<AppState>,
     q: Option<String>,
-    ids: Vec<u32>,
+    sel: tabiya_service::edit::DeleteSelection,
     one: bool,
 ) -> Result<Response, ApiError> {
     let db = served(&state, q.as_deref())?;
@@ -128,7 +131,7 @@ async fn delete(
     let s = Arc::clone(&state);
     let d = Arc::clone(&db);
     let report = blocking(move || {
-        let out = d.db.delete_games(&ids)?;
+        let out = d.db.delete_selected(&sel)?;
         s.cache.refresh_stale_and_wait();
         Ok(out)
     })

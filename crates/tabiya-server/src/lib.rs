@@ -13,6 +13,7 @@ mod cache;
 mod changes;
 mod content_type;
 mod error;
+mod gamesets;
 mod lichess;
 mod log;
 mod pages;
@@ -36,7 +37,10 @@ use tower_http::cors::{Any, CorsLayer};
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::TimeoutLayer;
 
-pub use admin::{HandOff, hand_over_delete, hand_over_edit, hand_over_import, hand_over_note};
+pub use admin::{
+    HandOff, hand_over_delete, hand_over_edit, hand_over_gameset, hand_over_gameset_delete,
+    hand_over_import, hand_over_note,
+};
 use cache::{Cache, Cached};
 use state::{AppState, Served};
 
@@ -197,6 +201,13 @@ fn router(state: Arc<AppState>, config: &Config) -> Router {
         .route("/api/game/{id}/pgn", get(api::game_pgn))
         .route("/api/books", get(api::books))
         .route("/api/stats", get(api::stats))
+        .route("/api/gamesets", get(gamesets::list).post(gamesets::create))
+        .route(
+            "/api/gamesets/{name}",
+            get(gamesets::show).delete(gamesets::delete),
+        )
+        .route("/api/gamesets/{name}/games", get(gamesets::games))
+        .route("/api/gamesets/{name}/pgn", get(gamesets::pgn))
         .route("/api/names", get(api::names))
         .route("/api/player", get(api::player))
         .route("/api/analysis", get(analysis::analyse))

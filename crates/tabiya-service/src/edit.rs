@@ -66,7 +66,39 @@ pub struct DeleteReport {
     pub games_left: u64,
 }
 
+/// Which games to delete: these ids, and the games of a gameset or meeting criteria (of
+/// the gameset meeting the criteria when both are given).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeleteSelection {
+    #[serde(default)]
+    pub ids: Vec<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gameset: Option<String>,
+    #[serde(default, rename = "where", skip_serializing_if = "Option::is_none")]
+    pub criteria: Option<String>,
+}
+
 impl Db {
+    /// Deletes the games selected, in one transaction.
+    pub fn delete_selected(&self, sel: &DeleteSelection) -> Result<DeleteReport> {
+        let mut ids = sel.ids.clone();
+        if sel.gameset.is_some() || sel.criteria.is_some() {
+            let snap = self.inner.snapshot()?;
+            let chosen =
+                crate::gamesets::selection(&snap, sel.gameset.as_deref(), sel.criteria.as_deref())?
+                    .expect("a gameset or criteria");
+            ids.extend(chosen.iter());
+            if ids.is_empty() {
+                return Ok(DeleteReport {
+                    deleted: Deleted::default(),
+                    games_left: self.inner.game_count()?,
+                });
+            }
+        }
+        self.delete_games(&ids)
+    }
+
     /// Edits one game's tags.
     pub fn edit_game(&self, id: u32, req: &EditRequest) -> Result<Edited> {
         let edits = req.edits()?;

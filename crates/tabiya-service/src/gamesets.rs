@@ -45,6 +45,11 @@ pub fn create(
     Ok(db.inner.create_gameset(name, criteria, from, files)?)
 }
 
+/// The repertoire files criteria follow, as written.
+pub fn files_of(criteria: &str) -> Result<Vec<String>> {
+    tabiya_db::files_of(criteria).map_err(Error::bad_request)
+}
+
 /// Every gameset.
 pub fn list(db: &Db) -> Result<Vec<Gameset>> {
     check(db)?;

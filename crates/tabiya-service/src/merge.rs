@@ -36,6 +36,43 @@ pub fn merge(
     batch: u64,
     progress: &ImportProgress,
 ) -> Result<MergeReport> {
+    merge_selected(
+        into,
+        sources,
+        &crate::export::Selection::All,
+        batch,
+        progress,
+    )
+}
+
+/// `tabiya db subset`: a new chess database (`into` must not exist) of the games of
+/// `source` that `selection` picks (a gameset's, or those meeting criteria), as CDB made
+/// one from a gameset.
+pub fn subset(
+    source: &Path,
+    selection: &crate::export::Selection,
+    into: &Path,
+    batch: u64,
+    progress: &ImportProgress,
+) -> Result<MergeReport> {
+    if into.exists() && std::fs::read_dir(into).map_or(true, |mut d| d.next().is_some()) {
+        return Err(Error::bad_request(format!(
+            "{} exists: a subset is a new database (to add games to one, tabiya db merge)",
+            into.display()
+        )));
+    }
+    // The selection is checked before anything is made.
+    crate::export::game_ids(&Db::open(source)?, selection)?;
+    merge_selected(into, &[source.to_path_buf()], selection, batch, progress)
+}
+
+fn merge_selected(
+    into: &Path,
+    sources: &[PathBuf],
+    selection: &crate::export::Selection,
+    batch: u64,
+    progress: &ImportProgress,
+) -> Result<MergeReport> {
     if sources.is_empty() {
         return Err(Error::bad_request(
             "no database to merge: give one or more SRC",
@@ -87,7 +124,7 @@ pub fn merge(
             .map(|(db, w)| {
                 s.spawn(move || -> Result<u64> {
                     let mut out = std::io::BufWriter::with_capacity(1 << 20, w);
-                    let n = crate::export::pgn(db, &crate::export::Selection::All, &mut out)?;
+                    let n = crate::export::pgn(db, selection, &mut out)?;
                     out.flush().ok();
                     Ok(n)
                 })

@@ -22,6 +22,9 @@ pub struct AnnotateArgs {
     /// Annotate one game.
     #[arg(long, conflicts_with_all = ["fen", "play", "all"])]
     pub game: Option<u32>,
+    /// Annotate a gameset's games (tabiya gameset).
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["fen", "play", "all", "game"])]
+    pub gameset: Option<String>,
     /// Annotate every game.
     #[arg(long, conflicts_with_all = ["fen", "play"])]
     pub all: bool,
@@ -54,13 +57,15 @@ pub struct AnnotateArgs {
 pub fn run(args: AnnotateArgs) -> anyhow::Result<()> {
     let selection = if let Some(id) = args.game {
         Selection::Game(id)
+    } else if let Some(name) = &args.gameset {
+        Selection::Gameset(name.clone())
     } else if args.position.is_given() {
         Selection::Position(Box::new(args.position.resolve()?))
     } else if args.all {
         Selection::All
     } else {
         anyhow::bail!(
-            "which games? give --game ID, --all, or a position (--fen/--play) for its games"
+            "which games? give --game ID, --gameset NAME, --all, or a position (--fen/--play) for its games"
         );
     };
     let limit = engine::limit(args.depth, args.movetime, Limit::Depth(16))?;

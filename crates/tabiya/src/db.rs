@@ -1,9 +1,11 @@
-//! `tabiya db merge`: other chess databases' games into one.
+//! `tabiya db merge`: other chess databases' games into one; `tabiya db subset`: a new
+//! database of a gameset's games.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::{Args, Subcommand};
+use tabiya_service::export::Selection;
 use tabiya_service::import::{ImportProgress, ImportReport};
 use tabiya_service::merge;
 
@@ -14,6 +16,29 @@ pub enum DbCommand {
     /// Merge chess databases into one (created when missing): games already there are
     /// skipped, names unified, every statistic exact; killed, run it again to finish.
     Merge(MergeArgs),
+    /// A new database of a gameset's games (or of the games meeting criteria), as CDB made
+    /// one: the games as they stand, the corrections of names with them.
+    Subset(SubsetArgs),
+}
+
+#[derive(Args)]
+pub struct SubsetArgs {
+    #[command(flatten)]
+    pub db: crate::args::DbArg,
+    /// The gameset whose games go in.
+    #[arg(long, value_name = "NAME", required_unless_present = "criteria")]
+    pub gameset: Option<String>,
+    /// The games meeting these criteria go in (docs/gamesets.md).
+    #[arg(long = "where", value_name = "CRITERIA", conflicts_with = "gameset")]
+    pub criteria: Option<String>,
+    /// The new database's directory.
+    #[arg(short, long, value_name = "DIR")]
+    pub output: PathBuf,
+    /// Games per transaction (as `tabiya import --batch`).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub batch: Option<u64>,
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args)]
@@ -50,6 +75,31 @@ pub fn run(cmd: DbCommand) -> anyhow::Result<()> {
             }
             if let Some(f) = &r.spelling {
                 println!("  spelling file brought over: {f}");
+            }
+            Ok(())
+        }
+        DbCommand::Subset(a) => {
+            let selection = match (&a.gameset, &a.criteria) {
+                (Some(g), _) => Selection::Gameset(g.clone()),
+                (None, Some(c)) => Selection::Where(c.clone()),
+                (None, None) => unreachable!("clap requires one"),
+            };
+            let progress = Arc::new(ImportProgress::default());
+            let ticker = ImportTicker::start(&progress, 1);
+            let result = merge::subset(
+                &a.db.dir(),
+                &selection,
+                &a.output,
+                a.batch.unwrap_or(0),
+                &progress,
+            );
+            ticker.finish();
+            let r = result?;
+            if a.json {
+                return print_json(&r);
+            }
+            if let ImportReport::Chess(s) = &r.import {
+                crate::import::print_chess(s, &a.output)?;
             }
             Ok(())
         }

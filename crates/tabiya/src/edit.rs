@@ -5,7 +5,7 @@ use std::io::Write;
 
 use clap::Args;
 use tabiya_server::{HandOff, hand_over_delete, hand_over_edit};
-use tabiya_service::edit::EditRequest;
+use tabiya_service::edit::{DeleteSelection, EditRequest};
 use tabiya_service::{Db, ErrorKind};
 
 use crate::args::DbArg;
@@ -33,8 +33,15 @@ pub struct DeleteArgs {
     #[command(flatten)]
     pub db: DbArg,
     /// The games to delete (repeatable, or several ids after one --game).
-    #[arg(long = "game", value_name = "ID", num_args = 1.., required = true)]
+    #[arg(long = "game", value_name = "ID", num_args = 1.., required_unless_present_any = ["gameset", "criteria"])]
     pub games: Vec<u32>,
+    /// Delete a gameset's games (tabiya gameset).
+    #[arg(long, value_name = "NAME")]
+    pub gameset: Option<String>,
+    /// Delete the games meeting these criteria (docs/gamesets.md); with --gameset, those of
+    /// the gameset that meet them.
+    #[arg(long = "where", value_name = "CRITERIA")]
+    pub criteria: Option<String>,
     #[arg(long)]
     pub json: bool,
 }
@@ -101,9 +108,14 @@ pub fn run_edit(args: EditArgs) -> anyhow::Result<()> {
 }
 
 pub fn run_delete(args: DeleteArgs) -> anyhow::Result<()> {
+    let sel = DeleteSelection {
+        ids: args.games.clone(),
+        gameset: args.gameset.clone(),
+        criteria: args.criteria.clone(),
+    };
     let report = match target(&args.db)? {
-        Target::Here(db) => db.delete_games(&args.games)?,
-        Target::Served(server) => hand_over_delete(&server, &args.games)?,
+        Target::Here(db) => db.delete_selected(&sel)?,
+        Target::Served(server) => hand_over_delete(&server, &sel)?,
     };
     if args.json {
         return print_json(&report);

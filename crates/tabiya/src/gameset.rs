@@ -10,6 +10,7 @@ use tabiya_service::export::{self, Selection};
 use tabiya_service::gamesets::{self, Gameset};
 
 use crate::args::DbArg;
+use crate::edit::{Target, target};
 use crate::output::print_json;
 
 #[derive(Subcommand)]
@@ -107,13 +108,39 @@ fn print_one(w: &mut impl Write, g: &Gameset) -> std::io::Result<()> {
     Ok(())
 }
 
+/// The criteria with each repertoire file named by its absolute path (a server reads it
+/// from where it runs).
+fn absolute_files(criteria: &str) -> anyhow::Result<String> {
+    let files = tabiya_service::gamesets::files_of(criteria)?;
+    let mut out = criteria.to_string();
+    for f in files {
+        let abs = std::fs::canonicalize(&f)
+            .map_err(|e| anyhow::anyhow!("follows {f}: cannot read it: {e}"))?;
+        let abs = abs.display().to_string();
+        if abs.contains('\'') {
+            anyhow::bail!("follows {f}: a path with a quote in it");
+        }
+        out = out.replace(&f, &abs);
+    }
+    Ok(out)
+}
+
 pub fn run(cmd: GamesetCommand) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     match cmd {
         GamesetCommand::Create(a) => {
-            let db = a.db.open()?;
-            let base = std::env::current_dir()?;
-            let g = gamesets::create(&db, &a.name, &a.criteria, a.from.as_deref(), &base)?;
+            let g = match target(&a.db)? {
+                Target::Here(db) => {
+                    let base = std::env::current_dir()?;
+                    gamesets::create(&db, &a.name, &a.criteria, a.from.as_deref(), &base)?
+                }
+                Target::Served(server) => tabiya_server::hand_over_gameset(
+                    &server,
+                    &a.name,
+                    &absolute_files(&a.criteria)?,
+                    a.from.as_deref(),
+                )?,
+            };
             if a.json {
                 return print_json(&g);
             }
@@ -192,8 +219,12 @@ pub fn run(cmd: GamesetCommand) -> anyhow::Result<()> {
             w.flush()?;
         }
         GamesetCommand::Delete(a) => {
-            let db = a.db.open()?;
-            let g = gamesets::delete(&db, &a.name)?;
+            let g = match target(&a.db)? {
+                Target::Here(db) => gamesets::delete(&db, &a.name)?,
+                Target::Served(server) => {
+                    tabiya_server::hand_over_gameset_delete(&server, &a.name)?
+                }
+            };
             if a.json {
                 return print_json(&g);
             }

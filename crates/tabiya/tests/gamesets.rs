@@ -517,3 +517,298 @@ fn an_import_killed_at_any_moment_leaves_the_gamesets_exact() {
         want
     );
 }
+
+#[test]
+fn every_command_that_reads_games_takes_a_gameset() {
+    let dir = tempfile::tempdir().unwrap();
+    let dbp = dir.path().join("db");
+    let db = dbp.to_str().unwrap();
+    let twic = shared("pgn/twic/twic0920.pgn");
+    run_ok(&["import", "--db", db, twic.to_str().unwrap()]);
+    run_ok(&[
+        "gameset",
+        "create",
+        "--db",
+        db,
+        "sic",
+        "--where",
+        "reaches e4 c5",
+    ]);
+    run_ok(&[
+        "gameset",
+        "create",
+        "--db",
+        db,
+        "few",
+        "--from",
+        "sic",
+        "--where",
+        "avgelo >= 2650",
+    ]);
+    let sic = run_json(&["gameset", "show", "--json", "--db", db, "sic"]);
+    let n = sic["games"].as_u64().unwrap();
+
+    // export --gameset is gameset export.
+    let a = run_ok(&["export", "--db", db, "--gameset", "sic"]).stdout;
+    let b = run_ok(&["gameset", "export", "--db", db, "sic"]).stdout;
+    assert_eq!(a, b);
+    let pgn = dir.path().join("sic.pgn");
+    std::fs::write(&pgn, &a).unwrap();
+
+    // A book of the gameset is the book of its games' PGN, byte for byte.
+    let (from_db, from_pgn) = (dir.path().join("db.bin"), dir.path().join("pgn.bin"));
+    run_ok(&[
+        "book",
+        "build",
+        "--format",
+        "polyglot",
+        "--db",
+        db,
+        "--gameset",
+        "sic",
+        "-o",
+        from_db.to_str().unwrap(),
+    ]);
+    run_ok(&[
+        "book",
+        "build",
+        "--format",
+        "polyglot",
+        "-o",
+        from_pgn.to_str().unwrap(),
+        pgn.to_str().unwrap(),
+    ]);
+    let (x, y) = (
+        std::fs::read(&from_db).unwrap(),
+        std::fs::read(&from_pgn).unwrap(),
+    );
+    assert!(!x.is_empty());
+    assert_eq!(x, y, "the gameset's book and its PGN's book");
+
+    // db subset: a new database of its games, whose explorer counts them as the gameset does.
+    let subp = dir.path().join("sub");
+    let sub = subp.to_str().unwrap();
+    let made = run_json(&[
+        "db",
+        "subset",
+        "--json",
+        "--db",
+        db,
+        "--gameset",
+        "sic",
+        "-o",
+        sub,
+    ]);
+    assert_eq!(made["import"]["imported"], n, "{made}");
+    for line in ["e2e4,c7c5", "e2e4,c7c5,g1f3"] {
+        let here = run_json(&[
+            "explore",
+            "--json",
+            "--db",
+            db,
+            "--gameset",
+            "sic",
+            "--play",
+            line,
+        ]);
+        let there = run_json(&["explore", "--json", "--db", sub, "--play", line]);
+        for f in ["white", "draws", "black", "unknown", "averageRating"] {
+            assert_eq!(here[f], there[f], "{line}: {f}");
+        }
+        let moves = |v: &Value| -> Vec<(Value, Value, Value)> {
+            v["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| {
+                    (
+                        m["uci"].clone(),
+                        m["white"].clone(),
+                        m["performance"].clone(),
+                    )
+                })
+                .collect()
+        };
+        assert_eq!(moves(&here), moves(&there), "{line}");
+    }
+    let again = run_raw(&["db", "subset", "--db", db, "--gameset", "sic", "-o", sub]);
+    assert!(String::from_utf8_lossy(&again.stderr).contains("exists"));
+
+    // annotate --gameset: the gameset's games, no more.
+    let few = run_json(&["gameset", "show", "--json", "--db", db, "few"]);
+    assert!(few["games"].as_u64().unwrap() > 0);
+    let report = run_json(&[
+        "annotate",
+        "--json",
+        "--db",
+        db,
+        "--gameset",
+        "few",
+        "--depth",
+        "1",
+    ]);
+    assert_eq!(report["games"], few["games"]);
+
+    // delete --gameset: its games go, from the database and from every gameset.
+    let before = run_json(&["stats", "--json", "--db", db])["games"]
+        .as_u64()
+        .unwrap();
+    let gone = run_json(&["delete", "--json", "--db", db, "--gameset", "sic"]);
+    assert_eq!(gone["games"], n);
+    assert_eq!(gone["games_left"], before - n);
+    let sic = run_json(&["gameset", "show", "--json", "--db", db, "sic"]);
+    assert_eq!(sic["games"], 0);
+    let few = run_json(&["gameset", "show", "--json", "--db", db, "few"]);
+    assert_eq!(few["games"], 0);
+    let e = run_json(&["explore", "--json", "--db", db, "--play", "e2e4,c7c5"]);
+    assert_eq!(
+        e["white"].as_u64().unwrap()
+            + e["draws"].as_u64().unwrap()
+            + e["black"].as_u64().unwrap()
+            + e["unknown"].as_u64().unwrap(),
+        0
+    );
+}
+
+fn send(method: &str, url: &str, body: &str) -> (u16, Value) {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into();
+    let resp = match method {
+        "POST" => agent.post(url).send(body),
+        _ => agent.delete(url).call(),
+    }
+    .unwrap_or_else(|e| panic!("{method} {url}: {e}"));
+    let status = resp.status().as_u16();
+    let text = resp.into_body().read_to_string().unwrap();
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+#[test]
+fn gamesets_through_the_server() {
+    use common::server::{Server, get};
+    let dir = tempfile::tempdir().unwrap();
+    let dbp = dir.path().join("db");
+    let db = dbp.to_str().unwrap();
+    let twic = shared("pgn/twic/twic0920.pgn");
+    run_ok(&["import", "--db", db, twic.to_str().unwrap()]);
+    run_ok(&[
+        "gameset",
+        "create",
+        "--db",
+        db,
+        "sic",
+        "--where",
+        "reaches e4 c5",
+    ]);
+    let cli = run_json(&[
+        "explore",
+        "--json",
+        "--db",
+        db,
+        "--gameset",
+        "sic",
+        "--play",
+        "e2e4,c7c5,g1f3",
+    ]);
+    let cli_pgn = run_ok(&["export", "--db", db, "--gameset", "sic"]).stdout;
+    let cli_where = run_json(&[
+        "explore",
+        "--json",
+        "--db",
+        db,
+        "--where",
+        "avgelo >= 2500",
+        "--play",
+        "e2e4",
+    ]);
+    {
+        let server = Server::start(&["--db", db, "--no-engine"]);
+        let url = &server.url;
+        let list = get(&format!("{url}api/gamesets")).json();
+        assert_eq!(list[0]["name"], "sic");
+        let api = get(&format!("{url}api/explore?play=e2e4,c7c5,g1f3&gameset=sic")).json();
+        assert_eq!(api["white"], cli["white"]);
+        assert_eq!(api["moves"], cli["moves"]);
+        let api = get(&format!(
+            "{url}api/explore?play=e2e4&where=avgelo%20%3E%3D%202500"
+        ))
+        .json();
+        assert_eq!(api["moves"], cli_where["moves"]);
+        let page = get(&format!("{url}api/gamesets/sic/games?limit=5")).json();
+        assert_eq!(page["total"], list[0]["games"]);
+        assert_eq!(page["games"].as_array().unwrap().len(), 5);
+        let pgn = get(&format!("{url}api/gamesets/sic/pgn"));
+        assert_eq!(pgn.status, 200);
+        assert_eq!(pgn.body, cli_pgn);
+        // Mistakes are 4xx with the reason.
+        let bad = get(&format!("{url}api/explore?where=avgelo%20%3E%3D%20x"));
+        assert_eq!(bad.status, 400);
+        assert!(bad.text().contains("a rating expected"), "{}", bad.text());
+        let none = get(&format!("{url}api/gamesets/nope"));
+        assert_eq!(none.status, 404);
+        // Read-only: refused; `tabiya gameset create` hands its gameset over.
+        let (status, _) = send(
+            "POST",
+            &format!("{url}api/gamesets"),
+            r#"{"name": "x", "where": "annotated"}"#,
+        );
+        assert_eq!(status, 403);
+        let out = run_ok(&[
+            "gameset",
+            "create",
+            "--db",
+            db,
+            "strong",
+            "--where",
+            "avgelo >= 2600",
+        ]);
+        assert!(String::from_utf8_lossy(&out.stderr).contains("the server makes the change"));
+        let list = get(&format!("{url}api/gamesets")).json();
+        assert_eq!(list.as_array().unwrap().len(), 2);
+        run_ok(&["gameset", "delete", "--db", db, "strong"]);
+        let list = get(&format!("{url}api/gamesets")).json();
+        assert_eq!(list.as_array().unwrap().len(), 1);
+    }
+    {
+        let server = Server::start(&["--db", db, "--no-engine", "--writable"]);
+        let url = &server.url;
+        let (status, made) = send(
+            "POST",
+            &format!("{url}api/gamesets"),
+            r#"{"name": "najdorf", "where": "eco = B90", "from": "sic"}"#,
+        );
+        assert_eq!(status, 200, "{made}");
+        assert_eq!(made["parent"], "sic");
+        let (status, body) = send(
+            "POST",
+            &format!("{url}api/gamesets"),
+            r#"{"name": "y", "where": "eco = "}"#,
+        );
+        assert_eq!(status, 400, "{body}");
+        let (status, body) = send("DELETE", &format!("{url}api/gamesets/sic"), "");
+        assert_eq!(status, 400, "{body}");
+        assert!(
+            body["error"]
+                .as_str()
+                .unwrap()
+                .contains("parent of najdorf")
+        );
+        let (status, _) = send("DELETE", &format!("{url}api/gamesets/najdorf"), "");
+        assert_eq!(status, 200);
+        // Deleting a gameset's games through the API.
+        let n = get(&format!("{url}api/gamesets/sic")).json()["games"]
+            .as_u64()
+            .unwrap();
+        let (status, gone) = send(
+            "POST",
+            &format!("{url}api/games/delete"),
+            r#"{"gameset": "sic"}"#,
+        );
+        assert_eq!(status, 200, "{gone}");
+        assert_eq!(gone["games"], n);
+        let e = get(&format!("{url}api/explore?play=e2e4,c7c5")).json();
+        assert_eq!(e["white"], 0);
+    }
+}

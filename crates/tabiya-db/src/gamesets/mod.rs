@@ -14,7 +14,7 @@ mod store;
 
 use std::collections::HashMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
 
@@ -36,11 +36,11 @@ pub use ids::IdSet;
 pub use store::{GAMESET_IDS, GAMESETS};
 
 /// A gameset as shown.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Gameset {
     pub name: String,
     pub criteria: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parent: Option<String>,
     /// Games in it now.
     pub games: u64,
@@ -50,7 +50,7 @@ pub struct Gameset {
     pub created: u64,
     pub refreshed: u64,
     /// Repertoire files its criteria follow (kept in the database as they were read).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub files: Vec<String>,
 }
 

@@ -34,6 +34,7 @@ fn errors_have_their_kind() {
         output: dir.path().join("b.ctg"),
         inputs: Vec::new(),
         db: None,
+        gameset: None,
         min_game: None,
         max_ply: None,
         only_white: false,

@@ -24,6 +24,9 @@ pub struct BuildArgs {
     /// Build from the games of this Tabiya database instead of PGN files.
     #[arg(long = "db", value_name = "DIR", conflicts_with = "inputs")]
     pub db: Option<PathBuf>,
+    /// With --db: only the games of this gameset (tabiya gameset).
+    #[arg(long, value_name = "NAME", requires = "db")]
+    pub gameset: Option<String>,
     /// Leave out positions and moves seen in fewer games (default 3 for Polyglot, as
     /// `polyglot make-book`; 1 for CTG and Kvetka, so the book agrees with the database).
     #[arg(long, value_name = "N")]
@@ -83,6 +86,7 @@ impl BuildArgs {
             output: self.output.clone(),
             inputs: self.inputs.clone(),
             db: self.db.clone(),
+            gameset: self.gameset.clone(),
             min_game: self.min_game,
             max_ply: self.max_ply,
             only_white: self.only_white,

@@ -50,9 +50,14 @@ struct Gathered {
 }
 
 /// The games of the database, exported to `dir/name.pgn` for the links.
-fn gather_from_database(db: &Path, dir: &Path, name: &str) -> Result<Gathered> {
+fn gather_from_database(
+    db: &Path,
+    gameset: Option<&str>,
+    dir: &Path,
+    name: &str,
+) -> Result<Gathered> {
     let pgn = kvetka_pgn_path(dir, name);
-    let (games, summary) = games::read_database(db, Some(&pgn), true)?;
+    let (games, summary) = games::read_database(db, Some(&pgn), true, gameset)?;
     Ok(Gathered {
         games,
         summary,
@@ -125,7 +130,7 @@ pub(super) fn build(opts: &BuildOptions) -> Result<BuildReport> {
         summary,
         sources,
     } = match &opts.db {
-        Some(db) => gather_from_database(db, &dir, &name)?,
+        Some(db) => gather_from_database(db, opts.gameset.as_deref(), &dir, &name)?,
         None => gather_from_pgn(opts, &dir, &name)?,
     };
     let filter = GameFilter {

@@ -30,6 +30,8 @@ pub struct BuildOptions {
     pub inputs: Vec<PathBuf>,
     /// Build from the games of this Tabiya database instead of PGN files.
     pub db: Option<PathBuf>,
+    /// With `db`: only the games of this gameset.
+    pub gameset: Option<String>,
     /// Leave out positions and moves seen in fewer games (default 3 for Polyglot, as
     /// `polyglot make-book`; 1 for CTG and Kvetka, so the book agrees with the database).
     pub min_game: Option<u32>,
@@ -157,7 +159,7 @@ fn with_games<R>(
     f: impl FnOnce(&mut dyn Iterator<Item = InputGame>) -> R,
 ) -> Result<(R, ReadSummary)> {
     if let Some(dir) = &opts.db {
-        let (games, summary) = games::read_database(dir, None, names)?;
+        let (games, summary) = games::read_database(dir, None, names, opts.gameset.as_deref())?;
         let r = f(&mut games.into_iter());
         return Ok((r, summary));
     }

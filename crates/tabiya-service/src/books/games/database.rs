@@ -15,12 +15,13 @@ fn db_error(e: tabiya_db::Error) -> Error {
 }
 
 /// Games of a Tabiya database, in id order, with the database's results, ratings and
-/// years. With `export`, every game's PGN text is also written to that file and each game's
+/// years (only a gameset's when given). With `export`, every game's PGN text is also written to that file and each game's
 /// `source` points into it (source file 0).
 pub(crate) fn read_database(
     dir: &Path,
     export: Option<&Path>,
     names: bool,
+    gameset: Option<&str>,
 ) -> Result<(Vec<InputGame>, ReadSummary)> {
     let db = tabiya_db::Database::open(dir).map_err(|e| {
         let kind = crate::error::kind_of_db_error(&e);
@@ -33,7 +34,10 @@ pub(crate) fn read_database(
         )));
     }
     let snap = db.snapshot().map_err(db_error)?;
-    let ids = snap.all_game_ids().map_err(db_error)?;
+    let ids: Vec<u32> = match gameset {
+        Some(name) => snap.gameset(name).map_err(db_error)?.1.iter().collect(),
+        None => snap.all_game_ids().map_err(db_error)?,
+    };
     let mut out = Vec::with_capacity(ids.len());
     let mut summary = ReadSummary::default();
     let mut writer = match export {

@@ -1,0 +1,199 @@
+//! Gamesets over HTTP (see `docs/api.md`): `GET /api/gamesets` (every gameset),
+//! `GET /api/gamesets/{name}` (one, with its ranges of ids), `…/games` (a page of its
+//! games), `…/pgn` (its games as PGN); `POST /api/gamesets` and `DELETE
+//! /api/gamesets/{name}` on a writable server (or with the hand-over secret).
+
+use std::sync::Arc;
+
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{HeaderMap, header};
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+use tabiya_service::export::{self, Selection};
+use tabiya_service::{Error, gamesets};
+
+use crate::changes::refused;
+use crate::error::ApiError;
+use crate::params::Params;
+use crate::state::{AppState, Served};
+use crate::{blocking, cached};
+
+fn served(state: &AppState, p: &Params) -> Result<Arc<Served>, Error> {
+    state
+        .db(p.get("db"), None)
+        .cloned()
+        .ok_or_else(|| match p.get("db") {
+            Some(n) => {
+                Error::not_found(format!("no database {n:?} is served (see /api/databases)"))
+            }
+            None => Error::not_found("no database is served"),
+        })
+}
+
+fn json<T: Serialize>(v: &T) -> Result<Vec<u8>, Error> {
+    Ok(serde_json::to_vec(v)?)
+}
+
+/// `GET /api/gamesets`.
+pub async fn list(
+    State(state): State<Arc<AppState>>,
+    RawQuery(q): RawQuery,
+) -> Result<Response, ApiError> {
+    let p = Params::parse(q.as_deref());
+    let db = served(&state, &p)?;
+    let key = format!("/api/gamesets?{}", db.name);
+    Ok(
+        cached(&state, &db.clone(), key, "application/json", move || {
+            json(&gamesets::list(&db.db)?)
+        })
+        .await?,
+    )
+}
+
+/// `GET /api/gamesets/{name}`.
+pub async fn show(
+    State(state): State<Arc<AppState>>,
+    Path(name): Path<String>,
+    RawQuery(q): RawQuery,
+) -> Result<Response, ApiError> {
+    let p = Params::parse(q.as_deref());
+    let db = served(&state, &p)?;
+    let key = format!("/api/gamesets/{name}?{}", db.name);
+    Ok(
+        cached(&state, &db.clone(), key, "application/json", move || {
+            json(&gamesets::show(&db.db, &name)?)
+        })
+        .await?,
+    )
+}
+
+/// `GET /api/gamesets/{name}/games?offset=&limit=`.
+pub async fn games(
+    State(state): State<Arc<AppState>>,
+    Path(name): Path<String>,
+    RawQuery(q): RawQuery,
+) -> Result<Response, ApiError> {
+    let p = Params::parse(q.as_deref());
+    let db = served(&state, &p)?;
+    let offset = p.number("offset", 0, usize::MAX)?;
+    let limit = p.number("limit", 20, 1000)?;
+    let key = format!("/api/gamesets/{name}/games?{}&{offset}&{limit}", db.name);
+    Ok(
+        cached(&state, &db.clone(), key, "application/json", move || {
+            json(&gamesets::games(&db.db, &name, offset, limit)?)
+        })
+        .await?,
+    )
+}
+
+/// `GET /api/gamesets/{name}/pgn`.
+pub async fn pgn(
+    State(state): State<Arc<AppState>>,
+    Path(name): Path<String>,
+    RawQuery(q): RawQuery,
+) -> Result<Response, ApiError> {
+    let p = Params::parse(q.as_deref());
+    let db = served(&state, &p)?;
+    let file: String = name
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let body = blocking(move || {
+        let mut out = Vec::new();
+        export::pgn(&db.db, &Selection::Gameset(name), &mut out)?;
+        Ok(out)
+    })
+    .await?;
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                "application/x-chess-pgn; charset=utf-8".to_string(),
+            ),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{file}.pgn\""),
+            ),
+        ],
+        body,
+    )
+        .into_response())
+}
+
+/// What `POST /api/gamesets` takes.
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateCall {
+    pub name: String,
+    #[serde(rename = "where")]
+    pub criteria: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+}
+
+/// `POST /api/gamesets` with `{"name": …, "where": …, "from": …}`. A criterion following a
+/// repertoire file names a file on the server's machine (relative: to where it runs).
+pub async fn create(
+    State(state): State<Arc<AppState>>,
+    RawQuery(q): RawQuery,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> Result<Response, ApiError> {
+    if let Some(r) = refused(&state, &headers) {
+        return Ok(r);
+    }
+    let call: CreateCall = serde_json::from_slice(&body).map_err(|e| {
+        Error::bad_request(format!(
+            "a gameset is JSON like {{\"name\": \"strong\", \"where\": \"avgelo >= 2500\"}}: {e}"
+        ))
+    })?;
+    let p = Params::parse(q.as_deref());
+    let db = served(&state, &p)?;
+    let _one_at_a_time = db.importing.lock().await;
+    let s = Arc::clone(&state);
+    let d = Arc::clone(&db);
+    let made = blocking(move || {
+        let base = std::env::current_dir()?;
+        let out = gamesets::create(
+            &d.db,
+            &call.name,
+            &call.criteria,
+            call.from.as_deref(),
+            &base,
+        )?;
+        s.cache.refresh_stale_and_wait();
+        Ok(out)
+    })
+    .await?;
+    Ok(axum::Json(made).into_response())
+}
+
+/// `DELETE /api/gamesets/{name}`.
+pub async fn delete(
+    State(state): State<Arc<AppState>>,
+    Path(name): Path<String>,
+    RawQuery(q): RawQuery,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    if let Some(r) = refused(&state, &headers) {
+        return Ok(r);
+    }
+    let p = Params::parse(q.as_deref());
+    let db = served(&state, &p)?;
+    let _one_at_a_time = db.importing.lock().await;
+    let s = Arc::clone(&state);
+    let d = Arc::clone(&db);
+    let gone = blocking(move || {
+        let out = gamesets::delete(&d.db, &name)?;
+        s.cache.refresh_stale_and_wait();
+        Ok(out)
+    })
+    .await?;
+    Ok(axum::Json(gone).into_response())
+}
