@@ -61,7 +61,10 @@ pub mod othello;
 pub use changes::{Deleted, Edited, TagEdit, check_edit};
 pub(crate) use database::meta_u64;
 pub use database::{Database, FORMAT_VERSION, GAMES, Kind, META, PinnedAnswers, QUERY_CACHE_MAX};
-pub use dbstats::{DbStats, Part, collect as collect_stats};
+pub use dbstats::{
+    DbStats, NamedGames, Part, PositionKinds, RatingBin, Ratings, ReachedOpening, Results,
+    SpeedGames, Speeds, TOP as STATS_TOP, YearGames, collect as collect_stats,
+};
 pub use digest::game_digest;
 pub use error::{DecodeError, Error, Result};
 pub use evals::{EVALS, EvalBrief, EvalLine, EvalScore, EvalsStored, StoredEval};

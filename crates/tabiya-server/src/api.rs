@@ -63,6 +63,9 @@ struct BookInfo {
 struct Catalog {
     databases: Vec<DatabaseInfo>,
     books: Vec<BookInfo>,
+    /// Whether the server changes its databases (`tabiya serve --writable`): edits, deletions
+    /// and notes.
+    writable: bool,
 }
 
 pub async fn databases(State(state): State<Arc<AppState>>) -> Result<Response, ApiError> {
@@ -85,7 +88,11 @@ pub async fn databases(State(state): State<Arc<AppState>>) -> Result<Response, A
                 format: b.format,
             })
             .collect();
-        Ok(Catalog { databases, books })
+        Ok(Catalog {
+            databases,
+            books,
+            writable: s.writable,
+        })
     })
     .await?;
     Ok(axum::Json(info).into_response())

@@ -3,6 +3,7 @@
 //   await getJson('/api/explore', { db: 'demo', play: 'e2e4' }, { signal })
 //     -> the JSON answer; throws ApiError(message, kind, status) on a 4xx/5xx (the server's
 //        { error, kind }) or when the server cannot be reached.
+//   await sendJson('PUT', '/api/note', { db, play }, { note: 'text' })  -> the same, for changes
 //   const loader = createLoader(panel)
 //   loader.load(key, (signal) => getJson(...), (data) => render(data), (error) => {...})
 //     runs the request unless `key` is what the panel already shows (or is loading); a newer
@@ -77,6 +78,33 @@ export async function getJson(path, params = {}, { signal } = {}) {
   }
   if (r.body === null) throw new ApiError(`The server's answer to ${path} is not JSON.`, 'format', r.status);
   return r.body;
+}
+
+// A change sent to the server (PUT, DELETE… with a JSON body or none): its JSON answer, or
+// ApiError as getJson throws it (a read-only server answers 403).
+export async function sendJson(method, path, params = {}, body = undefined) {
+  const url = apiUrl(path, params);
+  let response;
+  try {
+    response = await fetch(url, {
+      method,
+      headers: body === undefined ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError('The server cannot be reached. Is `tabiya serve` still running?', 'network');
+  }
+  let answer = null;
+  try {
+    answer = await response.json();
+  } catch {
+    answer = null;
+  }
+  if (!response.ok) {
+    const message = answer && answer.error ? answer.error : `${response.status} ${response.statusText}`;
+    throw new ApiError(message, answer && answer.kind ? answer.kind : 'error', response.status);
+  }
+  return answer;
 }
 
 const BUSY_AFTER_MS = 150;

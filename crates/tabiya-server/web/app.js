@@ -10,9 +10,12 @@
 // the explorer's Eval column, so a finished one asks for the explorer's answer again.
 // The header's player search (name-search.js) opens the player page (view=player&name=…,
 // player.js), whose links set the player filter and open the explorer or the games.
+// The header's Statistics link opens the database's statistics (view=stats, stats.js), whose
+// links open the explorer at an opening or a player's page. The position's note (note.js)
+// shows above the tabs; a writable server (/api/databases says so) lets the page edit it.
 
 import { readState, writeState, activeFilters, emptyFilters } from './url-state.js';
-import { getJson, createLoader, apiUrl, prefetch, prefetched } from './api.js';
+import { getJson, sendJson, createLoader, apiUrl, prefetch, prefetched } from './api.js';
 import { el, fmt } from './dom.js';
 import { createChessBoard } from './chess-board.js';
 import { START_FEN, legalMoves, parseFen, play, isCheck } from './chess-rules.js';
@@ -24,7 +27,7 @@ const $ = (id) => document.getElementById(id);
 const TOP = 8;
 
 const state = readState(location.search);
-let catalog = { databases: [], books: [] };
+let catalog = { databases: [], books: [], writable: false };
 let db = null; // { name, kind, games } or null when only books are served
 let mounted = null; // the kind whose board is mounted
 let chessBoard = null;
@@ -37,6 +40,8 @@ let firstTable = false;
 const openings = new Map(); // chess FEN -> { eco, name }
 const keptEvals = new Map(); // chess FEN -> the explorer's kept evaluation of it, or null
 let engine = null; // the engine panel (engine.js)
+let notes = null; // the position's note (note.js)
+let lastNote = null; // { key, note, position } of the last chess explorer answer
 const othelloRows = new Map(); // Othello game id -> its row (the games lists carry whole games)
 
 const loaders = {};
@@ -292,7 +297,7 @@ function render() {
   $('opening').hidden = inGame;
   $('line').hidden = inGame;
   $('clear').hidden = inGame;
-  $('symmetry-note').hidden = k !== 'othello' || inGame;
+  $('symmetry-note').hidden = k !== 'othello' || inGame || state.view === 'stats';
   $('panel-game').hidden = !inGame;
   $('name-search').hidden = k !== 'chess' || !db;
   const booksServed = catalog.books.length > 0 && k === 'chess';
@@ -311,9 +316,21 @@ function render() {
   }
   const inPlayer = !inGame && view === 'player';
   $('panel-player').hidden = !inPlayer;
-  if (inPlayer) {
+  const inStats = !inGame && view === 'stats' && !!db;
+  $('panel-stats').hidden = !inStats;
+  document.body.classList.toggle('in-stats', inStats);
+  if (inPlayer || inStats) {
     $('filters').hidden = true;
     $('opening').hidden = true;
+  }
+  if (inStats) $('tabs').hidden = true;
+  renderStatsLink(inStats);
+  if (inGame || inPlayer || inStats || k !== 'chess' || !db) {
+    notes.hide();
+  } else if (lastNote && lastNote.key === noteKey(L.fens[at])) {
+    notes.show({ ...lastNote, editable: catalog.writable });
+  } else {
+    notes.hide();
   }
   pageError([notice, L.error].filter(Boolean).join(' '));
   renderFooter(L, at);
@@ -325,6 +342,10 @@ function render() {
     loadPlayer();
     showLinePosition(L, at);
     document.title = `Tabiya · ${db.name} · ${state.name}`;
+  } else if (inStats) {
+    loadStats();
+    showLinePosition(L, at);
+    document.title = `Tabiya · ${db.name} · statistics`;
   } else {
     // Answers asked for first, the board drawn while they come.
     loadExplorer(L, at); // always: it names the opening above every view
@@ -474,6 +495,10 @@ function loadExplorer(L, at) {
       }));
       if (data.opening) openings.set(fen, data.opening);
       showChessOpening(L, at, data.opening);
+      lastNote = { key: noteKey(fen), note: data.note || null, position: { db: params.db, fen: params.fen, play: params.play } };
+      if (!state.game && (state.view === 'explorer' || state.view === 'games' || state.view === 'books')) {
+        notes.show({ ...lastNote, editable: catalog.writable });
+      }
       keptEvals.set(fen, data.eval || null);
       engine.showKept(data.eval || null, fen);
     } else {
@@ -595,6 +620,83 @@ function playerLinks(name) {
 function openPlayer(name) {
   update({ view: 'player', name, game: null, ply: null });
   $('panels').focus(); // scrolled to where the board comes first (a phone)
+}
+
+// ------------------------------------------------------------------ statistics
+
+function loadStats() {
+  const body = panelBody('stats');
+  const params = { db: db.name };
+  loaders.stats.load(apiUrl('/api/stats', params), async (signal) => {
+    const [mod, stats] = await Promise.all([import('./stats.js'), getJson('/api/stats', params, { signal })]);
+    return { mod, stats };
+  }, ({ mod, stats }) => {
+    replaceKeepingFocus(body, mod.renderStats(stats, { db: db.name, links: statsLinks() }));
+  }, () => body.replaceChildren());
+}
+
+// Where the statistics' links go: an opening's row to the explorer at its position (its line
+// from the start), a player's to the player page (Othello: the games filtered to the player,
+// a tournament's to its games); the filters are kept.
+function statsLinks() {
+  const base = { ...state, name: null, game: null, ply: null, offset: 0, at: null };
+  const k = kind();
+  return {
+    opening: (o) => writeState({ ...base, view: 'explorer', fen: null, line: o.uci ? o.uci.split(',') : [] }, k),
+    player: (name) => (k === 'chess'
+      ? writeState({ ...base, view: 'player', name }, k)
+      : writeState({ ...base, view: 'games', line: [], filters: { ...emptyFilters(), player: name } }, k)),
+    event: (name) => (k === 'chess' ? null
+      : writeState({ ...base, view: 'games', line: [], filters: { ...emptyFilters(), tournament: name } }, k)),
+  };
+}
+
+// The header's link to the statistics: this database's, marked current when shown.
+function renderStatsLink(current) {
+  const a = $('stats-link');
+  a.hidden = !db;
+  a.href = writeState({ ...state, view: 'stats', name: null, game: null, ply: null }, kind());
+  if (current) a.setAttribute('aria-current', 'page');
+  else a.removeAttribute('aria-current');
+}
+
+// ------------------------------------------------------------------ notes
+
+const noteKey = (fen) => `${db ? db.name : ''}|${fen}`;
+
+async function saveNote(position, text) {
+  const answer = await sendJson('PUT', '/api/note', position, { note: text });
+  refreshExplorer();
+  return answer.note;
+}
+
+async function deleteNote(position) {
+  await sendJson('DELETE', '/api/note', position);
+  refreshExplorer();
+}
+
+// The note panel, its modules (note.js, markdown.js) loaded only when a note is to be shown
+// or may be added: most positions have none and most servers are read only.
+function lazyNotes(box) {
+  let panel = null;
+  let loading = null;
+  let wanted = null; // the last show() asked for while loading
+  return {
+    show(args) {
+      if (panel) { panel.show(args); return; }
+      if (!args.note && !args.editable) { box.hidden = true; wanted = null; return; }
+      wanted = args;
+      loading = loading || import('./note.js').then((m) => {
+        panel = m.createNotePanel(box, { save: saveNote, remove: deleteNote });
+        if (wanted) panel.show(wanted);
+      }, (e) => pageError(`Cannot load the notes: ${e.message}`));
+    },
+    hide() {
+      wanted = null;
+      if (panel) panel.hide();
+      else box.hidden = true;
+    },
+  };
 }
 
 // ------------------------------------------------------------------ game viewer
@@ -885,7 +987,8 @@ async function typedMove(text) {
 // ------------------------------------------------------------------ wiring
 
 function wire() {
-  for (const name of ['explorer', 'games', 'books', 'game', 'player']) loaders[name] = createLoader($(`panel-${name}`));
+  for (const name of ['explorer', 'games', 'books', 'game', 'player', 'stats']) loaders[name] = createLoader($(`panel-${name}`));
+  notes = lazyNotes($('position-note'));
   createNameSearch($('name-search-input'), $('name-search-list'), {
     search: (q, signal) => getJson('/api/names', { db: db ? db.name : dbParam(), q, kind: 'player', limit: 10 }, { signal }),
     onChoose: openPlayer,
@@ -903,7 +1006,7 @@ function wire() {
     const first = catalog.databases[0];
     update({
       db: first && name === first.name ? null : name,
-      fen: null, line: [], at: null, game: null, ply: null, offset: 0, view: 'explorer', filters: emptyFilters(),
+      fen: null, line: [], at: null, game: null, ply: null, offset: 0, view: state.view === 'stats' ? 'stats' : 'explorer', filters: emptyFilters(),
     });
   });
   $('nav-first').addEventListener('click', () => step(-Infinity));
@@ -945,9 +1048,9 @@ function wire() {
   });
   $('filters-form').player.addEventListener('input', suggestNames);
 
-  // The player page's links: the state they carry, in the page.
+  // The player page's and the statistics' links: the state they carry, in the page.
   document.addEventListener('click', (e) => {
-    const a = e.target.closest('a[data-player-link]');
+    const a = e.target.closest('a[data-player-link], a[data-page-link]');
     if (!a || e.defaultPrevented || e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
     e.preventDefault();
     update(readState(new URL(a.href, location.href).search));

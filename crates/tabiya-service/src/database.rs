@@ -4,7 +4,10 @@
 
 use std::path::{Path, PathBuf};
 
-pub use tabiya_db::{DbStats, Kind, Part};
+pub use tabiya_db::{
+    DbStats, Kind, NamedGames, Part, PositionKinds, RatingBin, Ratings, ReachedOpening, Results,
+    SpeedGames, Speeds, YearGames,
+};
 
 use crate::error::Result;
 

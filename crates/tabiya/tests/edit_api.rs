@@ -62,6 +62,9 @@ fn changes_through_the_api_show_at_once_and_only_when_allowed() {
     {
         // Read only: the API refuses, `tabiya edit` hands its change over.
         let server = Server::start(&["--db", &served, "--no-engine"]);
+        // The page learns that it may not offer changes.
+        let catalog = get(&format!("{}api/databases", server.url)).json();
+        assert_eq!(catalog["writable"], false, "{catalog}");
         let before = get(&format!("{}api/explore?play=e2e4", server.url)).json();
         let (status, body) = send(
             "PATCH",
@@ -95,6 +98,7 @@ fn changes_through_the_api_show_at_once_and_only_when_allowed() {
 
     let server = Server::start(&["--db", &served, "--no-engine", "--writable"]);
     let u = |p: &str| format!("{}{p}", server.url);
+    assert_eq!(get(&u("api/databases")).json()["writable"], true);
     let (status, body) = send(
         "PATCH",
         &u("api/game/191"),

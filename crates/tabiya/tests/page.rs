@@ -2,7 +2,9 @@
 //! Chromium (through the Python package `playwright`, which the test command installs)
 //! against a real `tabiya serve` of the demo's games, two years of WTHOR, a Polyglot and a
 //! CTG book: the board clicked, rows clicked, back button, games opened and stepped through,
-//! books, filters (totals against `/api/explore`), Othello, a bad FEN, a phone-sized screen.
+//! books, filters (totals against `/api/explore`), Othello, a bad FEN, a phone-sized screen,
+//! the statistics view, and notes: one shown by the read-only server, others edited through
+//! the page on a second server, started with `--writable` on a copy of the demo's games.
 //! Every step must pass and none be skipped. Screenshots are left in
 //! `target/tmp/page-screenshots/` to be looked at.
 
@@ -20,6 +22,23 @@ fn the_page_works_in_a_real_browser() {
     let chess = dir.path().join("demo").display().to_string();
     let othello = dir.path().join("othello").display().to_string();
     run_ok(&["demo", "--db", &chess, "--no-serve"]);
+    // The writable server's database: the same games, no note.
+    let writable = dir.path().join("writable");
+    std::fs::create_dir(&writable).unwrap();
+    for f in std::fs::read_dir(dir.path().join("demo")).unwrap() {
+        let f = f.unwrap();
+        std::fs::copy(f.path(), writable.join(f.file_name())).unwrap();
+    }
+    // A note the read-only server shows (and does not let the page edit).
+    run_ok(&[
+        "note",
+        "set",
+        "--db",
+        &chess,
+        "--play",
+        "e2e4",
+        "**King's pawn.** Best by test.",
+    ]);
     run_ok(&[
         "import",
         "--db",
@@ -42,6 +61,13 @@ fn the_page_works_in_a_real_browser() {
         &format!("sicilienne={ctg}"),
     ]);
 
+    let editable = Server::start(&[
+        "--db",
+        &format!("demo={}", writable.display()),
+        "--writable",
+        "--no-engine",
+    ]);
+
     let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("page-screenshots");
     let _ = std::fs::remove_dir_all(&shots);
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/page/test_page.py");
@@ -49,13 +75,15 @@ fn the_page_works_in_a_real_browser() {
         .arg(&script)
         .arg(&server.url)
         .arg(&shots)
+        .arg(&editable.url)
         .output()
         .expect("python3 with playwright and Chromium (the test command installs them)");
     let report = format!(
-        "{}{}\nserver: {}",
+        "{}{}\nserver: {}\nwritable server: {}",
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr),
-        server.stderr()
+        server.stderr(),
+        editable.stderr()
     );
     assert!(out.status.success(), "{report}");
     assert!(report.contains(" 0 failed, 0 skipped"), "{report}");

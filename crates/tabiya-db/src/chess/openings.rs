@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use serde::Serialize;
-use shakmaty::{Chess, Position};
+use shakmaty::{Chess, Move, Position};
 
 use super::key::position_key;
 
@@ -27,6 +27,9 @@ pub struct Opening {
     pub pgn: String,
     #[serde(skip)]
     pub plies: usize,
+    /// The line's moves from the standard start.
+    #[serde(skip)]
+    pub moves: Vec<Move>,
 }
 
 fn table() -> &'static HashMap<u128, Opening> {
@@ -42,6 +45,7 @@ fn table() -> &'static HashMap<u128, Opening> {
                 };
                 let mut pos = Chess::default();
                 let mut plies = 0;
+                let mut moves = Vec::new();
                 let mut ok = true;
                 for tok in pgn.split_whitespace() {
                     if tok.ends_with('.') {
@@ -54,6 +58,7 @@ fn table() -> &'static HashMap<u128, Opening> {
                     {
                         Some(m) => {
                             pos.play_unchecked(m);
+                            moves.push(m);
                             plies += 1;
                         }
                         None => {
@@ -70,6 +75,7 @@ fn table() -> &'static HashMap<u128, Opening> {
                     name: name.to_string(),
                     pgn: pgn.to_string(),
                     plies,
+                    moves,
                 };
                 // Where two lines reach one position, the shorter (more general) line names it.
                 map.entry(position_key(&pos))
@@ -111,6 +117,23 @@ pub fn count() -> usize {
     table().len()
 }
 
+/// Every named position with its opening (the shortest line of the tables reaching it), in
+/// no particular order.
+pub fn all() -> impl Iterator<Item = (u128, &'static Opening)> {
+    table().iter().map(|(k, o)| (*k, o))
+}
+
+impl Opening {
+    /// The position the opening's line reaches.
+    pub fn position(&self) -> Chess {
+        let mut pos = Chess::default();
+        for m in &self.moves {
+            pos.play_unchecked(*m);
+        }
+        pos
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -142,5 +165,24 @@ mod tests {
         assert_eq!(named(t.last().unwrap()), named(direct.last().unwrap()));
         assert!(named(t.last().unwrap()).is_some());
         assert!(count() > 3000);
+    }
+
+    #[test]
+    fn every_named_position_is_reached_by_its_moves() {
+        let mut n = 0;
+        for (key, o) in all() {
+            assert_eq!(position_key(&o.position()), key, "{} {}", o.eco, o.name);
+            assert_eq!(o.moves.len(), o.plies);
+            n += 1;
+        }
+        assert_eq!(n, count());
+        // The Sicilian's line, as moves: 1. e4 c5.
+        let sicilian = named(play("e4 c5").last().unwrap()).unwrap();
+        let uci: Vec<String> = sicilian
+            .moves
+            .iter()
+            .map(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string())
+            .collect();
+        assert_eq!(uci, ["e2e4", "c7c5"]);
     }
 }

@@ -407,6 +407,19 @@ fn decode_node_annotations(
     Ok(())
 }
 
+/// A stored game's players' and event's name ids, read from its tags without resolving
+/// names (what the statistics view counts).
+pub(crate) fn players_and_event(data: &[u8]) -> Result<(Players, Option<u32>), DecodeError> {
+    let tags = skip_tags(&mut Reader::new(data))?;
+    let mut r = Reader::new(tags);
+    let mut slots = [0u64; 3];
+    for s in &mut slots {
+        *s = r.varint("header")?;
+    }
+    let id = |v: u64| v.checked_sub(1).map(|id| id as u32);
+    Ok(([id(slots[0]), id(slots[1])], id(slots[2])))
+}
+
 /// A stored game's time-control class (its `TimeControl` tag, whose tag-name id is
 /// `time_control`) and its players' name ids, read from its tags without resolving names
 /// (what a format-1 database lacks, see `crate::upgrade`).

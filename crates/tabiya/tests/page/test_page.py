@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """The web page of `tabiya serve` in a real headless Chromium.
 
-    python3 test_page.py http://127.0.0.1:9877/ /tmp/screenshots
+    python3 test_page.py http://127.0.0.1:9877/ /tmp/screenshots [http://127.0.0.1:9878/]
+
+The third address, when given, is a server started with --writable (the same kind of
+database, holding no notes): the notes are edited through the page there.
 
 Needs `pip install playwright` (the Python package only: the browser is Debian's
 /usr/bin/chromium, `apt-get install chromium`; never `playwright install`). The server must
@@ -18,7 +21,11 @@ database (f5 clicked on the board); a bad FEN pasted; the explorer and a game at
 (390x844). The engine (the server's, Stockfish in the tests): started, its lines, the best
 move's arrow and the eval bar; stopped; the kept evaluation after a reload; the Eval column
 one move back; a server without an engine (its /api/engine answered 404 in the browser); the
-engine running at phone size. Prints a summary; exits 1 on any failure.
+engine running at phone size. The statistics view (the header's link; its charts' numbers
+against /api/stats; an opening's row opening the explorer there, a player's the player page;
+Othello's; at phone size). Notes: on the read-only server one shown without edit buttons; on
+the writable one added through the page (Markdown rendered, hostile text left text), seen
+from another move order, deleted. Prints a summary; exits 1 on any failure.
 """
 
 import json
@@ -50,8 +57,9 @@ def check(cond, message):
 
 
 class Test:
-    def __init__(self, base, shots):
+    def __init__(self, base, shots, writable=None):
         self.base = base.rstrip("/") + "/"
+        self.writable = writable.rstrip("/") + "/" if writable else None
         self.shots = shots
         self.results = []  # (name, status, detail)
         self.shot_no = 0
@@ -721,6 +729,173 @@ class Test:
         page.context.close()
         return f"no sideways scrolling; board {board['width']:.0f}px; {a}"
 
+    # ------------------------------------------------------------------ statistics
+
+    def stats(self, page):
+        """The header's Statistics link; the charts' numbers as /api/stats gives them; an
+        opening's row opens the explorer at its position, a player's the player page."""
+        st = self.api("api/stats", db=self.chess_db)
+        page.goto(self.url(db=self.chess_db_param, play="e2e4"))
+        page.wait_for_selector("#explorer-table tbody tr[data-move]")
+        page.click("#stats-link")
+        page.wait_for_function("new URLSearchParams(location.search).get('view') === 'stats'")
+        page.wait_for_selector("#stats-results svg[role=img]")
+        self.settle(page)
+        check(page.get_attribute("#stats-link", "aria-current") == "page", "the header's link is not marked current")
+        check(page.locator("#board").is_hidden(), "the board shows beside the statistics")
+        cells = lambda table: page.eval_on_selector_all(f"#{table} tbody td.num", "tds => tds.map(t => Number(t.textContent.replace(/,/g, '')))")
+        r = st["results"]
+        want = [r["white"], r["draws"], r["black"]] + ([r["unknown"]] if r["unknown"] else [])
+        check(cells("stats-results-table") == want, f"results {cells('stats-results-table')}, the API says {want}")
+        label = page.get_attribute("#stats-results svg", "aria-label")
+        check(all(f"{n:,}" in label for n in want), f"the results chart's label {label!r} lacks the numbers")
+        check(page.locator("#stats-results svg rect.chart__bar").count() == len(want), "a bar a result")
+        years = cells("stats-years-table")
+        check(sum(years) == st["games"] - st["noYear"], f"games by year add up to {sum(years)}, not {st['games'] - st['noYear']}")
+        ratings = cells("stats-ratings-table")
+        check(sum(ratings) == st["ratings"]["ratings"], f"the ratings' bins add up to {sum(ratings)}, not {st['ratings']['ratings']}")
+        bars = page.eval_on_selector_all("#stats-ratings svg rect.chart__bar", "rs => rs.map(r => Number(r.dataset.value))")
+        check(bars == ratings, "the ratings chart's bars are not its table's numbers")
+        openings = page.eval_on_selector_all("#stats-openings-table tbody tr", "rs => rs.map(r => r.dataset.uci)")
+        check(openings == [o["uci"] for o in st["topOpenings"]], f"openings {openings[:3]}…, the API says {[o['uci'] for o in st['topOpenings']][:3]}…")
+        players = page.eval_on_selector_all("#stats-players-table tbody th a", "as => as.map(a => a.textContent)")
+        check(players == [p["name"] for p in st["topPlayers"]], f"players {players[:3]}…")
+        check(page.locator("#stats-events-table tbody tr").count() == len(st["topEvents"]), "the events' rows")
+        kinds = page.eval_on_selector_all("#stats-positions-table tr td:nth-child(2)", "tds => tds.map(t => Number(t.textContent.replace(/,/g, '')))")
+        k = st["positionKinds"]
+        check(kinds == [k["tree"], k["single"], k["implicit"], st["positions"]], f"positions by kind {kinds}")
+        check(page.locator("#stats-parts-table tbody tr").count() == len(st["parts"]), "the parts' rows")
+        self.shot(page, "stats")
+        # An opening: the explorer at its position, its line played from the start.
+        first = st["topOpenings"][0]
+        page.click("#stats-openings-table tbody tr:first-child a")
+        page.wait_for_function(f"new URLSearchParams(location.search).get('play') === {json.dumps(first['uci'])}")
+        check("view" not in self.query(page), f"URL {page.url}")
+        self.wait_moves(page, [m["uci"] for m in self.api("api/explore", db=self.chess_db, play=first["uci"])["moves"]])
+        check(self.fen(page) == first["fen"], f"the board shows {self.fen(page)}, not {first['fen']}")
+        page.go_back()
+        page.wait_for_selector("#stats-players-table")
+        # A player: the player page.
+        name = st["topPlayers"][0]["name"]
+        page.click("#stats-players-table tbody tr:first-child a")
+        page.wait_for_function(f"new URLSearchParams(location.search).get('name') === {json.dumps(name)}")
+        card = self.api("api/player", db=self.chess_db, name=name)
+        page.wait_for_function(f"document.querySelector('#player-title')?.textContent === {json.dumps(card.get('name') or card['names'][0])}")
+        check(card["games"] == st["topPlayers"][0]["games"], f"the player page counts {card['games']} games, the statistics {st['topPlayers'][0]['games']}")
+        return (f"{st['games']} games; results {want}; {len(years)} year bars; {len(ratings)} rating bins; "
+                f"{first['name']} ({first['games']} games) opened; {name}: {card['games']} games")
+
+    def stats_othello(self, page):
+        if not self.othello_db:
+            raise Skip("no Othello database is served")
+        st = self.api("api/stats", db=self.othello_db)
+        page.goto(self.url(db=self.othello_db, view="stats"))
+        page.wait_for_selector("#stats-results svg[role=img]")
+        self.settle(page)
+        cells = page.eval_on_selector_all("#stats-results-table tbody tr", "rs => rs.map(r => [r.dataset.label, Number(r.querySelector('td').textContent.replace(/,/g, ''))])")
+        r = st["results"]
+        check(cells[:3] == [["Black won", r["black"]], ["White won", r["white"]], ["Draw", r["draws"]]], f"Othello results {cells}")
+        check(page.locator("#stats-openings, #stats-ratings, #stats-speeds").count() == 0, "chess-only parts on an Othello database")
+        check(page.locator("#stats-events-title").inner_text() == "Tournaments with the most games", "tournaments")
+        check(page.locator("#symmetry-note").is_hidden(), "the symmetry note shows over the statistics")
+        self.shot(page, "stats-othello")
+        # A tournament's row: its games, as many as the statistics count.
+        t, n = st["topEvents"][0]["name"], st["topEvents"][0]["games"]
+        page.click("#stats-events-table tbody tr:first-child a")
+        page.wait_for_function(f"new URLSearchParams(location.search).get('tournament') === {json.dumps(t)}")
+        try:
+            page.wait_for_function(f"document.querySelector('#games-count')?.textContent.endsWith(' of {n:,}')")
+        except Exception as e:
+            raise Failure(f"{t}'s games: {page.inner_text('#panel-games')[:80]!r}, the statistics count {n}") from e
+        return f"{st['games']} games, {len(st['topPlayers'])} players, {len(st['topEvents'])} tournaments; {t}'s {n} games listed"
+
+    def stats_phone(self, browser):
+        page = self.new_page(browser, viewport={"width": 390, "height": 844}, device_scale_factor=2,
+                             is_mobile=True, has_touch=True)
+        page.goto(self.url(db=self.chess_db_param, view="stats"))
+        page.wait_for_selector("#stats-years svg")
+        self.settle(page)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        check(width <= 390, f"the statistics are {width}px wide at 390px")
+        box = page.locator("#stats-years svg").bounding_box()
+        check(box["width"] >= 300, f"the years chart is {box['width']:.0f}px wide on a phone")
+        a = self.shot(page, "phone-stats", full_page=False)
+        page.context.close()
+        return f"no sideways scrolling; {a}"
+
+    # ------------------------------------------------------------------ notes
+
+    def notes_read_only(self, page):
+        """A note kept in the database shows, rendered, with nothing to edit it: the server
+        does not change its databases (/api/databases says so)."""
+        check(self.catalog.get("writable") is False, f"/api/databases: writable {self.catalog.get('writable')!r}")
+        ex = self.api("api/explore", db=self.chess_db, play="e2e4")
+        check(ex.get("note"), "the served database has no note at 1. e4 (the test sets one)")
+        page.goto(self.url(db=self.chess_db_param, play="e2e4"))
+        page.wait_for_selector("#note-body")
+        self.settle(page)
+        check(page.locator("#note-body strong").count() >= 1, f"the note is not rendered: {page.inner_html('#note-body')}")
+        check(page.locator("#note-add, #note-edit, #note-delete").count() == 0, "edit buttons on a read-only server")
+        page.goto(self.url(db=self.chess_db_param, play="d2d4"))
+        page.wait_for_selector("#explorer-table tbody tr[data-move]")
+        self.settle(page)
+        check(page.locator("#position-note").is_hidden(), "a note box without a note on a read-only server")
+        return f"note at 1. e4 shown: {ex['note'][:40]!r}; no edit buttons"
+
+    def notes_writable(self, browser):
+        """On a writable server: a note added through the page, rendered (hostile text stays
+        text), seen from another move order, deleted."""
+        if not self.writable:
+            raise Skip("no writable server was given")
+        base = self.writable
+        with urllib.request.urlopen(base + "api/databases", timeout=30) as r:
+            catalog = json.load(r)
+        check(catalog.get("writable") is True, f"the writable server's /api/databases says {catalog.get('writable')!r}")
+        page = self.new_page(browser, viewport={"width": 1280, "height": 900})
+        line, other = "d2d4,g8f6,c2c4,e7e6", "c2c4,e7e6,d2d4,g8f6"
+        explore = lambda play: json.load(urllib.request.urlopen(base + "api/explore?play=" + play, timeout=30))
+        check("note" not in explore(line), "the writable server's database has a note already")
+        page.goto(base + "?play=" + line)
+        page.wait_for_selector("#note-add")
+        page.click("#note-add")
+        page.wait_for_selector("#note-text")
+        text = ("**Nimzo** or *Queen's Indian*?\n\n- 3. Nc3 Bb4\n- 3. Nf3 b6\n\n"
+                "See [Lichess](https://lichess.org/opening) and `e6`. <script>window.hacked = 1</script> "
+                "<img src=x onerror=\"window.hacked = 2\"> [bad](javascript:window.hacked=3)")
+        page.fill("#note-text", text)
+        self.shot(page, "note-editing", full_page=False)
+        page.click("#note-save")
+        page.wait_for_selector("#note-body strong")
+        self.settle(page)
+        check(page.inner_text("#note-body strong") == "Nimzo", "bold")
+        check(page.locator("#note-body em").count() == 1 and page.locator("#note-body li").count() == 2, "italic, list")
+        check(page.get_attribute("#note-body a", "href") == "https://lichess.org/opening" and page.locator("#note-body a").count() == 1,
+              "the https link (and no other)")
+        check(page.locator("#note-body script, #note-body img").count() == 0, "markup from the note's text")
+        check("<script>" in page.inner_text("#note-body"), "the script tag is not shown as text")
+        check(page.evaluate("window.hacked") is None, "the note's text ran")
+        saved = explore(line).get("note")
+        check(saved == text, f"the server keeps {saved!r}")
+        self.shot(page, "note", full_page=False)
+        # The same position by another move order.
+        page.goto(base + "?play=" + other)
+        page.wait_for_selector("#note-body strong")
+        check(page.locator("#note-body li").count() == 2, "the note at the transposed position")
+        check(explore(other).get("note") == text, "the API's note at the transposed position")
+        # Edited there, then deleted.
+        page.click("#note-edit")
+        page.fill("#note-text", "Transposed: *same* position.")
+        page.click("#note-save")
+        page.wait_for_function("document.querySelector('#note-body em')?.textContent === 'same'")
+        check(explore(line).get("note") == "Transposed: *same* position.", "the edit, seen from the first move order")
+        page.click("#note-delete")
+        page.click("#note-delete-confirm")
+        page.wait_for_selector("#note-add")
+        check("note" not in explore(line) and "note" not in explore(other), "the note is still there")
+        check(page.evaluate("window.hacked") is None, "the note's text ran")
+        page.context.close()
+        return "added, rendered (bold, italic, list, https link; script, img, javascript: left text), transposed, edited, deleted"
+
     # ------------------------------------------------------------------ run
 
     def run(self):
@@ -757,6 +932,11 @@ class Test:
             self.step("engine: start, lines, arrow, bar, stop, kept, Eval column", self.engine, page)
             self.step("engine: none on the server", self.no_engine, browser)
             self.step("Othello", self.othello, page)
+            self.step("statistics view", self.stats, page)
+            self.step("statistics of the Othello database", self.stats_othello, page)
+            self.step("statistics at phone size", self.stats_phone, browser)
+            self.step("a note on a read-only server", self.notes_read_only, page)
+            self.step("notes edited on a writable server", self.notes_writable, browser)
             self.step("bad FEN, PGN paste", self.bad_fen, page)
             self.step("phone size (390x844)", self.phone, browser)
             self.step("engine at phone size", self.phone_engine, browser)
@@ -795,10 +975,10 @@ def score_text(e):
 
 
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (3, 4):
         print(__doc__)
         return 2
-    return Test(sys.argv[1], sys.argv[2]).run()
+    return Test(*sys.argv[1:]).run()
 
 
 if __name__ == "__main__":
