@@ -137,9 +137,18 @@ export function createLoader(panel) {
     spinner.hidden = !on;
   }
 
+  // A message's first line as text; lines after it (a criterion with a caret under the
+  // word at fault) as they are, in a fixed-width block.
   function showError(message) {
     alert.hidden = !message;
-    alert.textContent = message ? `Error: ${message}` : '';
+    const [first, ...rest] = (message || '').split('\n');
+    alert.textContent = message ? `Error: ${first}` : '';
+    if (message && rest.length) {
+      const pre = document.createElement('pre');
+      pre.className = 'api-error-detail';
+      pre.textContent = rest.join('\n');
+      alert.append(pre);
+    }
   }
 
   return {

@@ -648,6 +648,7 @@ function statsLinks() {
       : writeState({ ...base, view: 'games', line: [], filters: { ...emptyFilters(), player: name } }, k)),
     event: (name) => (k === 'chess' ? null
       : writeState({ ...base, view: 'games', line: [], filters: { ...emptyFilters(), tournament: name } }, k)),
+    gameset: (name) => writeState({ ...base, view: 'explorer', fen: null, line: [], filters: { ...emptyFilters(), gameset: name } }, k),
   };
 }
 
@@ -845,6 +846,26 @@ function showGameNode() {
 
 // ------------------------------------------------------------------ filters
 
+// The gamesets of the database (/api/gamesets), asked once a database, for the filter's list.
+let gamesetNames = { db: null, names: [] };
+function fillGamesets(chosen) {
+  const select = $('gameset-select');
+  const show = (names) => {
+    const wanted = chosen || state.filters.gameset;
+    const all = wanted && !names.includes(wanted) ? [...names, wanted] : names;
+    select.replaceChildren(el('option', { value: '' }, 'all games'),
+      ...all.map((n) => el('option', { value: n }, n)));
+    select.value = wanted || '';
+  };
+  show(gamesetNames.db === (db && db.name) ? gamesetNames.names : []);
+  if (!db || kind() !== 'chess' || gamesetNames.db === db.name) return;
+  const name = db.name;
+  getJson('/api/gamesets', { db: name }).then((list) => {
+    gamesetNames = { db: name, names: list.map((g) => g.name) };
+    if (db && db.name === name) show(gamesetNames.names);
+  }).catch(() => {});
+}
+
 function fillFilters() {
   const form = $('filters-form');
   const f = state.filters;
@@ -855,6 +876,8 @@ function fillFilters() {
   for (const box of form.querySelectorAll('input[name=speeds]')) box.checked = f.speeds.includes(box.value);
   form.player.value = kind() === 'chess' ? f.player : '';
   form.color.value = f.color || 'any';
+  fillGamesets(f.gameset);
+  form.where.value = kind() === 'chess' ? f.where : '';
   form.oplayer.value = kind() === 'othello' ? f.player : '';
   form.tournament.value = f.tournament;
   form.from.value = f.from;
@@ -882,6 +905,8 @@ function readFilters() {
     f.speeds = [...form.querySelectorAll('input[name=speeds]:checked')].map((b) => b.value);
     f.player = text('player');
     f.color = form.color.value;
+    f.gameset = form.gameset.value;
+    f.where = text('where');
   } else {
     f.player = text('oplayer');
     f.tournament = text('tournament');
@@ -901,6 +926,8 @@ function renderFiltersSummary() {
   if (a.ratingMin || a.ratingMax) bits.push(range(a.ratingMin, a.ratingMax, 'rating '));
   if (a.speeds) bits.push(a.speeds.replace(/,/g, ', '));
   if (a.player) bits.push(`${a.player}${a.color ? ` as ${a.color}` : ''}`);
+  if (a.gameset) bits.push(`gameset ${a.gameset}`);
+  if (a.where) bits.push(`where ${a.where}`);
   if (a.tournament) bits.push(a.tournament);
   if (a.from || a.to) bits.push(range(a.from, a.to));
   if (a.players) bits.push(a.players);

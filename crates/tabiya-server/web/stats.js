@@ -1,6 +1,6 @@
 // The statistics view (view=stats): what a database holds, from /api/stats.
 //
-//   renderStats(stats, { db, links: { opening(o), player(name), event(name) } }) -> a DocumentFragment
+//   renderStats(stats, { db, links: { opening(o), player(name), event(name), gameset(name) } }) -> a DocumentFragment
 //     links: hrefs for an opening's row (the explorer at its position), a player's (the
 //     player page; Othello: the games filtered to the player) and an event's (Othello: the
 //     games of the tournament; chess: null, no link); each carries data-page-link so the
@@ -35,6 +35,21 @@ function namesTable(id, caption, rows, { head, href }) {
       el('td', { className: 'num muted' }, String(i + 1)),
       el('th', { scope: 'row' }, link(href(r.name), r.name)),
       el('td', { className: 'num' }, fmt(r.games))))));
+}
+
+function gamesetsTable(sets, href) {
+  if (!sets.length) return el('p', { className: 'empty' }, 'No gameset (tabiya gameset create NAME --where "…").');
+  return el('table', { className: 'list-table stats-table', id: 'stats-gamesets-table' },
+    el('caption', { className: 'visually-hidden' }, 'Gamesets'),
+    el('thead', {}, el('tr', {},
+      el('th', { scope: 'col' }, 'Gameset'),
+      el('th', { scope: 'col' }, 'Criteria'),
+      el('th', { scope: 'col', className: 'num' }, 'Games'))),
+    el('tbody', {}, sets.map((g) => el('tr', {},
+      el('th', { scope: 'row' }, link(href(g.name), g.name)),
+      el('td', { className: 'small' }, el('code', {}, g.criteria),
+        g.parent ? el('span', { className: 'muted' }, ` (from ${g.parent})`) : null),
+      el('td', { className: 'num' }, fmt(g.games))))));
 }
 
 function openingsTable(openings, href) {
@@ -105,6 +120,7 @@ export function renderStats(s, { db, links }) {
     `${fmt(s.positions)} positions counted (about ${fmt(s.distinctPositions)} distinct)`,
     chess ? `${fmt(s.players)} player and ${fmt(s.events)} event names` : null,
     chess ? `${fmt(s.notes)} note${s.notes === 1 ? '' : 's'}` : null,
+    chess ? `${fmt(s.gamesets.length)} gameset${s.gamesets.length === 1 ? '' : 's'}` : null,
     `${bytesText(s.fileBytes)} on disk`,
   ].filter(Boolean);
   out.append(el('header', { className: 'stats-head' },
@@ -148,6 +164,10 @@ export function renderStats(s, { db, links }) {
   tables.append(section('stats-events', chess ? 'Events with the most games' : 'Tournaments with the most games',
     namesTable('stats-events-table', chess ? 'Events with the most games' : 'Tournaments with the most games', s.topEvents,
       { head: chess ? 'Event' : 'Tournament', href: links.event })));
+  if (chess) {
+    tables.append(section('stats-gamesets', 'Gamesets',
+      gamesetsTable(s.gamesets, links.gameset)));
+  }
   tables.append(section('stats-positions', 'Positions by kind',
     positionsTable(s),
     el('p', { className: 'muted small' },

@@ -12,6 +12,7 @@
 //   view,               'explorer' | 'games' | 'books' | 'player' | 'stats' (the database's statistics)
 //   name,               the player page's player (view=player&name=…; `player` is the filter's)
 //   filters,            { since, until, ratingMin, ratingMax, speeds: [], player, color,  (chess)
+//                         gameset, where (a gameset's games; criteria, docs/gamesets.md)
 //                         tournament, from, to, players }                                 (Othello)
 //   sort, offset,       the games list's order and page
 //   game, ply,          an open game and where it is (a path in its move tree, see viewer.js)
@@ -23,12 +24,12 @@ export const SPEEDS = ['ultraBullet', 'bullet', 'blitz', 'rapid', 'classical', '
 export const VIEWS = ['explorer', 'games', 'books', 'player', 'stats'];
 export const SORTS = ['rating', 'date', 'id'];
 
-const FILTER_KEYS = ['since', 'until', 'ratingMin', 'ratingMax', 'player', 'color', 'tournament', 'from', 'to', 'players'];
+const FILTER_KEYS = ['since', 'until', 'ratingMin', 'ratingMax', 'player', 'color', 'gameset', 'where', 'tournament', 'from', 'to', 'players'];
 
 export function emptyFilters() {
   return {
     since: '', until: '', ratingMin: '', ratingMax: '', speeds: [], player: '', color: 'any',
-    tournament: '', from: '', to: '', players: 'any',
+    gameset: '', where: '', tournament: '', from: '', to: '', players: 'any',
   };
 }
 
@@ -88,7 +89,7 @@ export function writeState(s, kind = 'chess') {
 export function activeFilters(f, kind = 'chess') {
   const out = {};
   const keys = kind === 'chess'
-    ? ['since', 'until', 'ratingMin', 'ratingMax', 'player']
+    ? ['since', 'until', 'ratingMin', 'ratingMax', 'player', 'gameset', 'where']
     : ['player', 'tournament', 'from', 'to'];
   for (const k of keys) if (f[k]) out[k] = f[k];
   if (kind === 'chess') {

@@ -2,7 +2,7 @@
 //! Chromium (through the Python package `playwright`, which the test command installs)
 //! against a real `tabiya serve` of the demo's games, two years of WTHOR, a Polyglot and a
 //! CTG book: the board clicked, rows clicked, back button, games opened and stepped through,
-//! books, filters (totals against `/api/explore`), Othello, a bad FEN, a phone-sized screen,
+//! books, filters (totals against `/api/explore`), gamesets and criteria, Othello, a bad FEN, a phone-sized screen,
 //! the statistics view, and notes: one shown by the read-only server, others edited through
 //! the page on a second server, started with `--writable` on a copy of the demo's games.
 //! Every step must pass and none be skipped. Screenshots are left in
@@ -29,6 +29,16 @@ fn the_page_works_in_a_real_browser() {
         let f = f.unwrap();
         std::fs::copy(f.path(), writable.join(f.file_name())).unwrap();
     }
+    // A gameset the page offers among its filters.
+    run_ok(&[
+        "gameset",
+        "create",
+        "--db",
+        &chess,
+        "strong",
+        "--where",
+        "avgelo >= 2400",
+    ]);
     // A note the read-only server shows (and does not let the page edit).
     run_ok(&[
         "note",

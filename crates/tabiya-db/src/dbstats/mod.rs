@@ -54,6 +54,8 @@ pub struct DbStats {
     pub position_kinds: PositionKinds,
     /// Positions with a note (`tabiya note`).
     pub notes: u64,
+    /// The gamesets (`tabiya gameset`) with their games.
+    pub gamesets: Vec<crate::Gameset>,
     /// Games by year, oldest first; games without a year apart.
     pub years: Vec<YearGames>,
     pub no_year: u64,
@@ -180,6 +182,7 @@ pub fn collect(db: &Database) -> Result<DbStats> {
         parts: parts::parts(db, games)?,
         position_kinds: index.kinds.clone(),
         notes: read.table(NOTES)?.len()?,
+        gamesets: if chess { snap.gamesets()? } else { Vec::new() },
         years: scan.counts.years(),
         no_year: scan.counts.no_year,
         results: scan.counts.results.clone(),

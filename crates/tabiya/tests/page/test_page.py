@@ -381,6 +381,53 @@ class Test:
         return f"{before} games; since {year}: {want}; and rating ≥ {rating}: {want2}"
 
 
+    def gamesets(self, page):
+        """The gameset chosen in the filters (the list from /api/gamesets): the totals are the
+        API's with gameset=; criteria typed in Where likewise; a mistaken criterion is shown
+        with its reason; the statistics view lists the gameset and links to it."""
+        page.goto(self.url(db=self.chess_db_param, play="e2e4"))
+        page.wait_for_selector("#explorer-table tbody tr[data-move]")
+        self.settle(page)
+        sets = self.api("api/gamesets", db=self.chess_db)
+        check([g["name"] for g in sets] == ["strong"], f"gamesets served: {sets}")
+        page.click("#filters-summary")
+        page.wait_for_selector("#gameset-select option[value=strong]", state="attached")
+        page.select_option("#gameset-select", "strong")
+        page.click("#filters-apply")
+        page.wait_for_function("new URLSearchParams(location.search).get('gameset') === 'strong'")
+        ex = self.api("api/explore", db=self.chess_db, play="e2e4", gameset="strong")
+        want = ex["white"] + ex["draws"] + ex["black"] + ex["unknown"]
+        check(0 < want < sets[0]["games"] + 1, f"gameset strong at 1. e4: {want}")
+        page.wait_for_function(f"""() => {{ const c = document.querySelector('#explorer-table tfoot td.games');
+            return c && c.textContent.replace(/,/g, '') === '{want}'; }}""")
+        check("gameset strong" in page.inner_text("#filters-summary"), "the summary names the gameset")
+        self.shot(page, "gameset-filter")
+        # Criteria typed: the API's answer with where=.
+        page.select_option("#gameset-select", "")
+        page.fill("#filters-form input[name=where]", "result = '1-0' and plies >= 60")
+        page.click("#filters-apply")
+        page.wait_for_function("(new URLSearchParams(location.search).get('where') || '').startsWith('result')")
+        ex = self.api("api/explore", db=self.chess_db, play="e2e4", where="result = '1-0' and plies >= 60")
+        want2 = ex["white"] + ex["draws"] + ex["black"] + ex["unknown"]
+        check(ex["draws"] == 0 and ex["black"] == 0 and want2 > 0, f"where: {ex['white']}/{ex['draws']}/{ex['black']}")
+        page.wait_for_function(f"""() => {{ const c = document.querySelector('#explorer-table tfoot td.games');
+            return c && c.textContent.replace(/,/g, '') === '{want2}'; }}""")
+        # A mistake: the page says what is wrong.
+        page.fill("#filters-form input[name=where]", "avgelo >= lots")
+        page.click("#filters-apply")
+        page.wait_for_function("document.body.innerText.includes('a rating expected')")
+        self.shot(page, "gameset-where-mistake")
+        page.click("#filters-clear")
+        page.wait_for_function("!new URLSearchParams(location.search).get('where')")
+        # The statistics view lists it, and its link opens the explorer on it.
+        page.goto(self.url(db=self.chess_db_param, view="stats"))
+        page.wait_for_selector("#stats-gamesets-table")
+        row = page.inner_text("#stats-gamesets-table tbody tr")
+        check("strong" in row and f"{sets[0]['games']:,}" in row, f"stats row: {row}")
+        page.click("#stats-gamesets-table a")
+        page.wait_for_function("new URLSearchParams(location.search).get('gameset') === 'strong'")
+        return f"gameset strong: {want} games at 1. e4; where: {want2}"
+
     # ------------------------------------------------------------------ the player search and page
 
     def player_page(self, page, browser):
@@ -928,6 +975,7 @@ class Test:
             self.step("games list, a game, keyboard steps", self.games_and_viewer, page)
             self.step("books", self.books, page)
             self.step("filters", self.filter, page)
+            self.step("gamesets: the filter, criteria, the statistics", self.gamesets, page)
             self.step("player search, player page, explore with the player", self.player_page, page, browser)
             self.step("engine: start, lines, arrow, bar, stop, kept, Eval column", self.engine, page)
             self.step("engine: none on the server", self.no_engine, browser)
