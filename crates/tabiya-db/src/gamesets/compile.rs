@@ -332,20 +332,23 @@ impl Leaf {
             Leaf::Year(range) => f.date / 10000 != 0 && range.contains(f.date / 10000),
             Leaf::Plies(range) => range.contains(g.plies()?),
             Leaf::Player { side, sel, folded } => {
-                let one = |s: usize| {
-                    g.players[s].is_some_and(|id| sel.matches(id, f.date))
-                        || g.player_name(s).is_some_and(|n| fold(&n) == *folded)
+                let players = g.players()?;
+                let one = |s: usize| -> Result<bool> {
+                    Ok(players[s].is_some_and(|id| sel.matches(id, f.date))
+                        || g.player_name(s)?.is_some_and(|n| fold(&n) == *folded))
                 };
                 match side {
-                    Some(s) => one(*s),
-                    None => one(0) || one(1),
+                    Some(s) => one(*s)?,
+                    None => one(0)? || one(1)?,
                 }
             }
             Leaf::PlayerContains { side, folded } => {
-                let one = |s: usize| g.player_name(s).is_some_and(|n| fold(&n).contains(folded));
+                let one = |s: usize| -> Result<bool> {
+                    Ok(g.player_name(s)?.is_some_and(|n| fold(&n).contains(folded)))
+                };
                 match side {
-                    Some(s) => one(*s),
-                    None => one(0) || one(1),
+                    Some(s) => one(*s)?,
+                    None => one(0)? || one(1)?,
                 }
             }
             Leaf::NameIs {

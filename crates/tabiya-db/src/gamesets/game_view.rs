@@ -19,7 +19,8 @@ use crate::{Error, Result};
 pub(crate) struct GameView<'a> {
     pub id: u32,
     pub facts: GameFacts,
-    pub players: Players,
+    players: OnceCell<Players>,
+    load_players: &'a dyn Fn(u32) -> Result<Players>,
     pub names: &'a dyn NameLookup,
     max_ply: Option<u32>,
     load: &'a dyn Fn(u32) -> Result<Vec<u8>>,
@@ -38,7 +39,7 @@ impl<'a> GameView<'a> {
     pub fn new(
         id: u32,
         facts: GameFacts,
-        players: Players,
+        load_players: &'a dyn Fn(u32) -> Result<Players>,
         names: &'a dyn NameLookup,
         max_ply: Option<u32>,
         load: &'a dyn Fn(u32) -> Result<Vec<u8>>,
@@ -46,7 +47,8 @@ impl<'a> GameView<'a> {
         GameView {
             id,
             facts,
-            players,
+            players: OnceCell::new(),
+            load_players,
             names,
             max_ply,
             load,
@@ -58,10 +60,21 @@ impl<'a> GameView<'a> {
         }
     }
 
-    /// A view of a game whose stored form is at hand (a game being imported or edited).
-    pub fn with_record(mut self, record: Vec<u8>) -> GameView<'a> {
+    /// A view of a game whose stored form and players are at hand (a game being imported
+    /// or edited).
+    pub fn with_record(mut self, record: Vec<u8>, players: Players) -> GameView<'a> {
         self.record = OnceCell::from(record);
+        self.players = OnceCell::from(players);
         self
+    }
+
+    /// The ids of the game's two players.
+    pub fn players(&self) -> Result<Players> {
+        if let Some(p) = self.players.get() {
+            return Ok(*p);
+        }
+        let p = (self.load_players)(self.id)?;
+        Ok(*self.players.get_or_init(|| p))
     }
 
     fn record(&self) -> Result<&[u8]> {
@@ -139,7 +152,7 @@ impl<'a> GameView<'a> {
     }
 
     /// A player's name as written (0: White, 1: Black).
-    pub fn player_name(&self, side: usize) -> Option<String> {
-        self.players[side].and_then(|id| self.names.name(Dict::Player, id))
+    pub fn player_name(&self, side: usize) -> Result<Option<String>> {
+        Ok(self.players()?[side].and_then(|id| self.names.name(Dict::Player, id)))
     }
 }

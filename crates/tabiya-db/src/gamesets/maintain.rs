@@ -248,8 +248,11 @@ impl Judge {
         };
         let no_load =
             |id: u32| -> Result<Vec<u8>> { Err(Error::Corrupt(format!("game {id}: not at hand"))) };
-        let g = GameView::new(id, facts, players, &names, self.max_ply, &no_load)
-            .with_record(record.to_vec());
+        let no_players = |id: u32| -> Result<crate::Players> {
+            Err(Error::Corrupt(format!("game {id}: players not at hand")))
+        };
+        let g = GameView::new(id, facts, &no_players, &names, self.max_ply, &no_load)
+            .with_record(record.to_vec(), players);
         let inside = self.live.judge(&g)?;
         self.moves.judged(&self.live, id, &inside, None);
         Ok(())
@@ -285,9 +288,12 @@ pub(crate) fn games_edited(
     let no_load =
         |id: u32| -> Result<Vec<u8>> { Err(Error::Corrupt(format!("game {id}: not at hand"))) };
     let mut moves = Moves::default();
+    let no_players = |id: u32| -> Result<crate::Players> {
+        Err(Error::Corrupt(format!("game {id}: players not at hand")))
+    };
     for &(id, facts, players, raw) in games {
-        let g = GameView::new(id, facts, players, &names, db.max_ply(), &no_load)
-            .with_record(raw.to_vec());
+        let g = GameView::new(id, facts, &no_players, &names, db.max_ply(), &no_load)
+            .with_record(raw.to_vec(), players);
         let inside = live.judge(&g)?;
         let before = live
             .sets

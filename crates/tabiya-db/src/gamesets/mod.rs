@@ -155,20 +155,20 @@ impl Resolver for SnapResolver<'_, '_> {
 fn members(snap: &Snapshot<'_>, node: &Node, within: Option<&IdSet>, from: u32) -> Result<IdSet> {
     let load = |id: u32| -> Result<Vec<u8>> {
         snap.game_record(id)?
-            .ok_or_else(|| Error::Corrupt(format!("game {id} is missing")))
+            .ok_or_else(|| Error::NotFound(format!("game {id} is missing")))
     };
+    let players = |id: u32| snap.players(id);
     let max_ply = snap.database().max_ply();
     let judge = |id: u32, out: &mut IdSet| -> Result<()> {
-        let g = GameView::new(
-            id,
-            snap.facts(id)?,
-            snap.players(id)?,
-            snap.names(),
-            max_ply,
-            &load,
-        );
-        if node.accepts(&g)? {
-            out.insert(id);
+        let g = GameView::new(id, snap.facts(id)?, &players, snap.names(), max_ply, &load);
+        match node.accepts(&g) {
+            Ok(true) => {
+                out.insert(id);
+            }
+            Ok(false) => {}
+            // An id with no game (none was stored under it): not a game to judge.
+            Err(Error::NotFound(_)) => {}
+            Err(e) => return Err(e),
         }
         Ok(())
     };
@@ -190,7 +190,11 @@ fn members(snap: &Snapshot<'_>, node: &Node, within: Option<&IdSet>, from: u32) 
             }
         }
         None => {
-            for id in snap.all_game_ids()?.into_iter().filter(|id| *id >= from) {
+            // Every game: the ids given so far but those deleted (no need to read the
+            // games' table for them).
+            let end = meta_u64(snap.read_tx(), "next_game")? as u32;
+            let removed = &snap.index.amendments;
+            for id in (from.max(1)..end).filter(|id| !removed.is_removed(*id)) {
                 judge(id, &mut out)?;
             }
         }
