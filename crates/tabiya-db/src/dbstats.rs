@@ -73,21 +73,25 @@ pub fn collect(db: &Database) -> Result<DbStats> {
     }
     let distinct = sketch.estimate();
     let names = StoreNames::new(&read)?;
-    let parts_def: [(&str, &[&str]); 6] = [
+    let parts_def: [(&str, &[&str]); 7] = [
         ("games", &[GAMES]),
         ("facts", &[FACTS, crate::players::PLAYERS]),
         ("names", &[NAMES, crate::othello::WTHOR]),
         ("index", &[RUNS, BLOCKS, POSTINGS, run::SKETCHES]),
         ("meta", &[META]),
         ("evals", &[crate::schema::EVALS]),
+        (
+            "cards",
+            &[crate::CARDS, crate::CARD_KEYS, crate::CARD_REVIEWS],
+        ),
     ];
     let mut parts = Vec::new();
     for (name, tables) in parts_def {
         let sizes = db.store.table_sizes(tables)?;
         let bytes: u64 = sizes.iter().map(|(_, s)| s.allocated_bytes).sum();
         let entries: u64 = sizes.iter().map(|(_, s)| s.entries).sum();
-        // Evaluations are shown once there are some.
-        if name == "evals" && entries == 0 {
+        // Evaluations and flashcards are shown once there are some.
+        if (name == "evals" || name == "cards") && entries == 0 {
             continue;
         }
         let stored_bytes: u64 = sizes.iter().map(|(_, s)| s.stored_bytes).sum();

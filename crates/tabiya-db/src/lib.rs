@@ -15,6 +15,7 @@
 //! | `wthor` | kind, id | Othello only: WTHOR file headers and name records |
 //! | `evals` | position key | chess only: the engine evaluation kept for the position (`evals`) |
 //! | `notes` | position key | a note (Markdown) kept with the position |
+//! | `cards`, `card_keys`, `card_reviews` | card id; position key; card id, answer number | flashcards, by id and by position, and their answers (`cards`) |
 //!
 //! Every import transaction holds a segment: its games, names, facts, duplicate digests and
 //! index run appear together or not at all.
@@ -26,6 +27,7 @@
 //! index (`index`: build, encode, write, merge, find); imports (`import`: segments) and
 //! queries (`query`: [`Snapshot`]). Only what this file re-exports is public.
 
+mod cards;
 mod changes;
 mod codec;
 mod database;
@@ -55,6 +57,10 @@ mod upgrade;
 pub mod chess;
 pub mod othello;
 
+pub use cards::{
+    Added as CardAdded, CARD_KEYS, CARD_REVIEWS, CARDS, NewCard, Review as CardReview,
+    Schedule as CardSchedule, StoredCard,
+};
 pub use changes::{Deleted, Edited, TagEdit, check_edit};
 pub(crate) use database::meta_u64;
 pub use database::{Database, FORMAT_VERSION, GAMES, Kind, META, PinnedAnswers, QUERY_CACHE_MAX};

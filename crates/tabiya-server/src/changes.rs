@@ -21,7 +21,7 @@ use crate::params::Params;
 use crate::state::AppState;
 
 /// Why a change is refused, if it is.
-fn refused(state: &AppState, headers: &HeaderMap) -> Option<Response> {
+pub(crate) fn refused(state: &AppState, headers: &HeaderMap) -> Option<Response> {
     let token = headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
@@ -30,13 +30,16 @@ fn refused(state: &AppState, headers: &HeaderMap) -> Option<Response> {
         return None;
     }
     let body = serde_json::json!({
-        "error": "this server does not change its databases: start it with `tabiya serve --writable` to edit and delete games",
+        "error": "this server does not change its databases: start it with `tabiya serve --writable` to edit and delete games, keep notes and answer flashcards",
         "kind": "forbidden",
     });
     Some((StatusCode::FORBIDDEN, axum::Json(body)).into_response())
 }
 
-fn served(state: &AppState, q: Option<&str>) -> Result<Arc<crate::state::Served>, Error> {
+pub(crate) fn served(
+    state: &AppState,
+    q: Option<&str>,
+) -> Result<Arc<crate::state::Served>, Error> {
     let p = Params::parse(q);
     state
         .db(p.get("db"), None)

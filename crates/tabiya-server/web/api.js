@@ -3,6 +3,8 @@
 //   await getJson('/api/explore', { db: 'demo', play: 'e2e4' }, { signal })
 //     -> the JSON answer; throws ApiError(message, kind, status) on a 4xx/5xx (the server's
 //        { error, kind }) or when the server cannot be reached.
+//   await postJson('/api/cards/3/answer', { db: 'demo' }, { move: 'Nf3' })
+//     -> the same for a request that changes something (a JSON body, POST)
 //   const loader = createLoader(panel)
 //   loader.load(key, (signal) => getJson(...), (data) => render(data), (error) => {...})
 //     runs the request unless `key` is what the panel already shows (or is loading); a newer
@@ -28,10 +30,10 @@ export function apiUrl(path, params = {}) {
   return text ? `${path}?${text}` : path;
 }
 
-async function requestJson(url, signal) {
+async function requestJson(url, signal, init = {}) {
   let response;
   try {
-    response = await fetch(url, { signal, headers: { Accept: 'application/json' } });
+    response = await fetch(url, { signal, ...init, headers: { Accept: 'application/json', ...init.headers } });
   } catch (e) {
     if (e.name === 'AbortError') throw e;
     throw new ApiError('The server cannot be reached. Is `tabiya serve` still running?', 'network');
@@ -69,7 +71,15 @@ export async function getJson(path, params = {}, { signal } = {}) {
   const url = apiUrl(path, params);
   const ready = early.get(url);
   early.delete(url);
-  const r = await (ready || requestJson(url, signal));
+  return answerOf(path, await (ready || requestJson(url, signal)), signal);
+}
+
+export async function postJson(path, params = {}, body = {}, { signal } = {}) {
+  const init = { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
+  return answerOf(path, await requestJson(apiUrl(path, params), signal, init), signal);
+}
+
+function answerOf(path, r, signal) {
   if (signal && signal.aborted) throw new DOMException('aborted', 'AbortError');
   if (!r.ok) {
     const message = r.body && r.body.error ? r.body.error : `${r.status} ${r.statusText}`;

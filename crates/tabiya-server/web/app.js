@@ -10,6 +10,8 @@
 // the explorer's Eval column, so a finished one asks for the explorer's answer again.
 // The header's player search (name-search.js) opens the player page (view=player&name=…,
 // player.js), whose links set the player filter and open the explorer or the games.
+// The header's Train link opens the flashcards' trainer (view=train, trainer.js), which
+// takes the board: moves made on it answer the card shown.
 
 import { readState, writeState, activeFilters, emptyFilters } from './url-state.js';
 import { getJson, createLoader, apiUrl, prefetch, prefetched } from './api.js';
@@ -37,6 +39,7 @@ let firstTable = false;
 const openings = new Map(); // chess FEN -> { eco, name }
 const keptEvals = new Map(); // chess FEN -> the explorer's kept evaluation of it, or null
 let engine = null; // the engine panel (engine.js)
+let trainer = null; // the flashcards' trainer (trainer.js), loaded when first shown
 const othelloRows = new Map(); // Othello game id -> its row (the games lists carry whole games)
 
 const loaders = {};
@@ -212,8 +215,15 @@ function currentAt() {
 
 // ------------------------------------------------------------------ actions
 
+// The trainer is shown (a chess database's; elsewhere view=train shows the explorer).
+const training = () => state.view === 'train' && !state.game && !!db && kind() === 'chess';
+
 // A move made on the board (drag, click) or chosen in a table.
 function boardMove(move) {
+  if (training()) {
+    if (trainer) trainer.move(move);
+    return;
+  }
   if (state.game && viewer) {
     // Playing from a game's position: the game's moves up to there, then this one.
     const base = viewer.movesTo(state.ply || '0');
@@ -304,6 +314,7 @@ function render() {
   $('footer-lichess').hidden = k !== 'chess' || !db;
   let view = state.view;
   if (view === 'books' && !booksServed) view = 'explorer';
+  if (view === 'train' && (k !== 'chess' || !db)) view = 'explorer';
   if (!db && view !== 'books') view = booksServed ? 'books' : 'explorer';
   for (const name of ['explorer', 'games', 'books']) {
     $(`panel-${name}`).hidden = inGame || view !== name;
@@ -318,6 +329,17 @@ function render() {
   pageError([notice, L.error].filter(Boolean).join(' '));
   renderFooter(L, at);
   renderFiltersSummary();
+  const inTrain = !inGame && view === 'train';
+  document.body.classList.toggle('in-train', inTrain);
+  $('panel-train').hidden = !inTrain;
+  $('train-link').hidden = k !== 'chess' || !db;
+  $('train-link').href = writeState({ ...state, view: 'train', game: null, ply: null }, k);
+  engine.setEnabled(k === 'chess' && !inTrain); // no engine to give the answers away
+  if (inTrain) {
+    showTrainer();
+    return;
+  }
+  if (trainer) trainer.hide();
 
   if (inGame) {
     renderGame();
@@ -597,6 +619,28 @@ function openPlayer(name) {
   $('panels').focus(); // scrolled to where the board comes first (a phone)
 }
 
+// ------------------------------------------------------------------ trainer
+
+function showTrainer() {
+  document.title = `Tabiya · ${db.name} · training`;
+  if (trainer) {
+    trainer.show(db.name);
+    return;
+  }
+  import('./trainer.js').then((m) => {
+    trainer = trainer || m.createTrainer(panelBody('train'), {
+      board: () => chessBoard, onExplore: exploreCard, onLeave: () => update({ view: 'explorer' }),
+    });
+    if (training()) render();
+  }, (e) => pageError(`Cannot load the trainer: ${e.message}`));
+}
+
+// A card's position in the explorer: by its line when it has one, else by its FEN.
+function exploreCard(card) {
+  const line = card.line.length ? { fen: null, line: card.line } : { fen: card.fen, line: [] };
+  update({ ...line, at: null, game: null, ply: null, offset: 0, view: 'explorer', orient: card.side });
+}
+
 // ------------------------------------------------------------------ game viewer
 
 function ensureViewer() {
@@ -862,6 +906,17 @@ async function typedMove(text) {
   if (!t) return;
   if (kind() === 'chess') {
     const { resolveMove } = await import('./pgn.js');
+    if (training()) {
+      const asked = trainer && trainer.fen();
+      const m = asked && resolveMove(asked, t);
+      if (!m) {
+        error.textContent = asked ? `${t} is not a legal move here` : 'No card is asked';
+        return;
+      }
+      $('move-input').value = '';
+      trainer.move(m.uci);
+      return;
+    }
     const fen = state.game && viewer ? (viewer.node(state.ply || '0') || viewer.start()).fen : currentLine().fens[currentAt()];
     const m = resolveMove(fen, t);
     if (!m) {
@@ -905,6 +960,11 @@ function wire() {
       db: first && name === first.name ? null : name,
       fen: null, line: [], at: null, game: null, ply: null, offset: 0, view: 'explorer', filters: emptyFilters(),
     });
+  });
+  $('train-link').addEventListener('click', (e) => {
+    if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    update({ view: 'train', game: null, ply: null });
   });
   $('nav-first').addEventListener('click', () => step(-Infinity));
   $('nav-prev').addEventListener('click', () => step(-1));
@@ -966,6 +1026,7 @@ function wire() {
   document.addEventListener('keydown', (e) => {
     if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
     if (e.target.closest('input, textarea, select, [contenteditable=""], [contenteditable="true"], .othello-board__grid, .promotion-chooser')) return;
+    if (training()) return; // the trainer's board is not a line to step through
     const k = e.key;
     if (k === 'ArrowLeft') step(-1);
     else if (k === 'ArrowRight') step(1);

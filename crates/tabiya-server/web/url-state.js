@@ -9,7 +9,7 @@
 //   line,               the moves played: chess UCI ['e2e4', ...], Othello squares ['f5', ...]
 //   at,                 how many of them are on the board (null: all)
 //   orient,             'white' | 'black' (chess board orientation)
-//   view,               'explorer' | 'games' | 'books' | 'player'
+//   view,               'explorer' | 'games' | 'books' | 'player' | 'train' (the flashcards' trainer)
 //   name,               the player page's player (view=player&name=…; `player` is the filter's)
 //   filters,            { since, until, ratingMin, ratingMax, speeds: [], player, color,  (chess)
 //                         tournament, from, to, players }                                 (Othello)
@@ -20,7 +20,7 @@
 // the URL, so the start page is plain `/`.
 
 export const SPEEDS = ['ultraBullet', 'bullet', 'blitz', 'rapid', 'classical', 'correspondence'];
-export const VIEWS = ['explorer', 'games', 'books', 'player'];
+export const VIEWS = ['explorer', 'games', 'books', 'player', 'train'];
 export const SORTS = ['rating', 'date', 'id'];
 
 const FILTER_KEYS = ['since', 'until', 'ratingMin', 'ratingMax', 'player', 'color', 'tournament', 'from', 'to', 'players'];
