@@ -17,6 +17,7 @@
 //! | `notes` | position key | a note (Markdown) kept with the position |
 //! | `gamesets` | name, folded for case | a gameset's definition (criteria, parent, dates, repertoire files) |
 //! | `gameset_ids` | gameset id, id / 65536 | the ranges of game ids of the gameset in that row |
+//! | `cards`, `card_keys`, `card_reviews` | card id; position key; card id, answer number | flashcards, by id and by position, and their answers (`cards`) |
 //!
 //! Every import transaction holds a segment: its games, names, facts, duplicate digests and
 //! index run appear together or not at all.
@@ -28,6 +29,7 @@
 //! index (`index`: build, encode, write, merge, find); imports (`import`: segments) and
 //! queries (`query`: [`Snapshot`]). Only what this file re-exports is public.
 
+mod cards;
 mod changes;
 mod codec;
 mod database;
@@ -58,6 +60,10 @@ mod upgrade;
 pub mod chess;
 pub mod othello;
 
+pub use cards::{
+    Added as CardAdded, CARD_KEYS, CARD_REVIEWS, CARDS, NewCard, Review as CardReview,
+    Schedule as CardSchedule, StoredCard,
+};
 pub use changes::{Deleted, Edited, TagEdit, check_edit};
 pub(crate) use database::meta_u64;
 pub use database::{Database, FORMAT_VERSION, GAMES, Kind, META, PinnedAnswers, QUERY_CACHE_MAX};

@@ -319,8 +319,9 @@ pub fn hand_over_import(
     Err(stopped(&"the answer ended early"))
 }
 
-/// Sends a change (an edit or a deletion) to the server that serves the database, with its
-/// secret, and reads its answer (see `changes.rs`).
+/// Sends a change (an edit, a deletion, a note, an answer to a card; or asks for its cards)
+/// to the server that serves the database, with its secret, and reads its answer (see
+/// `changes.rs`, `cards.rs`).
 fn hand_over_change<T: serde::de::DeserializeOwned>(
     server: &HandOff,
     method: &str,
@@ -339,6 +340,7 @@ fn hand_over_change<T: serde::de::DeserializeOwned>(
     );
     let auth = format!("Bearer {}", server.token);
     let sent = match method {
+        "GET" => agent.get(&url).header("Authorization", &auth).call(),
         "PATCH" => agent
             .patch(&url)
             .header("Authorization", &auth)
@@ -444,6 +446,36 @@ pub fn hand_over_gameset_delete(
 ) -> Result<tabiya_service::gamesets::Gameset, Error> {
     let path = format!("api/gamesets/{}", encode_component(name));
     hand_over_change(server, "DELETE", &path, Vec::new())
+}
+
+/// The cards of the database a server serves (`GET /api/cards`), due ones only when asked.
+pub fn served_cards(
+    server: &HandOff,
+    req: &tabiya_service::cards::ListRequest,
+) -> Result<tabiya_service::cards::CardList, Error> {
+    let mut path = format!("api/cards?due={}", u8::from(req.due_only));
+    if let Some(side) = req.side {
+        path.push_str(if side.is_white() {
+            "&side=white"
+        } else {
+            "&side=black"
+        });
+    }
+    if let Some(n) = req.limit {
+        path.push_str(&format!("&limit={}", n.min(10_000)));
+    }
+    hand_over_change(server, "GET", &path, Vec::new())
+}
+
+/// Hands an answer to a card (SAN or UCI) to the server that serves the database; the
+/// verdict comes back (`POST /api/cards/{id}/answer`).
+pub fn hand_over_answer(
+    server: &HandOff,
+    id: u32,
+    given: &str,
+) -> Result<tabiya_service::cards::Verdict, Error> {
+    let body = serde_json::to_vec(&serde_json::json!({ "move": given }))?;
+    hand_over_change(server, "POST", &format!("api/cards/{id}/answer"), body)
 }
 
 /// Hands a deletion to the server that serves the database.

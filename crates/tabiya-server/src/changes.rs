@@ -30,13 +30,16 @@ pub(crate) fn refused(state: &AppState, headers: &HeaderMap) -> Option<Response>
         return None;
     }
     let body = serde_json::json!({
-        "error": "this server does not change its databases: start it with `tabiya serve --writable` to edit and delete games",
+        "error": "this server does not change its databases: start it with `tabiya serve --writable` to edit and delete games, keep notes and gamesets and answer flashcards",
         "kind": "forbidden",
     });
     Some((StatusCode::FORBIDDEN, axum::Json(body)).into_response())
 }
 
-fn served(state: &AppState, q: Option<&str>) -> Result<Arc<crate::state::Served>, Error> {
+pub(crate) fn served(
+    state: &AppState,
+    q: Option<&str>,
+) -> Result<Arc<crate::state::Served>, Error> {
     let p = Params::parse(q);
     state
         .db(p.get("db"), None)

@@ -10,6 +10,7 @@ mod admin;
 mod analysis;
 mod api;
 mod cache;
+mod cards;
 mod changes;
 mod content_type;
 mod error;
@@ -38,8 +39,8 @@ use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::TimeoutLayer;
 
 pub use admin::{
-    HandOff, hand_over_delete, hand_over_edit, hand_over_gameset, hand_over_gameset_delete,
-    hand_over_import, hand_over_note,
+    HandOff, hand_over_answer, hand_over_delete, hand_over_edit, hand_over_gameset,
+    hand_over_gameset_delete, hand_over_import, hand_over_note, served_cards,
 };
 use cache::{Cache, Cached};
 use state::{AppState, Served};
@@ -198,6 +199,8 @@ fn router(state: Arc<AppState>, config: &Config) -> Router {
             "/api/note",
             axum::routing::put(changes::set_note).delete(changes::delete_note),
         )
+        .route("/api/cards", get(cards::list))
+        .route("/api/cards/{id}/answer", post(cards::answer))
         .route("/api/game/{id}/pgn", get(api::game_pgn))
         .route("/api/books", get(api::books))
         .route("/api/stats", get(api::stats))

@@ -4,6 +4,8 @@
 //     -> the JSON answer; throws ApiError(message, kind, status) on a 4xx/5xx (the server's
 //        { error, kind }) or when the server cannot be reached.
 //   await sendJson('PUT', '/api/note', { db, play }, { note: 'text' })  -> the same, for changes
+//   await postJson('/api/cards/3/answer', { db: 'demo' }, { move: 'Nf3' })
+//     -> the same for a request that changes something (a JSON body, POST)
 //   const loader = createLoader(panel)
 //   loader.load(key, (signal) => getJson(...), (data) => render(data), (error) => {...})
 //     runs the request unless `key` is what the panel already shows (or is loading); a newer
@@ -29,10 +31,10 @@ export function apiUrl(path, params = {}) {
   return text ? `${path}?${text}` : path;
 }
 
-async function requestJson(url, signal) {
+async function requestJson(url, signal, init = {}) {
   let response;
   try {
-    response = await fetch(url, { signal, headers: { Accept: 'application/json' } });
+    response = await fetch(url, { signal, ...init, headers: { Accept: 'application/json', ...init.headers } });
   } catch (e) {
     if (e.name === 'AbortError') throw e;
     throw new ApiError('The server cannot be reached. Is `tabiya serve` still running?', 'network');
@@ -70,7 +72,14 @@ export async function getJson(path, params = {}, { signal } = {}) {
   const url = apiUrl(path, params);
   const ready = early.get(url);
   early.delete(url);
-  const r = await (ready || requestJson(url, signal));
+  return answerOf(path, await (ready || requestJson(url, signal)), signal);
+}
+
+export function postJson(path, params = {}, body = {}, options = {}) {
+  return sendJson('POST', path, params, body, options);
+}
+
+function answerOf(path, r, signal) {
   if (signal && signal.aborted) throw new DOMException('aborted', 'AbortError');
   if (!r.ok) {
     const message = r.body && r.body.error ? r.body.error : `${r.status} ${r.statusText}`;
@@ -82,29 +91,11 @@ export async function getJson(path, params = {}, { signal } = {}) {
 
 // A change sent to the server (PUT, DELETE… with a JSON body or none): its JSON answer, or
 // ApiError as getJson throws it (a read-only server answers 403).
-export async function sendJson(method, path, params = {}, body = undefined) {
-  const url = apiUrl(path, params);
-  let response;
-  try {
-    response = await fetch(url, {
-      method,
-      headers: body === undefined ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch {
-    throw new ApiError('The server cannot be reached. Is `tabiya serve` still running?', 'network');
-  }
-  let answer = null;
-  try {
-    answer = await response.json();
-  } catch {
-    answer = null;
-  }
-  if (!response.ok) {
-    const message = answer && answer.error ? answer.error : `${response.status} ${response.statusText}`;
-    throw new ApiError(message, answer && answer.kind ? answer.kind : 'error', response.status);
-  }
-  return answer;
+export async function sendJson(method, path, params = {}, body = undefined, { signal } = {}) {
+  const init = body === undefined
+    ? { method }
+    : { method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
+  return answerOf(path, await requestJson(apiUrl(path, params), signal, init), signal);
 }
 
 const BUSY_AFTER_MS = 150;

@@ -13,6 +13,8 @@
 // The header's Statistics link opens the database's statistics (view=stats, stats.js), whose
 // links open the explorer at an opening or a player's page. The position's note (note.js)
 // shows above the tabs; a writable server (/api/databases says so) lets the page edit it.
+// The header's Train link opens the flashcards' trainer (view=train, trainer.js), which
+// takes the board: moves made on it answer the card shown.
 
 import { readState, writeState, activeFilters, emptyFilters } from './url-state.js';
 import { getJson, sendJson, createLoader, apiUrl, prefetch, prefetched } from './api.js';
@@ -42,6 +44,7 @@ const keptEvals = new Map(); // chess FEN -> the explorer's kept evaluation of i
 let engine = null; // the engine panel (engine.js)
 let notes = null; // the position's note (note.js)
 let lastNote = null; // { key, note, position } of the last chess explorer answer
+let trainer = null; // the flashcards' trainer (trainer.js), loaded when first shown
 const othelloRows = new Map(); // Othello game id -> its row (the games lists carry whole games)
 
 const loaders = {};
@@ -217,8 +220,15 @@ function currentAt() {
 
 // ------------------------------------------------------------------ actions
 
+// The trainer is shown (a chess database's; elsewhere view=train shows the explorer).
+const training = () => state.view === 'train' && !state.game && !!db && kind() === 'chess';
+
 // A move made on the board (drag, click) or chosen in a table.
 function boardMove(move) {
+  if (training()) {
+    if (trainer) trainer.move(move);
+    return;
+  }
   if (state.game && viewer) {
     // Playing from a game's position: the game's moves up to there, then this one.
     const base = viewer.movesTo(state.ply || '0');
@@ -309,6 +319,7 @@ function render() {
   $('footer-lichess').hidden = k !== 'chess' || !db;
   let view = state.view;
   if (view === 'books' && !booksServed) view = 'explorer';
+  if (view === 'train' && (k !== 'chess' || !db)) view = 'explorer';
   if (!db && view !== 'books') view = booksServed ? 'books' : 'explorer';
   for (const name of ['explorer', 'games', 'books']) {
     $(`panel-${name}`).hidden = inGame || view !== name;
@@ -325,7 +336,8 @@ function render() {
   }
   if (inStats) $('tabs').hidden = true;
   renderStatsLink(inStats);
-  if (inGame || inPlayer || inStats || k !== 'chess' || !db) {
+  const inTrain = !inGame && view === 'train';
+  if (inGame || inPlayer || inStats || inTrain || k !== 'chess' || !db) {
     notes.hide();
   } else if (lastNote && lastNote.key === noteKey(L.fens[at])) {
     notes.show({ ...lastNote, editable: catalog.writable });
@@ -335,6 +347,16 @@ function render() {
   pageError([notice, L.error].filter(Boolean).join(' '));
   renderFooter(L, at);
   renderFiltersSummary();
+  document.body.classList.toggle('in-train', inTrain);
+  $('panel-train').hidden = !inTrain;
+  $('train-link').hidden = k !== 'chess' || !db;
+  $('train-link').href = writeState({ ...state, view: 'train', game: null, ply: null }, k);
+  engine.setEnabled(k === 'chess' && !inTrain); // no engine to give the answers away
+  if (inTrain) {
+    showTrainer();
+    return;
+  }
+  if (trainer) trainer.hide();
 
   if (inGame) {
     renderGame();
@@ -700,6 +722,28 @@ function lazyNotes(box) {
   };
 }
 
+// ------------------------------------------------------------------ trainer
+
+function showTrainer() {
+  document.title = `Tabiya · ${db.name} · training`;
+  if (trainer) {
+    trainer.show(db.name);
+    return;
+  }
+  import('./trainer.js').then((m) => {
+    trainer = trainer || m.createTrainer(panelBody('train'), {
+      board: () => chessBoard, onExplore: exploreCard, onLeave: () => update({ view: 'explorer' }),
+    });
+    if (training()) render();
+  }, (e) => pageError(`Cannot load the trainer: ${e.message}`));
+}
+
+// A card's position in the explorer: by its line when it has one, else by its FEN.
+function exploreCard(card) {
+  const line = card.line.length ? { fen: null, line: card.line } : { fen: card.fen, line: [] };
+  update({ ...line, at: null, game: null, ply: null, offset: 0, view: 'explorer', orient: card.side });
+}
+
 // ------------------------------------------------------------------ game viewer
 
 function ensureViewer() {
@@ -991,6 +1035,17 @@ async function typedMove(text) {
   if (!t) return;
   if (kind() === 'chess') {
     const { resolveMove } = await import('./pgn.js');
+    if (training()) {
+      const asked = trainer && trainer.fen();
+      const m = asked && resolveMove(asked, t);
+      if (!m) {
+        error.textContent = asked ? `${t} is not a legal move here` : 'No card is asked';
+        return;
+      }
+      $('move-input').value = '';
+      trainer.move(m.uci);
+      return;
+    }
     const fen = state.game && viewer ? (viewer.node(state.ply || '0') || viewer.start()).fen : currentLine().fens[currentAt()];
     const m = resolveMove(fen, t);
     if (!m) {
@@ -1035,6 +1090,11 @@ function wire() {
       db: first && name === first.name ? null : name,
       fen: null, line: [], at: null, game: null, ply: null, offset: 0, view: state.view === 'stats' ? 'stats' : 'explorer', filters: emptyFilters(),
     });
+  });
+  $('train-link').addEventListener('click', (e) => {
+    if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    update({ view: 'train', game: null, ply: null });
   });
   $('nav-first').addEventListener('click', () => step(-Infinity));
   $('nav-prev').addEventListener('click', () => step(-1));
@@ -1096,6 +1156,7 @@ function wire() {
   document.addEventListener('keydown', (e) => {
     if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
     if (e.target.closest('input, textarea, select, [contenteditable=""], [contenteditable="true"], .othello-board__grid, .promotion-chooser')) return;
+    if (training()) return; // the trainer's board is not a line to step through
     const k = e.key;
     if (k === 'ArrowLeft') step(-1);
     else if (k === 'ArrowRight') step(1);

@@ -10,6 +10,7 @@
 //   at,                 how many of them are on the board (null: all)
 //   orient,             'white' | 'black' (chess board orientation)
 //   view,               'explorer' | 'games' | 'books' | 'player' | 'stats' (the database's statistics)
+//                       | 'train' (the flashcards' trainer)
 //   name,               the player page's player (view=player&name=…; `player` is the filter's)
 //   filters,            { since, until, ratingMin, ratingMax, speeds: [], player, color,  (chess)
 //                         gameset, where (a gameset's games; criteria, docs/gamesets.md)
@@ -21,7 +22,7 @@
 // the URL, so the start page is plain `/`.
 
 export const SPEEDS = ['ultraBullet', 'bullet', 'blitz', 'rapid', 'classical', 'correspondence'];
-export const VIEWS = ['explorer', 'games', 'books', 'player', 'stats'];
+export const VIEWS = ['explorer', 'games', 'books', 'player', 'stats', 'train'];
 export const SORTS = ['rating', 'date', 'id'];
 
 const FILTER_KEYS = ['since', 'until', 'ratingMin', 'ratingMax', 'player', 'color', 'gameset', 'where', 'tournament', 'from', 'to', 'players'];

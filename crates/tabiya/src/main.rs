@@ -7,6 +7,7 @@ mod analyse;
 mod annotate;
 mod args;
 mod book;
+mod cards;
 mod db;
 mod demo;
 mod duplicates;
@@ -26,6 +27,7 @@ mod output;
 mod position;
 mod serve;
 mod stats;
+mod train;
 mod wthor;
 
 use clap::{Parser, Subcommand};
@@ -74,6 +76,12 @@ enum Command {
     /// Gamesets: named criteria whose games are kept current (docs/gamesets.md).
     #[command(subcommand)]
     Gameset(gameset::GamesetCommand),
+    /// Flashcards: a position and the move(s) to know there, by hand, from a line, a book
+    /// or the database's most played moves.
+    #[command(subcommand)]
+    Cards(cards::CardsCommand),
+    /// Quiz the due flashcards in the terminal, scheduled by spaced repetition (SM-2).
+    Train(train::TrainArgs),
     /// Whole databases: merge several into one.
     #[command(subcommand)]
     Db(db::DbCommand),
@@ -114,6 +122,8 @@ fn main() {
         Command::Db(cmd) => db::run(cmd),
         Command::Note(cmd) => note::run(cmd),
         Command::Gameset(cmd) => gameset::run(cmd),
+        Command::Cards(cmd) => cards::run(cmd),
+        Command::Train(a) => train::run(a),
         Command::Stats(a) => stats::run(a),
         Command::Names(cmd) => names::run(cmd),
         Command::Serve(a) => serve::run(a),

@@ -22,21 +22,26 @@ pub struct Part {
 
 /// The parts of the file, for `games` games.
 pub fn parts(db: &Database, games: u64) -> Result<Vec<Part>> {
-    let parts_def: [(&str, &[&str]); 6] = [
+    let parts_def: [(&str, &[&str]); 8] = [
         ("games", &[GAMES]),
         ("facts", &[FACTS, crate::players::PLAYERS]),
         ("names", &[NAMES, crate::othello::WTHOR]),
         ("index", &[RUNS, BLOCKS, POSTINGS, run::SKETCHES]),
         ("meta", &[META]),
         ("evals", &[crate::schema::EVALS]),
+        (
+            "cards",
+            &[crate::CARDS, crate::CARD_KEYS, crate::CARD_REVIEWS],
+        ),
+        ("gamesets", &[crate::GAMESETS, crate::GAMESET_IDS]),
     ];
     let mut parts = Vec::new();
     for (name, tables) in parts_def {
         let sizes = db.store.table_sizes(tables)?;
         let bytes: u64 = sizes.iter().map(|(_, s)| s.allocated_bytes).sum();
         let entries: u64 = sizes.iter().map(|(_, s)| s.entries).sum();
-        // Evaluations are shown once there are some.
-        if name == "evals" && entries == 0 {
+        // Evaluations, flashcards and gamesets are shown once there are some.
+        if matches!(name, "evals" | "cards" | "gamesets") && entries == 0 {
             continue;
         }
         let stored_bytes: u64 = sizes.iter().map(|(_, s)| s.stored_bytes).sum();

@@ -16,10 +16,16 @@ pub struct Server {
 impl Server {
     /// `tabiya serve ARGS --bind 127.0.0.1:0`, once it says where it listens.
     pub fn start(args: &[&str]) -> Server {
+        Server::start_with_env(args, &[])
+    }
+
+    /// [`Server::start`] with these environment variables set (`TABIYA_NOW`, say).
+    pub fn start_with_env(args: &[&str], env: &[(&str, &str)]) -> Server {
         let mut child = Command::new(BIN)
             .arg("serve")
             .args(args)
             .args(["--bind", "127.0.0.1:0"])
+            .envs(env.iter().copied())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
