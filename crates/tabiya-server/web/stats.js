@@ -121,6 +121,7 @@ export function renderStats(s, { db, links }) {
     chess ? `${fmt(s.players)} player and ${fmt(s.events)} event names` : null,
     chess ? `${fmt(s.notes)} note${s.notes === 1 ? '' : 's'}` : null,
     chess ? `${fmt(s.gamesets.length)} gameset${s.gamesets.length === 1 ? '' : 's'}` : null,
+    chess ? `${fmt(s.cards)} flashcard${s.cards === 1 ? '' : 's'}` : null,
     `${bytesText(s.fileBytes)} on disk`,
   ].filter(Boolean);
   out.append(el('header', { className: 'stats-head' },

@@ -67,6 +67,7 @@ fn storage(w: &mut impl Write, s: &DbStats) -> std::io::Result<()> {
     )?;
     writeln!(w, "index runs           {:>14}", s.runs)?;
     writeln!(w, "notes                {:>14}", s.notes)?;
+    writeln!(w, "flashcards           {:>14}", s.cards)?;
     writeln!(w, "gamesets             {:>14}", s.gamesets.len())?;
     for g in &s.gamesets {
         writeln!(w, "  {:<18} {:>14}  {}", g.name, g.games, g.criteria)?;

@@ -288,6 +288,34 @@ fn stats_agree_with_python_chess_before_and_after_deletions() {
         "Queen's Pawn.",
     ]);
     assert_eq!(stats(d)["notes"], 2);
+
+    // Gamesets and flashcards are counted too: a gameset of the games from 2000 on (as
+    // many as the years above, which python-chess counted, say), two cards made by hand.
+    assert_eq!(stats(d)["gamesets"].as_array().unwrap().len(), 0);
+    run_ok(&[
+        "gameset",
+        "create",
+        "--db",
+        d,
+        "later",
+        "--where",
+        "year >= 2000",
+    ]);
+    let later: u64 = after["years"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|y| y["year"].as_u64().unwrap() >= 2000)
+        .map(|y| y["games"].as_u64().unwrap())
+        .sum();
+    let s = stats(d);
+    assert_eq!(s["gamesets"][0]["name"], "later");
+    assert_eq!(s["gamesets"][0]["games"], later);
+    run_ok(&[
+        "cards", "add", "--db", d, "--play", "e2e4", "--move", "c7c5",
+    ]);
+    run_ok(&["cards", "add", "--db", d, "--move", "e2e4"]);
+    assert_eq!(stats(d)["cards"], 2);
 }
 
 #[test]

@@ -56,6 +56,8 @@ pub struct DbStats {
     pub notes: u64,
     /// The gamesets (`tabiya gameset`) with their games.
     pub gamesets: Vec<crate::Gameset>,
+    /// Flashcards (`tabiya cards`).
+    pub cards: u64,
     /// Games by year, oldest first; games without a year apart.
     pub years: Vec<YearGames>,
     pub no_year: u64,
@@ -183,6 +185,7 @@ pub fn collect(db: &Database) -> Result<DbStats> {
         position_kinds: index.kinds.clone(),
         notes: read.table(NOTES)?.len()?,
         gamesets: if chess { snap.gamesets()? } else { Vec::new() },
+        cards: read.table(crate::CARDS)?.len()?,
         years: scan.counts.years(),
         no_year: scan.counts.no_year,
         results: scan.counts.results.clone(),
