@@ -812,3 +812,82 @@ fn gamesets_through_the_server() {
         assert_eq!(e["white"], 0);
     }
 }
+
+fn game(white: &str, black: &str, result: &str, moves: &str) -> String {
+    format!(
+        "[Event \"Club\"]\n[Site \"?\"]\n[Date \"1970.01.01\"]\n[Round \"?\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n\n{moves} {result}\n\n"
+    )
+}
+
+#[test]
+fn a_gameset_of_a_player_follows_what_the_names_mean() {
+    let dir = tempfile::tempdir().unwrap();
+    let dbp = dir.path().join("db");
+    let db = dbp.to_str().unwrap();
+    let first = dir.path().join("a.pgn");
+    std::fs::write(
+        &first,
+        [
+            game("Fischer, Robert J", "Spassky, Boris", "1-0", "1. e4 e5"),
+            game("Spassky, Boris", "Fischer, Robert J", "0-1", "1. d4 d5"),
+            game("Bobby Fischer", "Tal, Mikhail", "1/2-1/2", "1. c4 c5"),
+            game("Tal, Mikhail", "Spassky, Boris", "1-0", "1. Nf3 Nf6"),
+        ]
+        .concat(),
+    )
+    .unwrap();
+    run_ok(&["import", "--db", db, first.to_str().unwrap()]);
+    run_ok(&[
+        "gameset",
+        "create",
+        "--db",
+        db,
+        "bobby",
+        "--where",
+        "player = 'Fischer, Robert J'",
+    ]);
+    run_ok(&[
+        "gameset",
+        "create",
+        "--db",
+        db,
+        "bobby-white",
+        "--from",
+        "bobby",
+        "--where",
+        "result = '1-0' or result = draw",
+    ]);
+    let games = |name: &str| {
+        run_json(&["gameset", "show", "--json", "--db", db, name])["games"]
+            .as_u64()
+            .unwrap()
+    };
+    // Counted by hand: the two games of "Fischer, Robert J"; of them, one White won.
+    assert_eq!((games("bobby"), games("bobby-white")), (2, 1));
+    // "Bobby Fischer" said to be him: his draw joins both, in the same transaction.
+    run_ok(&[
+        "names",
+        "alias",
+        "--db",
+        db,
+        "Bobby Fischer",
+        "--to",
+        "Fischer, Robert J",
+    ]);
+    assert_eq!((games("bobby"), games("bobby-white")), (3, 2));
+    run_ok(&["names", "unalias", "--db", db, "Bobby Fischer"]);
+    assert_eq!((games("bobby"), games("bobby-white")), (2, 1));
+    // A new spelling that normalisation gives him, imported later: it joins as well.
+    let second = dir.path().join("b.pgn");
+    std::fs::write(
+        &second,
+        game("Fischer, R.", "Tal, Mikhail", "1-0", "1. e4 c5"),
+    )
+    .unwrap();
+    run_ok(&["import", "--db", db, second.to_str().unwrap()]);
+    assert_eq!((games("bobby"), games("bobby-white")), (3, 2));
+    // And a refresh computes the same.
+    let again = run_json(&["gameset", "refresh", "--json", "--db", db, "bobby"]);
+    assert_eq!(again[0]["games"], 3);
+    assert_eq!(again[1]["games"], 2);
+}
