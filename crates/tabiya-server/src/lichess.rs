@@ -78,6 +78,9 @@ struct ExplorerMove {
     black: u64,
     /// The game, when exactly one game played the move.
     game: Option<ExplorerGame>,
+    /// Tabiya's: the games reaching the position after the move by any move order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reached: Option<tabiya_service::explore::Reached>,
 }
 
 /// An answer.
@@ -125,6 +128,7 @@ fn shape(e: &ChessExplore, endpoint: Endpoint, moves: usize, top: bool) -> Explo
                 draws: m.draws,
                 black: m.black,
                 game: m.game.as_ref().map(ExplorerGame::from),
+                reached: m.reached,
             })
             .collect(),
         recent_games: e

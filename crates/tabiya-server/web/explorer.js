@@ -34,6 +34,19 @@ function gamesCell(n, total) {
   return el('td', { className: 'num games' }, fmt(n), total ? el('span', { className: 'share' }, ` ${share(n, total)}`) : null);
 }
 
+// Games reaching the position after the move by any move order, beside those played here
+// ("1,204 here · 8,930 in all").
+function reachedCell(m, here) {
+  const r = m.reached;
+  if (!r) return el('td', { className: 'num reached muted' }, '–');
+  const all = r.white + r.draws + r.black + (r.unknown || 0);
+  const more = all - here;
+  return el('td', {
+    className: `num reached${more > 0 ? ' transposed' : ''}`,
+    title: `${fmt(here)} here · ${fmt(all)} in all: ${more > 0 ? `${fmt(more)} reach the position after ${m.san} by another move order` : 'none by another move order'}`,
+  }, fmt(all));
+}
+
 function barCell(counts) {
   return el('td', { className: 'bar' }, wdlBar(counts));
 }
@@ -59,11 +72,13 @@ export function renderChessExplorer(data, { fen, filtered = false, onPlay, onPre
       : 'No games in this position.'));
   } else {
     const evals = data.moves.some((m) => m.eval);
+    const reached = data.moves.some((m) => m.reached);
     const table = el('table', { className: 'explorer-table', id: 'explorer-table' },
       el('caption', { className: 'visually-hidden' }, 'Moves played in this position'),
       el('thead', {}, el('tr', {},
         el('th', { scope: 'col' }, 'Move'),
         el('th', { scope: 'col', className: 'num' }, 'Games'),
+        reached ? el('th', { scope: 'col', className: 'num reached', title: 'games reaching the position after the move by any move order' }, 'In all') : null,
         el('th', { scope: 'col' }, 'White / draws / Black'),
         evals ? el('th', { scope: 'col', className: 'num eval', title: 'kept engine evaluation after the move, White’s view' }, 'Eval') : null,
         el('th', { scope: 'col', className: 'num hide-narrow', title: 'average rating of the players of the move' }, 'Avg'),
@@ -75,6 +90,7 @@ export function renderChessExplorer(data, { fen, filtered = false, onPlay, onPre
       const title = `play ${m.san}: ${fmt(n)} game${n === 1 ? '' : 's'}${years ? `, ${years}` : ''}`;
       const tr = moveRow(m.san, { title, onPlay, onPreview, key: m.uci }, [
         gamesCell(n, total),
+        reached ? reachedCell(m, n) : null,
         barCell(m),
         evals ? evalCell(m.eval) : null,
         el('td', { className: 'num hide-narrow' }, fmt(m.averageRating)),
@@ -93,6 +109,7 @@ export function renderChessExplorer(data, { fen, filtered = false, onPlay, onPre
     table.append(el('tfoot', {}, el('tr', {},
       el('th', { scope: 'row' }, el('span', { 'aria-hidden': 'true' }, 'Σ'), el('span', { className: 'visually-hidden' }, 'All moves')),
       el('td', { className: 'num games' }, fmt(total)),
+      reached ? el('td', { className: 'num reached' }, '') : null,
       barCell(data),
       evals ? el('td', { className: 'num eval' }, '') : null,
       el('td', { className: 'num hide-narrow' }, fmt(data.averageRating)),

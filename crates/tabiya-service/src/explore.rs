@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use serde::Serialize;
-pub use tabiya_db::chess::{ChessExplore, MoveRow, OpeningName, Player, TopGame};
+pub use tabiya_db::chess::{ChessExplore, MoveRow, OpeningName, Player, Reached, TopGame};
 pub use tabiya_db::othello::{OpeningInfo, OthelloExplore, OthelloMove};
 
 use shakmaty::Position as _;

@@ -134,11 +134,13 @@ pub fn print_chess(e: &ChessAnswer) -> anyhow::Result<()> {
     if e.moves.is_empty() {
         writeln!(out, "no moves in the database from this position")?;
     } else {
+        let reached = e.moves.iter().any(|m| m.reached.is_some());
         writeln!(
             out,
-            "{:<8} {:>7} {:>7} {:>7} {:>7} {:>6} {:>6}{}  years",
+            "{:<8} {:>7}{} {:>7} {:>7} {:>7} {:>6} {:>6}{}  years",
             "move",
             "games",
+            if reached { "  in all" } else { "" },
             "white",
             "draws",
             "black",
@@ -165,11 +167,17 @@ pub fn print_chess(e: &ChessAnswer) -> anyhow::Result<()> {
                     .signed_text()
                 ),
             };
+            let all = match (reached, &m.reached) {
+                (false, _) => String::new(),
+                (true, None) => format!("{:>8}", "-"),
+                (true, Some(r)) => format!("{:>8}", r.games()),
+            };
             writeln!(
                 out,
-                "{:<8} {:>7} {:>7} {:>7} {:>7} {:>6} {:>6}{}  {}",
+                "{:<8} {:>7}{} {:>7} {:>7} {:>7} {:>6} {:>6}{}  {}",
                 m.san,
                 n + m.unknown,
+                all,
                 pct(m.white, n),
                 pct(m.draws, n),
                 pct(m.black, n),

@@ -67,6 +67,26 @@ pub struct MoveRow {
     /// (filled in by whoever shows evaluations: queries of the index leave it empty).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub eval: Option<crate::EvalBrief>,
+    /// The games that reach the position after the move by any move order (each once),
+    /// beside those that played the move here; left out of filtered answers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reached: Option<Reached>,
+}
+
+/// Games reaching a position by any move order, by result.
+#[derive(Debug, Clone, Copy, Default, Serialize, PartialEq, Eq)]
+pub struct Reached {
+    pub white: u64,
+    pub draws: u64,
+    pub black: u64,
+    /// Without a result (`*`).
+    pub unknown: u64,
+}
+
+impl Reached {
+    pub fn games(&self) -> u64 {
+        self.white + self.draws + self.black + self.unknown
+    }
 }
 
 /// Positions with at most this many games name the game of each move played once.
@@ -164,6 +184,7 @@ fn move_row(pos: &Chess, mode: CastlingMode, code: u16, s: &Stats) -> Option<Mov
             .then(|| ((2 * s.perf_opp_sum + s.perf_games) / (2 * s.perf_games)) as u32),
         game: None,
         eval: None,
+        reached: None,
     })
 }
 
@@ -217,6 +238,7 @@ impl Snapshot<'_> {
             let games = self.filtered_games(&pos, &GameFilter::default())?;
             self.name_single_games(&pos, mode, &mut moves, &games)?;
         }
+        self.fill_reached(&pos, &mut moves)?;
         let opening = self.opening_of(line, &ps.top_games)?.map(|o| OpeningName {
             eco: o.eco.clone(),
             name: o.name.clone(),
@@ -235,6 +257,30 @@ impl Snapshot<'_> {
             recent_games: None,
             opening,
         })
+    }
+
+    /// Each move's `reached`: one lookup of the position it leads to.
+    fn fill_reached(&self, pos: &Chess, moves: &mut [MoveRow]) -> Result<()> {
+        for m in moves.iter_mut() {
+            let Some(mv) = m
+                .uci
+                .parse::<UciMove>()
+                .ok()
+                .and_then(|u| u.to_move(pos).ok())
+            else {
+                continue;
+            };
+            let mut child = pos.clone();
+            child.play_unchecked(mv);
+            let t = self.chess_position(&child, 0)?.totals;
+            m.reached = Some(Reached {
+                white: t.first,
+                draws: t.draws,
+                black: t.second,
+                unknown: t.unknown,
+            });
+        }
+        Ok(())
     }
 
     fn top_game(&self, pos: &Chess, mode: CastlingMode, id: u32, code: u16) -> Result<TopGame> {
@@ -342,6 +388,10 @@ impl Snapshot<'_> {
             }
         }
         self.name_single_games(&pos, mode, &mut moves, &games)?;
+        if filter.is_empty() {
+            // Every game counted: the moves' positions by any move order beside them.
+            self.fill_reached(&pos, &mut moves)?;
+        }
         let mut ranked: Vec<&(u32, u16, GameFacts)> = games.iter().collect();
         ranked.sort_by(|a, b| crate::index::top_order((a.0, &a.2), (b.0, &b.2)));
         let mut top_games = Vec::new();

@@ -21,7 +21,9 @@ pub mod walk;
 mod tests;
 
 pub use crate::game::{Dict, NO_MOVE, NameLookup, Names, Occurrence};
-pub use explore::{ChessExplore, ChessGames, GameRow, MoveRow, OpeningName, Player, TopGame};
+pub use explore::{
+    ChessExplore, ChessGames, GameRow, MoveRow, OpeningName, Player, Reached, TopGame,
+};
 pub use facts::{facts, facts_from, index_outcome};
 pub use filter::{GameFilter, PlayerFilter};
 pub use key::{next_key, next_key_from, position_key, successor_keys};

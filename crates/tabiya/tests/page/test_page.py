@@ -381,6 +381,24 @@ class Test:
         return f"{before} games; since {year}: {want}; and rating ≥ {rating}: {want2}"
 
 
+    def transpositions(self, page):
+        """Each move's "In all": the games reaching its position by any move order, as the
+        API's `reached` says, beside the games that played it here."""
+        line = "e2e4,c7c5,g1f3,d7d6,d2d4,c5d4,f3d4,g8f6"
+        page.goto(self.url(db=self.chess_db_param, play=line))
+        page.wait_for_selector("#explorer-table tbody tr[data-move] td.reached")
+        self.settle(page)
+        ex = self.api("api/explore", db=self.chess_db, play=line)
+        shown = page.eval_on_selector_all("#explorer-table tbody tr[data-move]",
+                                          "rows => rows.map(r => [r.dataset.move, r.querySelector('td.reached').textContent.replace(/,/g, '')])")
+        want = {m["uci"]: sum(m["reached"][k] for k in ("white", "draws", "black", "unknown")) for m in ex["moves"]}
+        check(len(shown) == len(want), f"{len(shown)} rows, the API has {len(want)} moves")
+        for uci, text in shown:
+            check(int(text) == want[uci], f"{uci}: In all {text}, the API says {want[uci]}")
+        more = [u for u, t in shown if int(t) > next(sum(m[k] for k in ("white", "draws", "black", "unknown")) for m in ex["moves"] if m["uci"] == u)]
+        self.shot(page, "in-all")
+        return f"{len(shown)} moves; more games in all than here for {', '.join(more) or 'none'}"
+
     def gamesets(self, page):
         """The gameset chosen in the filters (the list from /api/gamesets): the totals are the
         API's with gameset=; criteria typed in Where likewise; a mistaken criterion is shown
@@ -975,6 +993,7 @@ class Test:
             self.step("games list, a game, keyboard steps", self.games_and_viewer, page)
             self.step("books", self.books, page)
             self.step("filters", self.filter, page)
+            self.step("transpositions: each move's games in all", self.transpositions, page)
             self.step("gamesets: the filter, criteria, the statistics", self.gamesets, page)
             self.step("player search, player page, explore with the player", self.player_page, page, browser)
             self.step("engine: start, lines, arrow, bar, stop, kept, Eval column", self.engine, page)
