@@ -43,6 +43,7 @@ pub mod import;
 pub mod merge;
 pub mod names;
 pub mod notes;
+pub mod novelty;
 pub mod othello;
 pub mod player;
 pub mod position;

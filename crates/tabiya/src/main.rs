@@ -23,6 +23,7 @@ mod interrupt;
 mod names;
 mod names_edit;
 mod note;
+mod novelty;
 mod output;
 mod position;
 mod serve;
@@ -73,6 +74,9 @@ enum Command {
     /// Notes kept with positions (Markdown), found by any move order.
     #[command(subcommand)]
     Note(note::NoteCommand),
+    /// Novelties: the earlier games in each position of games (stored, or of a PGN file),
+    /// and the first move leading where no earlier game went.
+    Novelty(novelty::NoveltyArgs),
     /// Gamesets: named criteria whose games are kept current (docs/gamesets.md).
     #[command(subcommand)]
     Gameset(gameset::GamesetCommand),
@@ -122,6 +126,7 @@ fn main() {
         Command::Db(cmd) => db::run(cmd),
         Command::Note(cmd) => note::run(cmd),
         Command::Gameset(cmd) => gameset::run(cmd),
+        Command::Novelty(a) => novelty::run(a),
         Command::Cards(cmd) => cards::run(cmd),
         Command::Train(a) => train::run(a),
         Command::Stats(a) => stats::run(a),

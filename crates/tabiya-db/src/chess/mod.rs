@@ -9,6 +9,7 @@ mod filter;
 mod import;
 pub mod key;
 pub mod moves;
+mod novelty;
 pub mod openings;
 mod parse_chunk;
 mod query;
