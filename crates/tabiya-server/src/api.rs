@@ -153,6 +153,30 @@ pub async fn explore(
     )
 }
 
+/// `GET /api/years`: results over time — a chess position's games by year and each
+/// move's (`fen`, `play` and the filters as `/api/explore`).
+pub async fn years(
+    State(state): State<Arc<AppState>>,
+    uri: Uri,
+    RawQuery(q): RawQuery,
+) -> Result<Response, ApiError> {
+    let p = Params::parse(q.as_deref());
+    let db = served(&state, &p)?;
+    let key = format!("{}?{}", uri.path(), p.canonical());
+    Ok(
+        cached(&state, &db.clone(), key, "application/json", move || {
+            if db.kind != Kind::Chess {
+                return Err(Error::bad_request(
+                    "results by year are for chess databases",
+                ));
+            }
+            let at = ChessPosition::resolve(p.get("fen"), p.get("play"))?;
+            json(&explore::chess_years(&db.db, &at, &p.filter()?)?)
+        })
+        .await?,
+    )
+}
+
 fn sort(p: &Params) -> Result<GameSort, Error> {
     match p.get("sort").unwrap_or("rating") {
         "rating" => Ok(GameSort::Rating),

@@ -187,6 +187,7 @@ fn router(state: Arc<AppState>, config: &Config) -> Router {
     let api = Router::new()
         .route("/api/databases", get(api::databases))
         .route("/api/explore", get(api::explore))
+        .route("/api/years", get(api::years))
         .route("/api/games", get(api::games))
         .route(
             "/api/game/{id}",

@@ -127,3 +127,13 @@ fn beside(
 pub fn othello(db: &Db, at: &OthelloPosition, top: usize) -> Result<OthelloExplore> {
     Ok(db.inner.snapshot()?.othello_explore(&at.asked, top)?)
 }
+
+pub use tabiya_db::chess::{MoveYears, PositionYears, YearResults};
+
+/// Results over time: the position's games by year, and each move's (every game reaching
+/// the position that `filter` keeps).
+pub fn chess_years(db: &Db, at: &ChessPosition, filter: &Filter) -> Result<PositionYears> {
+    let snap = db.inner.snapshot()?;
+    let f = filter.resolve(&snap)?;
+    Ok(snap.chess_years(&at.pos, at.mode, &f)?)
+}

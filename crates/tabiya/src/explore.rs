@@ -34,6 +34,10 @@ pub struct ExploreArgs {
     pub filter: ChessFilterArgs,
     #[arg(long)]
     pub json: bool,
+    /// Chess: results over time instead — the position's games by year and each move's
+    /// (with the filters).
+    #[arg(long)]
+    pub by_year: bool,
 }
 
 pub fn run(args: ExploreArgs) -> anyhow::Result<()> {
@@ -68,6 +72,13 @@ pub fn run(args: ExploreArgs) -> anyhow::Result<()> {
             }
             let filter = args.filter.filter(args.player.as_deref())?;
             let at = args.position.resolve()?;
+            if args.by_year {
+                let y = explore::chess_years(&db, &at, &filter)?;
+                if args.json {
+                    return print_json(&y);
+                }
+                return print_years(&y);
+            }
             let e = if filter.is_empty() {
                 explore::chess(&db, &at, args.top, &args.books)?
             } else {
@@ -79,6 +90,43 @@ pub fn run(args: ExploreArgs) -> anyhow::Result<()> {
             print_chess(&e)
         }
     }
+}
+
+/// Games and White's score by year, the position's and its main moves' (share of games).
+fn print_years(y: &explore::PositionYears) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    let moves: Vec<&explore::MoveYears> = y.moves.iter().take(5).collect();
+    write!(out, "{:<6} {:>7} {:>7}", "year", "games", "score")?;
+    for m in &moves {
+        write!(out, " {:>8}", m.san)?;
+    }
+    writeln!(out)?;
+    for yr in &y.years {
+        let n = yr.white + yr.draws + yr.black;
+        let score = if n == 0 {
+            "-".to_string()
+        } else {
+            format!(
+                "{:.1}%",
+                100.0 * (yr.white as f64 + yr.draws as f64 / 2.0) / n as f64
+            )
+        };
+        write!(out, "{:<6} {:>7} {:>7}", yr.year, n + yr.unknown, score)?;
+        let all = n + yr.unknown;
+        for m in &moves {
+            let k = m
+                .years
+                .iter()
+                .find(|x| x.year == yr.year)
+                .map_or(0, |x| x.white + x.draws + x.black + x.unknown);
+            write!(out, " {:>8}", pct(k, all))?;
+        }
+        writeln!(out)?;
+    }
+    if y.no_year > 0 {
+        writeln!(out, "({} games without a year)", y.no_year)?;
+    }
+    Ok(())
 }
 
 fn pct(n: u64, total: u64) -> String {

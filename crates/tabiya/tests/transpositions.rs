@@ -75,3 +75,71 @@ fn every_move_says_how_many_games_reach_its_position_by_any_move_order() {
     let text = run_ok(&["explore", "--db", db, "--play", lines[0]]).stdout;
     assert!(String::from_utf8_lossy(&text).contains("in all"));
 }
+
+#[test]
+fn results_over_time_agree_with_python_chess() {
+    let dir = tempfile::tempdir().unwrap();
+    let dbp = dir.path().join("db");
+    let db = dbp.to_str().unwrap();
+    let files = [
+        shared("pgn/pgnmentor/PolgarJ.pgn"),
+        shared("pgn/pgnmentor/Tal.pgn"),
+    ];
+    let mut args = vec!["import", "--db", db];
+    args.extend(files.iter().map(|f| f.to_str().unwrap()));
+    run_ok(&args);
+    let oracle = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../oracle/years_oracle.py");
+    for line in ["", "e2e4,c7c5", "d2d4,g8f6,c2c4,e7e6"] {
+        let mut call = Command::new("python3");
+        call.arg(&oracle).args(&files).arg("--").arg(line);
+        let out = call.output().expect("python3 with python-chess");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let want: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let mut a = vec!["explore", "--json", "--by-year", "--db", db];
+        if !line.is_empty() {
+            a.extend(["--play", line]);
+        }
+        let got = run_json(&a);
+        let as_list = |y: &Value| {
+            vec![
+                y["white"].clone(),
+                y["draws"].clone(),
+                y["black"].clone(),
+                y["unknown"].clone(),
+            ]
+        };
+        let years = got["years"].as_array().unwrap();
+        assert!(years.len() > 10, "{line:?}: {} years", years.len());
+        assert_eq!(
+            years.len(),
+            want["years"].as_object().unwrap().len(),
+            "{line:?}"
+        );
+        for y in years {
+            let k = y["year"].to_string();
+            assert_eq!(Value::from(as_list(y)), want["years"][&k], "{line:?} {k}");
+        }
+        assert_eq!(got["noYear"], want["noYear"], "{line:?}");
+        for m in got["moves"].as_array().unwrap() {
+            let uci = m["uci"].as_str().unwrap();
+            let ys = m["years"].as_array().unwrap();
+            assert_eq!(
+                ys.len(),
+                want["moves"][uci].as_object().unwrap().len(),
+                "{line:?} {uci}"
+            );
+            for y in ys {
+                let k = y["year"].to_string();
+                assert_eq!(
+                    Value::from(as_list(y)),
+                    want["moves"][uci][&k],
+                    "{line:?} {uci} {k}"
+                );
+            }
+        }
+    }
+}

@@ -455,7 +455,7 @@ impl Snapshot<'_> {
 
     /// The games reaching `pos` (once each) that pass `filter`: id, the move played there,
     /// facts.
-    fn filtered_games(
+    pub(crate) fn filtered_games(
         &self,
         pos: &Chess,
         filter: &GameFilter,

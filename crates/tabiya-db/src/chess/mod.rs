@@ -17,6 +17,7 @@ pub mod replay;
 pub mod stored;
 pub mod tags;
 pub mod walk;
+mod years;
 
 #[cfg(test)]
 mod tests;
@@ -36,3 +37,4 @@ pub use stored::{
 };
 pub use tags::{encode_tag_list, encode_tags};
 pub use walk::{Left, Reach, Walk, occurrences, occurrences_with_plies};
+pub use years::{MoveYears, PositionYears, YearResults};
