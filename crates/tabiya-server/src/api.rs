@@ -177,6 +177,29 @@ pub async fn years(
     )
 }
 
+/// `GET /api/transpositions`: the move orders by which the games reach a chess position
+/// (`fen`, `play`; `limit`, default 20, at most 1,000), most frequent first.
+pub async fn transpositions(
+    State(state): State<Arc<AppState>>,
+    uri: Uri,
+    RawQuery(q): RawQuery,
+) -> Result<Response, ApiError> {
+    let p = Params::parse(q.as_deref());
+    let db = served(&state, &p)?;
+    let key = format!("{}?{}", uri.path(), p.canonical());
+    Ok(
+        cached(&state, &db.clone(), key, "application/json", move || {
+            if db.kind != Kind::Chess {
+                return Err(Error::bad_request("move orders are for chess databases"));
+            }
+            let at = ChessPosition::resolve(p.get("fen"), p.get("play"))?;
+            let limit = p.number("limit", 20, 1000)?;
+            json(&explore::chess_routes(&db.db, &at, limit)?)
+        })
+        .await?,
+    )
+}
+
 fn sort(p: &Params) -> Result<GameSort, Error> {
     match p.get("sort").unwrap_or("rating") {
         "rating" => Ok(GameSort::Rating),

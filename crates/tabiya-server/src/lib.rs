@@ -188,6 +188,7 @@ fn router(state: Arc<AppState>, config: &Config) -> Router {
         .route("/api/databases", get(api::databases))
         .route("/api/explore", get(api::explore))
         .route("/api/years", get(api::years))
+        .route("/api/transpositions", get(api::transpositions))
         .route("/api/games", get(api::games))
         .route(
             "/api/game/{id}",

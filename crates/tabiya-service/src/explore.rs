@@ -137,3 +137,14 @@ pub fn chess_years(db: &Db, at: &ChessPosition, filter: &Filter) -> Result<Posit
     let f = filter.resolve(&snap)?;
     Ok(snap.chess_years(&at.pos, at.mode, &f)?)
 }
+
+pub use tabiya_db::chess::{Route, Routes};
+
+/// The move orders by which the database's games reach a position, most frequent first (at
+/// most `limit`); with a line asked from the start, how many games came by it (`byAsked`).
+pub fn chess_routes(db: &Db, at: &ChessPosition, limit: usize) -> Result<Routes> {
+    let snap = db.inner.snapshot()?;
+    let asked =
+        (at.start == shakmaty::Chess::default() && !at.moves.is_empty()).then_some(&at.moves[..]);
+    Ok(snap.chess_routes(&at.pos, limit.clamp(1, 1000), asked)?)
+}

@@ -38,6 +38,10 @@ pub struct ExploreArgs {
     /// (with the filters).
     #[arg(long)]
     pub by_year: bool,
+    /// Chess: the move orders by which the games reach the position instead, most frequent
+    /// first (N of them, default 20).
+    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "20", conflicts_with = "by_year")]
+    pub transpositions: Option<usize>,
 }
 
 pub fn run(args: ExploreArgs) -> anyhow::Result<()> {
@@ -72,6 +76,31 @@ pub fn run(args: ExploreArgs) -> anyhow::Result<()> {
             }
             let filter = args.filter.filter(args.player.as_deref())?;
             let at = args.position.resolve()?;
+            if let Some(n) = args.transpositions {
+                let r = explore::chess_routes(&db, &at, n)?;
+                if args.json {
+                    return print_json(&r);
+                }
+                let mut out = std::io::stdout().lock();
+                writeln!(
+                    out,
+                    "{} games reach the position by {} move orders{}",
+                    r.games,
+                    r.distinct,
+                    r.by_asked
+                        .map(|n| format!("; {n} by the one asked, {} by others", r.games - n))
+                        .unwrap_or_default()
+                )?;
+                for route in &r.routes {
+                    let from = route
+                        .from_fen
+                        .as_ref()
+                        .map(|f| format!("[{f}] "))
+                        .unwrap_or_default();
+                    writeln!(out, "{:>8}  {from}{}", route.games, route.san.join(" "))?;
+                }
+                return Ok(());
+            }
             if args.by_year {
                 let y = explore::chess_years(&db, &at, &filter)?;
                 if args.json {

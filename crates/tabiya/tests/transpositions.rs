@@ -143,3 +143,74 @@ fn results_over_time_agree_with_python_chess() {
         }
     }
 }
+
+#[test]
+fn the_move_orders_into_a_position_agree_with_python_chess() {
+    let dir = tempfile::tempdir().unwrap();
+    let dbp = dir.path().join("db");
+    let db = dbp.to_str().unwrap();
+    let twic = shared("pgn/twic/twic0920.pgn");
+    run_ok(&["import", "--db", db, twic.to_str().unwrap()]);
+    let oracle = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../oracle/routes_oracle.py");
+    let mut others = 0;
+    for line in [
+        "e2e4,c7c5,g1f3,d7d6,d2d4,c5d4,f3d4,g8f6",
+        "d2d4,g8f6,c2c4,e7e6,g1f3",
+        "d2d4,d7d5,c2c4,e7e6",
+    ] {
+        let out = Command::new("python3")
+            .arg(&oracle)
+            .arg(&twic)
+            .arg("--")
+            .arg(line)
+            .output()
+            .expect("python3 with python-chess");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let want: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let got = run_json(&[
+            "explore",
+            "--json",
+            "--db",
+            db,
+            "--play",
+            line,
+            "--transpositions",
+            "1000",
+        ]);
+        assert_eq!(got["games"], want["games"], "{line}");
+        let routes = got["routes"].as_array().unwrap();
+        let want_routes = want["routes"].as_object().unwrap();
+        assert_eq!(routes.len(), want_routes.len(), "{line}: move orders");
+        assert_eq!(got["distinct"], want_routes.len(), "{line}");
+        for r in routes {
+            let seq: Vec<&str> = r["uci"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|u| u.as_str().unwrap())
+                .collect();
+            let k = seq.join(" ");
+            assert_eq!(r["games"], want_routes[&k], "{line}: {k}");
+            let by_result: u64 = ["white", "draws", "black", "unknown"]
+                .iter()
+                .map(|f| r[f].as_u64().unwrap())
+                .sum();
+            assert_eq!(r["games"].as_u64().unwrap(), by_result);
+        }
+        let asked = line.replace(',', " ");
+        assert_eq!(
+            got["byAsked"],
+            want_routes.get(&asked).cloned().unwrap_or(Value::from(0)),
+            "{line}"
+        );
+        others += got["games"].as_u64().unwrap() - got["byAsked"].as_u64().unwrap();
+    }
+    assert!(
+        others > 0,
+        "no game came by another move order: the test tests nothing"
+    );
+}

@@ -14,6 +14,7 @@ pub mod openings;
 mod parse_chunk;
 mod query;
 pub mod replay;
+mod routes;
 pub mod stored;
 pub mod tags;
 pub mod walk;
@@ -31,6 +32,7 @@ pub use filter::{GameFilter, PlayerFilter};
 pub use key::{next_key, next_key_from, position_key, successor_keys};
 pub use moves::{code_to_move, decode_move, encode_move, encode_move_ep, move_code};
 pub use replay::{replay_record, replay_record_until, successor_keys_in_record};
+pub use routes::{Route, Routes};
 pub use stored::{
     assemble, assemble_tags, decode_game, decode_line, decode_tags, encode_body, encode_game,
     prepare, put_body_head,
