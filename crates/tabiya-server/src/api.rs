@@ -28,7 +28,7 @@ const MAX_LIMIT: usize = 1000;
 const MAX_TOP: usize = 100;
 
 /// The database a request asks for (`db=NAME`, default the first served).
-fn served(state: &AppState, p: &Params) -> Result<Arc<Served>, Error> {
+pub(crate) fn served(state: &AppState, p: &Params) -> Result<Arc<Served>, Error> {
     state
         .db(p.get("db"), None)
         .cloned()
@@ -40,7 +40,7 @@ fn served(state: &AppState, p: &Params) -> Result<Arc<Served>, Error> {
         })
 }
 
-fn json<T: Serialize>(v: &T) -> Result<Vec<u8>, Error> {
+pub(crate) fn json<T: Serialize>(v: &T) -> Result<Vec<u8>, Error> {
     Ok(serde_json::to_vec(v)?)
 }
 
@@ -153,12 +153,13 @@ pub async fn explore(
     )
 }
 
-/// `GET /api/years`: results over time — a chess position's games by year and each
-/// move's (`fen`, `play` and the filters as `/api/explore`).
-pub async fn years(
-    State(state): State<Arc<AppState>>,
+/// A cached answer about one chess position (`fen`, `play`), computed by `answer`.
+async fn chess_position_answer<T: Serialize>(
+    state: Arc<AppState>,
     uri: Uri,
-    RawQuery(q): RawQuery,
+    q: Option<String>,
+    what: &'static str,
+    answer: impl Fn(&Served, &ChessPosition, &Params) -> Result<T, Error> + Send + Sync + 'static,
 ) -> Result<Response, ApiError> {
     let p = Params::parse(q.as_deref());
     let db = served(&state, &p)?;
@@ -166,15 +167,28 @@ pub async fn years(
     Ok(
         cached(&state, &db.clone(), key, "application/json", move || {
             if db.kind != Kind::Chess {
-                return Err(Error::bad_request(
-                    "results by year are for chess databases",
-                ));
+                return Err(Error::bad_request(format!(
+                    "{what} are for chess databases"
+                )));
             }
             let at = ChessPosition::resolve(p.get("fen"), p.get("play"))?;
-            json(&explore::chess_years(&db.db, &at, &p.filter()?)?)
+            json(&answer(&db, &at, &p)?)
         })
         .await?,
     )
+}
+
+/// `GET /api/years`: results over time — a chess position's games by year and each
+/// move's (`fen`, `play` and the filters as `/api/explore`).
+pub async fn years(
+    State(state): State<Arc<AppState>>,
+    uri: Uri,
+    RawQuery(q): RawQuery,
+) -> Result<Response, ApiError> {
+    chess_position_answer(state, uri, q, "results by year", |db, at, p| {
+        explore::chess_years(&db.db, at, &p.filter()?)
+    })
+    .await
 }
 
 /// `GET /api/transpositions`: the move orders by which the games reach a chess position
@@ -184,20 +198,10 @@ pub async fn transpositions(
     uri: Uri,
     RawQuery(q): RawQuery,
 ) -> Result<Response, ApiError> {
-    let p = Params::parse(q.as_deref());
-    let db = served(&state, &p)?;
-    let key = format!("{}?{}", uri.path(), p.canonical());
-    Ok(
-        cached(&state, &db.clone(), key, "application/json", move || {
-            if db.kind != Kind::Chess {
-                return Err(Error::bad_request("move orders are for chess databases"));
-            }
-            let at = ChessPosition::resolve(p.get("fen"), p.get("play"))?;
-            let limit = p.number("limit", 20, 1000)?;
-            json(&explore::chess_routes(&db.db, &at, limit)?)
-        })
-        .await?,
-    )
+    chess_position_answer(state, uri, q, "move orders", |db, at, p| {
+        explore::chess_routes(&db.db, at, p.number("limit", 20, 1000)?)
+    })
+    .await
 }
 
 fn sort(p: &Params) -> Result<GameSort, Error> {

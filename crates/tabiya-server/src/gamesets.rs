@@ -12,27 +12,12 @@ use serde::{Deserialize, Serialize};
 use tabiya_service::export::{self, Selection};
 use tabiya_service::{Error, gamesets};
 
+use crate::api::{json, served};
 use crate::changes::refused;
 use crate::error::ApiError;
 use crate::params::Params;
-use crate::state::{AppState, Served};
+use crate::state::AppState;
 use crate::{blocking, cached};
-
-fn served(state: &AppState, p: &Params) -> Result<Arc<Served>, Error> {
-    state
-        .db(p.get("db"), None)
-        .cloned()
-        .ok_or_else(|| match p.get("db") {
-            Some(n) => {
-                Error::not_found(format!("no database {n:?} is served (see /api/databases)"))
-            }
-            None => Error::not_found("no database is served"),
-        })
-}
-
-fn json<T: Serialize>(v: &T) -> Result<Vec<u8>, Error> {
-    Ok(serde_json::to_vec(v)?)
-}
 
 /// `GET /api/gamesets`.
 pub async fn list(
