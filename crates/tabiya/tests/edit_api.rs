@@ -5,24 +5,8 @@
 use serde_json::Value;
 
 mod common;
-use common::server::{Server, get};
+use common::server::{Server, get, send};
 use common::{json, run_ok, shared};
-
-fn send(method: &str, url: &str, body: &str) -> (u16, Value) {
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .build()
-        .into();
-    let resp = match method {
-        "PATCH" => agent.patch(url).send(body),
-        "POST" => agent.post(url).send(body),
-        _ => agent.delete(url).call(),
-    }
-    .unwrap_or_else(|e| panic!("{method} {url}: {e}"));
-    let status = resp.status().as_u16();
-    let text = resp.into_body().read_to_string().unwrap();
-    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
-}
 
 fn import(dir: &std::path::Path, name: &str) -> String {
     let db = dir.join(name).display().to_string();

@@ -670,24 +670,9 @@ fn every_command_that_reads_games_takes_a_gameset() {
     );
 }
 
-fn send(method: &str, url: &str, body: &str) -> (u16, Value) {
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .build()
-        .into();
-    let resp = match method {
-        "POST" => agent.post(url).send(body),
-        _ => agent.delete(url).call(),
-    }
-    .unwrap_or_else(|e| panic!("{method} {url}: {e}"));
-    let status = resp.status().as_u16();
-    let text = resp.into_body().read_to_string().unwrap();
-    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
-}
-
 #[test]
 fn gamesets_through_the_server() {
-    use common::server::{Server, get};
+    use common::server::{Server, get, send};
     let dir = tempfile::tempdir().unwrap();
     let dbp = dir.path().join("db");
     let db = dbp.to_str().unwrap();

@@ -4,26 +4,8 @@
 
 mod common;
 
-use common::server::{Server, get};
+use common::server::{Server, get, send};
 use common::{json, run_ok, run_raw, shared};
-
-fn send(method: &str, url: &str, body: &str) -> (u16, serde_json::Value) {
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .build()
-        .into();
-    let resp = match method {
-        "PUT" => agent.put(url).send(body),
-        _ => agent.delete(url).call(),
-    }
-    .unwrap_or_else(|e| panic!("{method} {url}: {e}"));
-    let status = resp.status().as_u16();
-    let text = resp.into_body().read_to_string().unwrap();
-    (
-        status,
-        serde_json::from_str(&text).unwrap_or(serde_json::Value::Null),
-    )
-}
 
 #[test]
 fn notes_follow_their_position_through_transpositions_and_into_pgn() {

@@ -167,3 +167,26 @@ pub fn get_with(url: &str, headers: &[(&str, &str)]) -> Reply {
 pub fn get(url: &str) -> Reply {
     get_with(url, &[])
 }
+
+/// A change sent to `url` (`PATCH`, `POST`, `PUT` with a body; anything else a `DELETE`):
+/// the status and the JSON answer (null when it is not JSON).
+#[allow(dead_code)] // not every test binary sends changes
+pub fn send(method: &str, url: &str, body: &str) -> (u16, serde_json::Value) {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into();
+    let resp = match method {
+        "PATCH" => agent.patch(url).send(body),
+        "POST" => agent.post(url).send(body),
+        "PUT" => agent.put(url).send(body),
+        _ => agent.delete(url).call(),
+    }
+    .unwrap_or_else(|e| panic!("{method} {url}: {e}"));
+    let status = resp.status().as_u16();
+    let text = resp.into_body().read_to_string().unwrap();
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(serde_json::Value::Null),
+    )
+}
