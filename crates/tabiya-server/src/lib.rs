@@ -20,6 +20,7 @@ mod log;
 mod pages;
 mod params;
 mod priority;
+mod repertoire;
 mod served;
 mod state;
 
@@ -218,9 +219,18 @@ fn router(state: Arc<AppState>, config: &Config) -> Router {
         .route("/api/analysis", get(analysis::analyse))
         .route("/api/engine", get(analysis::engine))
         .route("/api/admin/import", post(admin::import))
-        .fallback(api::not_found);
+        .fallback(api::not_found)
+        .layer(RequestBodyLimitLayer::new(64 << 10));
+    // A repertoire comes whole in the body: a bigger one is allowed.
+    let repertoires = Router::new()
+        .route("/api/repertoire", post(repertoire::positions))
+        .route("/api/repertoire/check", post(repertoire::check))
+        .route("/api/repertoire/games", post(repertoire::games))
+        .layer(axum::extract::DefaultBodyLimit::max(repertoire::MAX_BODY))
+        .layer(RequestBodyLimitLayer::new(repertoire::MAX_BODY));
     let mut app = Router::new()
-        .merge(lichess)
+        .merge(lichess.layer(RequestBodyLimitLayer::new(64 << 10)))
+        .merge(repertoires)
         .merge(api)
         .route("/", get(pages::index))
         .route("/assets/{*path}", get(pages::asset))
@@ -231,7 +241,6 @@ fn router(state: Arc<AppState>, config: &Config) -> Router {
                 .allow_origin(Any),
         )
         .layer(CompressionLayer::new())
-        .layer(RequestBodyLimitLayer::new(64 << 10))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
             config.timeout,

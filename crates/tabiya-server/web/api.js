@@ -98,6 +98,12 @@ export async function sendJson(method, path, params = {}, body = undefined, { si
   return answerOf(path, await requestJson(apiUrl(path, params), signal, init), signal);
 }
 
+// Text sent to the server (a repertoire's PGN) with a POST: its JSON answer, or ApiError.
+export async function postText(path, params = {}, text = '', { signal } = {}) {
+  const init = { method: 'POST', headers: { 'Content-Type': 'text/plain; charset=utf-8' }, body: text };
+  return answerOf(path, await requestJson(apiUrl(path, params), signal, init), signal);
+}
+
 const BUSY_AFTER_MS = 150;
 
 // How many answers are awaited, on <html data-loading>: for tests, and for a progress cursor.

@@ -45,6 +45,8 @@ let engine = null; // the engine panel (engine.js)
 let notes = null; // the position's note (note.js)
 let lastNote = null; // { key, note, position } of the last chess explorer answer
 let trainer = null; // the flashcards' trainer (trainer.js), loaded when first shown
+let repertoire = null; // the repertoire panel (repertoire-view.js), loaded when opened or kept
+let explorerFen = null; // the chess position the explorer's table shows
 const othelloRows = new Map(); // Othello game id -> its row (the games lists carry whole games)
 
 const loaders = {};
@@ -308,6 +310,7 @@ function render() {
   $('line').hidden = inGame;
   $('clear').hidden = inGame;
   $('symmetry-note').hidden = k !== 'othello' || inGame || state.view === 'stats';
+  $('repertoire').hidden = k !== 'chess' || !db;
   $('panel-game').hidden = !inGame;
   $('name-search').hidden = k !== 'chess' || !db;
   const booksServed = catalog.books.length > 0 && k === 'chess';
@@ -515,6 +518,8 @@ function loadExplorer(L, at) {
         fen, filtered: Object.keys(activeFilters(state.filters, 'chess')).length > 0,
         onPlay: playMove, onPreview: preview, gameLink: gameHref,
       }));
+      explorerFen = fen;
+      if (repertoire) repertoire.mark(body, fen);
       if (data.opening) openings.set(fen, data.opening);
       showChessOpening(L, at, data.opening);
       lastNote = { key: noteKey(fen), note: data.note || null, position: { db: params.db, fen: params.fen, play: params.play } };
@@ -742,6 +747,21 @@ function showTrainer() {
 function exploreCard(card) {
   const line = card.line.length ? { fen: null, line: card.line } : { fen: card.fen, line: [] };
   update({ ...line, at: null, game: null, ply: null, offset: 0, view: 'explorer', orient: card.side });
+}
+
+// ------------------------------------------------------------------ repertoire
+
+async function ensureRepertoire() {
+  if (repertoire) return;
+  const { createRepertoirePanel } = await import('./repertoire-view.js');
+  if (repertoire) return;
+  repertoire = createRepertoirePanel($('repertoire-body'), {
+    params: () => ({ db: dbParam(), ...activeFilters(state.filters, 'chess') }),
+    onLine: (moves) => update({ fen: null, line: moves, at: null, game: null, ply: null, offset: 0, view: 'explorer' }),
+    onLoaded: () => {
+      if (explorerFen && repertoire) repertoire.mark(panelBody('explorer'), explorerFen);
+    },
+  });
 }
 
 // ------------------------------------------------------------------ game viewer
@@ -1194,6 +1214,12 @@ async function boot() {
   await apply();
   select.value = db ? db.name : '';
   fillFilters();
+  $('repertoire').addEventListener('toggle', () => {
+    if ($('repertoire').open) ensureRepertoire();
+  });
+  let kept = null;
+  try { kept = localStorage.getItem('tabiya.repertoire'); } catch { kept = null; }
+  if (kept && kind() === 'chess' && db) ensureRepertoire();
 }
 
 // Asked at once: what is served, and (when the link is a chess position, as the start page

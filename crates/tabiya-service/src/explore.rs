@@ -34,6 +34,23 @@ pub struct ChessAnswer {
     /// The position's note (`tabiya note`), when it has one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// A repertoire's moves in the position, when one was given ([`ChessAnswer::with_repertoire`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repertoire: Option<crate::repertoire::Overlay>,
+}
+
+impl ChessAnswer {
+    /// The answer with `rep`'s moves in the position (`side`: the repertoire's side, when
+    /// known, tells your moves from the replies prepared).
+    pub fn with_repertoire(
+        mut self,
+        rep: &crate::repertoire::Repertoire,
+        side: Option<crate::cards::Side>,
+        at: &ChessPosition,
+    ) -> ChessAnswer {
+        self.repertoire = Some(crate::repertoire::overlay(rep, side, &at.pos));
+        self
+    }
 }
 
 /// Fills in the stored evaluations of the position and of the position after each move.
@@ -113,6 +130,7 @@ fn beside(
         });
     }
     let mut answer = ChessAnswer {
+        repertoire: None,
         explore,
         books: answers,
         eval: None,

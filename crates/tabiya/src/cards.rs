@@ -1,4 +1,4 @@
-//! `tabiya cards add | from-line | from-book | from-db | list | show | delete | stats`:
+//! `tabiya cards add | from-line | from-book | from-db | from-rep | list | show | delete | stats`:
 //! flashcards — a position and the move(s) to know there — made by hand, from a line, a
 //! book or the database's most played moves; `tabiya train` (train.rs) asks them.
 
@@ -26,6 +26,9 @@ pub enum CardsCommand {
     FromBook(FromBookArgs),
     /// Cards from the database's most played moves, walked to --depth plies.
     FromDb(FromDbArgs),
+    /// Cards from a repertoire (PGN with variations, or a book): one per position of
+    /// --side's with the repertoire's move(s) there, by position (a transposition is one card).
+    FromRep(FromRepArgs),
     /// The cards, due first.
     List(ListArgs),
     /// One card and its answers.
@@ -125,6 +128,25 @@ pub struct FromBookArgs {
     pub db: DbArg,
     #[command(flatten)]
     pub walk: WalkArgs,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args)]
+pub struct FromRepArgs {
+    /// The repertoire: a PGN file with variations (all its games), or a book.
+    pub rep: PathBuf,
+    #[command(flatten)]
+    pub db: DbArg,
+    /// The side whose moves become cards.
+    #[arg(long, value_enum)]
+    pub side: SideArg,
+    /// Plies from the start.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..=200))]
+    pub depth: u32,
+    /// Stop after this many cards.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub max_cards: u64,
     #[arg(long)]
     pub json: bool,
 }
@@ -347,6 +369,19 @@ pub fn run(cmd: CardsCommand) -> anyhow::Result<()> {
             let at = a.walk.position.resolve()?;
             let book = BookFile::new(&a.book);
             let r = cards::from_book(&db, &book, &at, a.walk.side.into(), a.walk.limits(), now)?;
+            print_report(&r, a.json)
+        }
+        CardsCommand::FromRep(a) => {
+            let db = open_to_change(&a.db)?;
+            let rep = tabiya_service::repertoire::Repertoire::open(&a.rep)?;
+            let r = cards::from_repertoire(
+                &db,
+                &rep,
+                a.side.into(),
+                a.depth,
+                a.max_cards as usize,
+                now,
+            )?;
             print_report(&r, a.json)
         }
         CardsCommand::FromDb(a) => {

@@ -42,6 +42,13 @@ pub struct ExploreArgs {
     /// first (N of them, default 20).
     #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "20", conflicts_with = "by_year")]
     pub transpositions: Option<usize>,
+    /// Chess: mark the moves a repertoire (PGN with variations, or a book) plays or prepares
+    /// for in the position, by any move order.
+    #[arg(long, value_name = "FILE")]
+    pub rep: Option<PathBuf>,
+    /// The side the repertoire (--rep) is for: tells your moves from the replies prepared.
+    #[arg(long, value_enum, requires = "rep")]
+    pub rep_side: Option<crate::cards::SideArg>,
 }
 
 pub fn run(args: ExploreArgs) -> anyhow::Result<()> {
@@ -108,11 +115,15 @@ pub fn run(args: ExploreArgs) -> anyhow::Result<()> {
                 }
                 return print_years(&y);
             }
-            let e = if filter.is_empty() {
+            let mut e = if filter.is_empty() {
                 explore::chess(&db, &at, args.top, &args.books)?
             } else {
                 explore::chess_filtered(&db, &at, &filter, args.top, None, &args.books)?
             };
+            if let Some(file) = &args.rep {
+                let rep = tabiya_service::repertoire::Repertoire::open(file)?;
+                e = e.with_repertoire(&rep, args.rep_side.map(Into::into), &at);
+            }
             if args.json {
                 return print_json(&e);
             }
@@ -166,7 +177,8 @@ fn pct(n: u64, total: u64) -> String {
     }
 }
 
-pub fn print_chess(e: &ChessAnswer) -> anyhow::Result<()> {
+pub fn print_chess(answer: &ChessAnswer) -> anyhow::Result<()> {
+    let e = answer;
     let mut out = std::io::stdout().lock();
     let books = &e.books;
     let position_eval = &e.eval;
@@ -208,6 +220,11 @@ pub fn print_chess(e: &ChessAnswer) -> anyhow::Result<()> {
             String::new()
         }
     )?;
+    let rep = &answer.repertoire;
+    let in_rep = |uci: &str| {
+        rep.as_ref()
+            .is_some_and(|r| r.moves.iter().any(|m| m.uci == uci))
+    };
     if e.moves.is_empty() {
         writeln!(out, "no moves in the database from this position")?;
     } else {
@@ -252,7 +269,11 @@ pub fn print_chess(e: &ChessAnswer) -> anyhow::Result<()> {
             writeln!(
                 out,
                 "{:<8} {:>7}{} {:>7} {:>7} {:>7} {:>6} {:>6}{}  {}",
-                m.san,
+                if in_rep(&m.uci) {
+                    format!("{} *", m.san)
+                } else {
+                    m.san.clone()
+                },
                 n + m.unknown,
                 all,
                 pct(m.white, n),
@@ -262,6 +283,39 @@ pub fn print_chess(e: &ChessAnswer) -> anyhow::Result<()> {
                 m.performance.map_or("-".into(), |v| v.to_string()),
                 eval,
                 years
+            )?;
+        }
+    }
+    if let Some(r) = rep {
+        let what = match r.yours {
+            Some(true) => "your moves here",
+            Some(false) => "the replies prepared here",
+            None => "its moves here",
+        };
+        if r.moves.is_empty() {
+            let why = if r.known {
+                "no move"
+            } else {
+                "not this position"
+            };
+            writeln!(out, "repertoire {}: {why}", r.repertoire)?;
+        } else {
+            let moves: Vec<String> = r
+                .moves
+                .iter()
+                .map(|m| {
+                    if e.moves.iter().any(|row| row.uci == m.uci) {
+                        m.san.clone()
+                    } else {
+                        format!("{} (no game)", m.san)
+                    }
+                })
+                .collect();
+            writeln!(
+                out,
+                "repertoire {} (* above), {what}: {}",
+                r.repertoire,
+                moves.join(", ")
             )?;
         }
     }

@@ -26,6 +26,7 @@ mod note;
 mod novelty;
 mod output;
 mod position;
+mod repertoire;
 mod serve;
 mod stats;
 mod train;
@@ -77,6 +78,10 @@ enum Command {
     /// Novelties: the earlier games in each position of games (stored, or of a PGN file),
     /// and the first move leading where no earlier game went.
     Novelty(novelty::NoveltyArgs),
+    /// Repertoires (a PGN with variations, or a book) against the database, by position:
+    /// gaps, bad moves, rare lines; where games left them.
+    #[command(subcommand)]
+    Repertoire(repertoire::RepertoireCommand),
     /// Gamesets: named criteria whose games are kept current (docs/gamesets.md).
     #[command(subcommand)]
     Gameset(gameset::GamesetCommand),
@@ -127,6 +132,7 @@ fn main() {
         Command::Note(cmd) => note::run(cmd),
         Command::Gameset(cmd) => gameset::run(cmd),
         Command::Novelty(a) => novelty::run(a),
+        Command::Repertoire(cmd) => repertoire::run(cmd),
         Command::Cards(cmd) => cards::run(cmd),
         Command::Train(a) => train::run(a),
         Command::Stats(a) => stats::run(a),

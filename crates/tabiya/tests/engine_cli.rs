@@ -306,8 +306,9 @@ fn sigterm_and_ctrl_c_leave_no_engine_behind() {
             );
             std::thread::sleep(Duration::from_millis(50));
         };
-        // Searching for a moment, then the signal.
-        std::thread::sleep(Duration::from_millis(500));
+        // Searching for a moment (long enough for a loaded machine to load the engine's
+        // network and give a first line), then the signal.
+        std::thread::sleep(Duration::from_millis(2500));
         signal(child.id(), sig);
         let out = child.wait_with_output().unwrap();
         assert!(began.elapsed() < Duration::from_secs(30));

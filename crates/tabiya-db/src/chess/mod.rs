@@ -3,6 +3,7 @@
 //! game ([`stored`], [`tags`]), its facts for the index ([`facts`]) and opening names
 //! ([`openings`]).
 
+mod counts;
 mod explore;
 pub mod facts;
 mod filter;
@@ -24,6 +25,7 @@ mod years;
 mod tests;
 
 pub use crate::game::{Dict, NO_MOVE, NameLookup, Names, Occurrence};
+pub use counts::MoveCounts;
 pub use explore::{
     ChessExplore, ChessGames, GameRow, MoveRow, OpeningName, Player, Reached, TopGame,
 };

@@ -25,7 +25,7 @@ struct Book<'a> {
 /// Mistakes as PGN NAGs: `?`, `??`, `?!`.
 const BAD_NAGS: [u8; 3] = [2, 4, 6];
 
-fn not_to_play(m: &BookMove) -> bool {
+pub(crate) fn not_to_play(m: &BookMove) -> bool {
     m.red == Some(true)
         || m.annotation.is_some_and(|a| BAD_NAGS.contains(&a))
         || m.weight == Some(0)

@@ -8,6 +8,7 @@
 //! | cards from a line | [`from_line`] | [`AddReport`] |
 //! | cards from a book, to a depth | [`from_book`] | [`AddReport`] |
 //! | cards from the database's most played moves | [`from_db`] | [`AddReport`] |
+//! | cards from a repertoire (one per position of yours) | [`from_repertoire`] | [`AddReport`] |
 //! | the cards, due first; the due ones | [`list`] | [`CardList`] |
 //! | one card and its history | [`show`] | [`Card`] |
 //! | a card deleted | [`delete`] | [`Card`] |
@@ -23,6 +24,7 @@ mod answer;
 mod diagram;
 mod from_book;
 mod from_db;
+mod from_rep;
 mod list;
 pub mod sm2;
 mod stats;
@@ -34,7 +36,9 @@ pub use add::{AddReport, AddedCard, Outcome, add, from_line};
 pub use answer::{Verdict, answer};
 pub use diagram::diagram;
 pub use from_book::from_book;
+pub(crate) use from_book::not_to_play;
 pub use from_db::from_db;
+pub use from_rep::from_repertoire;
 pub use list::{CardList, ListRequest, delete, list, show};
 pub use stats::{CardStats, stats};
 pub use view::{Card, CardMove, ReviewView, ScheduleView, Side};
