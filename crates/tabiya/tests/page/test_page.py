@@ -78,6 +78,13 @@ class Test:
         except urllib.error.HTTPError as e:
             raise Failure(f"{url}: HTTP {e.code} {e.read()[:200]!r}") from e
 
+    def post(self, path, body, **params):
+        """A POST of `body` to the server's `path`: its JSON answer."""
+        q = urllib.parse.urlencode({k: v for k, v in params.items() if v is not None})
+        req = urllib.request.Request(self.base + path + ("?" + q if q else ""), data=body, method="POST")
+        with urllib.request.urlopen(req, timeout=60) as r:
+            return json.loads(r.read())
+
     def url(self, **params):
         q = urllib.parse.urlencode({k: v for k, v in params.items() if v is not None}, safe=",/")
         return self.base + ("?" + q if q else "")
@@ -398,6 +405,42 @@ class Test:
         more = [u for u, t in shown if int(t) > next(sum(m[k] for k in ("white", "draws", "black", "unknown")) for m in ex["moves"] if m["uci"] == u)]
         self.shot(page, "in-all")
         return f"{len(shown)} moves; more games in all than here for {', '.join(more) or 'none'}"
+
+    def repertoire(self, page):
+        """A repertoire loaded from a PGN file: the explorer marks its moves (those the API's
+        table of its positions gives there); the check lists the API's gaps, biggest first,
+        and a gap clicked shows its position on the board."""
+        rep = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "repertoire-hand.pgn")
+        with open(rep, "rb") as f:
+            pgn = f.read()
+        page.goto(self.url(db=self.chess_db_param))
+        page.wait_for_selector("#explorer-table tbody tr[data-move]")
+        self.settle(page)
+        page.click("#repertoire summary")
+        page.wait_for_selector("#rep-file")
+        page.set_input_files("#rep-file", rep)
+        page.wait_for_selector("#explorer-table .rep-mark")
+        marked = page.eval_on_selector_all("#explorer-table tr.in-rep", "rows => rows.map(r => r.dataset.move)")
+        table = self.post("api/repertoire", pgn, db=self.chess_db)
+        start = next(p["moves"] for p in table["positions"] if p["fen"].split()[:3] == START_FEN.split()[:3])
+        check(marked == [m for m in self.table_moves(page) if m in start], f"marked {marked}, the repertoire has {start}")
+        page.click("#rep-check")
+        page.wait_for_selector("#rep-results .rep-check")
+        want = self.post("api/repertoire/check", pgn, db=self.chess_db, side="white")
+        shown = page.eval_on_selector_all("#rep-results .rep-gaps li", "items => items.map(i => [i.dataset.fen, i.querySelector('.rep-p').textContent])")
+        check(len(shown) == len(want["gaps"]), f"{len(shown)} gaps shown, the API has {len(want['gaps'])}")
+        for (fen, p), g in zip(shown, want["gaps"]):
+            check(fen == g["fen"], f"gap {fen}, the API's {g['fen']}")
+            check(p == f"{100 * g['probability']:.1f}%", f"{fen}: {p} against {g['probability']}")
+        if want["gaps"]:
+            page.click("#rep-results .rep-gaps li:first-child button")
+            page.wait_for_function("f => document.querySelector('#fen-field').value.split(' ').slice(0, 4).join(' ') === f",
+                                   arg=" ".join(want["gaps"][0]["fen"].split()[:4]))
+            self.settle(page)
+        self.shot(page, "repertoire")
+        page.click("#rep-remove")
+        page.wait_for_function("!document.querySelector('#explorer-table .rep-mark')")
+        return f"marked {marked}; {len(shown)} gaps, the first {shown[0][1] if shown else '-'}"
 
     def gamesets(self, page):
         """The gameset chosen in the filters (the list from /api/gamesets): the totals are the
@@ -995,6 +1038,7 @@ class Test:
             self.step("filters", self.filter, page)
             self.step("transpositions: each move's games in all", self.transpositions, page)
             self.step("gamesets: the filter, criteria, the statistics", self.gamesets, page)
+            self.step("repertoire: marks, gaps, a gap on the board", self.repertoire, page)
             self.step("player search, player page, explore with the player", self.player_page, page, browser)
             self.step("engine: start, lines, arrow, bar, stop, kept, Eval column", self.engine, page)
             self.step("engine: none on the server", self.no_engine, browser)
