@@ -26,6 +26,7 @@ mod note;
 mod novelty;
 mod output;
 mod position;
+mod prepare;
 mod serve;
 mod stats;
 mod train;
@@ -77,6 +78,10 @@ enum Command {
     /// Novelties: the earlier games in each position of games (stored, or of a PGN file),
     /// and the first move leading where no earlier game went.
     Novelty(novelty::NoveltyArgs),
+    /// Preparation against a player: their repertoire with one colour as the database knows
+    /// it, by position (transpositions merged) — how often, how they scored, their latest
+    /// game, where they vary most; as a tree, JSON, PGN or a book.
+    Prepare(prepare::PrepareArgs),
     /// Gamesets: named criteria whose games are kept current (docs/gamesets.md).
     #[command(subcommand)]
     Gameset(gameset::GamesetCommand),
@@ -127,6 +132,7 @@ fn main() {
         Command::Note(cmd) => note::run(cmd),
         Command::Gameset(cmd) => gameset::run(cmd),
         Command::Novelty(a) => novelty::run(a),
+        Command::Prepare(a) => prepare::run(a),
         Command::Cards(cmd) => cards::run(cmd),
         Command::Train(a) => train::run(a),
         Command::Stats(a) => stats::run(a),
