@@ -1,7 +1,7 @@
 //! Tabiya's own API under `/api/` (see `docs/api.md`): what `tabiya explore|games|stats
 //! --json` answer, as JSON, for any served database (`db=NAME`, default the first), plus one
-//! game as JSON or PGN, every served book's answer for a position, a name search and a
-//! player's card.
+//! game as JSON or PGN, every served book's answer for a position, a name search, a
+//! player's card and the preparation against a player.
 //! Handlers only read parameters and call `tabiya-service`.
 
 use std::path::PathBuf;
@@ -14,6 +14,7 @@ use serde::Serialize;
 use tabiya_service::books::{BookFormat, BookProbe, probe_open};
 use tabiya_service::games::{GameSort, OthelloFilter, PlayerKind};
 use tabiya_service::names::{self, NameKind};
+use tabiya_service::prepare::{self, Colour, PrepareOptions};
 use tabiya_service::{
     ChessPosition, Error, Kind, OthelloPosition, explore, export, game, games, player,
 };
@@ -414,6 +415,44 @@ pub async fn player(
     Ok(
         cached(&state, &db.clone(), key, "application/json", move || {
             json(&player::card(&db.db, &name)?)
+        })
+        .await?,
+    )
+}
+
+/// `GET /api/prepare`: preparation against a player — their repertoire with one colour by
+/// position (`player`, `color`; `since` a year, `depth` plies, `minGames`).
+pub async fn prepare(
+    State(state): State<Arc<AppState>>,
+    RawQuery(q): RawQuery,
+) -> Result<Response, ApiError> {
+    let p = Params::parse(q.as_deref());
+    let db = served(&state, &p)?;
+    let name = p
+        .get("player")
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .ok_or_else(|| Error::bad_request("give a player's name: player=NAME"))?
+        .to_string();
+    let colour = Colour::from_name(p.get("color").unwrap_or(""))?;
+    let mut opts = PrepareOptions::new(name, colour);
+    opts.depth = p.number(
+        "depth",
+        prepare::DEFAULT_DEPTH as usize,
+        prepare::MAX_DEPTH as usize,
+    )? as u32;
+    opts.min_games = p.number("minGames", prepare::DEFAULT_MIN_GAMES as usize, 1_000_000)? as u64;
+    opts.since = match p.get("since") {
+        None | Some("") => None,
+        Some(y) => Some(
+            y.parse()
+                .map_err(|_| Error::bad_request(format!("since {y:?}: give a year")))?,
+        ),
+    };
+    let key = format!("/api/prepare?{}", p.canonical());
+    Ok(
+        cached(&state, &db.clone(), key, "application/json", move || {
+            json(&prepare::prepare(&db.db, &opts)?)
         })
         .await?,
     )

@@ -216,6 +216,7 @@ fn router(state: Arc<AppState>, config: &Config) -> Router {
         .route("/api/gamesets/{name}/pgn", get(gamesets::pgn))
         .route("/api/names", get(api::names))
         .route("/api/player", get(api::player))
+        .route("/api/prepare", get(api::prepare))
         .route("/api/analysis", get(analysis::analyse))
         .route("/api/engine", get(analysis::engine))
         .route("/api/admin/import", post(admin::import))

@@ -9,7 +9,8 @@
 // The engine panel (engine.js) follows the board's position; its analyses, once kept, show in
 // the explorer's Eval column, so a finished one asks for the explorer's answer again.
 // The header's player search (name-search.js) opens the player page (view=player&name=…,
-// player.js), whose links set the player filter and open the explorer or the games.
+// player.js), whose links set the player filter and open the explorer or the games; its
+// Preparation (prepare-view.js, prep=white|black) follows the board.
 // The header's Statistics link opens the database's statistics (view=stats, stats.js), whose
 // links open the explorer at an opening or a player's page. The position's note (note.js)
 // shows above the tabs; a writable server (/api/databases says so) lets the page edit it.
@@ -365,6 +366,7 @@ function render() {
     renderGame();
   } else if (inPlayer) {
     loadPlayer();
+    showPreparation(L, at);
     showLinePosition(L, at);
     document.title = `Tabiya · ${db.name} · ${state.name}`;
   } else if (inStats) {
@@ -625,11 +627,35 @@ function loadPlayer() {
   const body = panelBody('player');
   const params = { db: dbParam(), name: state.name };
   loaders.player.load(apiUrl('/api/player', params), async (signal) => {
-    const [mod, card] = await Promise.all([import('./player.js'), getJson('/api/player', params, { signal })]);
-    return { mod, card };
-  }, ({ mod, card }) => {
-    replaceKeepingFocus(body, mod.renderPlayerCard(card, { links: playerLinks(card.name || card.names[0] || state.name) }));
+    const [mod, prep, card] = await Promise.all([import('./player.js'), import('./prepare-view.js'), getJson('/api/player', params, { signal })]);
+    return { mod, prep, card };
+  }, ({ mod, prep, card }) => {
+    const content = mod.renderPlayerCard(card, { links: playerLinks(card.name || card.names[0] || state.name) });
+    if (!prepView) prepView = createPreparation(prep);
+    content.append(prepView.element);
+    replaceKeepingFocus(body, content);
+    const L = currentLine();
+    showPreparation(L, currentAt());
   }, () => body.replaceChildren(el('p', { className: 'empty' }, 'Find another player with the search box above.')));
+}
+
+// The player page's Preparation (prepare-view.js): the player's repertoire with the colour
+// chosen (prep=white|black), for the board's position; choosing a colour starts from the
+// start position with the board turned to the player's side.
+let prepView = null;
+function createPreparation(mod) {
+  return mod.createPrepareView({
+    getJson, createLoader,
+    onColor: (color) => update({ prep: color, orient: color, fen: null, line: [], at: null, offset: 0 }),
+    onPlay: playMove, onPreview: preview, gameLink: gameHref,
+    lineLink: (sans) => writeState({ ...state, fen: null, line: sans, at: null, game: null, ply: null }, kind()),
+  });
+}
+
+function showPreparation(L, at) {
+  if (prepView && kind() === 'chess') {
+    prepView.show({ db: db ? db.name : dbParam(), name: state.name, color: state.prep, fen: L.fens[at] });
+  }
 }
 
 // Where the player page's links go: the explorer from the start position with the player
@@ -645,7 +671,7 @@ function playerLinks(name) {
 }
 
 function openPlayer(name) {
-  update({ view: 'player', name, game: null, ply: null });
+  update({ view: 'player', name, prep: null, game: null, ply: null });
   $('panels').focus(); // scrolled to where the board comes first (a phone)
 }
 

@@ -12,6 +12,7 @@
 //   view,               'explorer' | 'games' | 'books' | 'player' | 'stats' (the database's statistics)
 //                       | 'train' (the flashcards' trainer)
 //   name,               the player page's player (view=player&name=…; `player` is the filter's)
+//   prep,               the player page's Preparation: 'white' | 'black' | null (prep=white)
 //   filters,            { since, until, ratingMin, ratingMax, speeds: [], player, color,  (chess)
 //                         gameset, where (a gameset's games; criteria, docs/gamesets.md)
 //                         tournament, from, to, players }                                 (Othello)
@@ -56,6 +57,7 @@ export function readState(search) {
     orient: get('orient') === 'black' ? 'black' : 'white',
     view,
     name: view === 'player' ? name : null,
+    prep: view === 'player' && ['white', 'black'].includes(get('prep')) ? get('prep') : null,
     filters,
     sort: SORTS.includes(get('sort')) ? get('sort') : 'rating',
     offset,
@@ -77,6 +79,7 @@ export function writeState(s, kind = 'chess') {
   if (kind === 'chess' && s.orient === 'black') p.set('orient', 'black');
   if (s.view !== 'explorer') p.set('view', s.view);
   if (s.view === 'player' && s.name) p.set('name', s.name);
+  if (s.view === 'player' && s.prep) p.set('prep', s.prep);
   for (const [k, v] of Object.entries(activeFilters(s.filters, kind))) p.set(k, v);
   if (s.sort !== 'rating') p.set('sort', s.sort);
   if (s.offset) p.set('offset', String(s.offset));

@@ -47,6 +47,7 @@ pub mod novelty;
 pub mod othello;
 pub mod player;
 pub mod position;
+pub mod prepare;
 pub mod repertoire;
 pub mod time;
 pub mod wthor;

@@ -53,6 +53,24 @@ pub struct PlayerCard {
     pub openings: Vec<PlayedOpening>,
 }
 
+/// The entries a player's name means (any case or accents, aliases, the other way round:
+/// [`tabiya_db::Entries::resolve`]); none is an error saying where spellings are found.
+pub(crate) fn resolve(
+    db: &Db,
+    entries: &tabiya_db::Entries,
+    list: &[(u32, String)],
+    name: &str,
+) -> Result<Vec<u32>> {
+    let found = entries.resolve(list, name);
+    if found.is_empty() {
+        return Err(Error::not_found(format!(
+            "no player named {name:?} in {} (tabiya names search finds spellings)",
+            db.dir().display()
+        )));
+    }
+    Ok(found)
+}
+
 /// The card of the player named `name` (any case or accents) in a chess database.
 pub fn card(db: &Db, name: &str) -> Result<PlayerCard> {
     if db.kind() != Kind::Chess {
@@ -64,13 +82,7 @@ pub fn card(db: &Db, name: &str) -> Result<PlayerCard> {
     let snap = db.inner.snapshot()?;
     let entries = snap.entries(Dict::Player)?;
     let list = snap.names().all(Dict::Player)?;
-    let found = entries.resolve(&list, name);
-    if found.is_empty() {
-        return Err(Error::not_found(format!(
-            "no player named {name:?} in {} (tabiya names search finds spellings)",
-            db.dir().display()
-        )));
-    }
+    let found = resolve(db, &entries, &list, name)?;
     let selector = entries.selector(&found);
     let spelled: std::collections::HashMap<u32, &String> =
         list.iter().map(|(i, n)| (*i, n)).collect();

@@ -26,6 +26,7 @@ mod note;
 mod novelty;
 mod output;
 mod position;
+mod prepare;
 mod repertoire;
 mod serve;
 mod stats;
@@ -82,6 +83,10 @@ enum Command {
     /// gaps, bad moves, rare lines; where games left them.
     #[command(subcommand)]
     Repertoire(repertoire::RepertoireCommand),
+    /// Preparation against a player: their repertoire with one colour as the database knows
+    /// it, by position (transpositions merged) — how often, how they scored, their latest
+    /// game, where they vary most; as a tree, JSON, PGN or a book.
+    Prepare(prepare::PrepareArgs),
     /// Gamesets: named criteria whose games are kept current (docs/gamesets.md).
     #[command(subcommand)]
     Gameset(gameset::GamesetCommand),
@@ -133,6 +138,7 @@ fn main() {
         Command::Gameset(cmd) => gameset::run(cmd),
         Command::Novelty(a) => novelty::run(a),
         Command::Repertoire(cmd) => repertoire::run(cmd),
+        Command::Prepare(a) => prepare::run(a),
         Command::Cards(cmd) => cards::run(cmd),
         Command::Train(a) => train::run(a),
         Command::Stats(a) => stats::run(a),

@@ -11,12 +11,14 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 use tabiya_service::import::{self, ImportProgress, ImportStatus};
 
-/// Prints a value as pretty JSON on stdout, followed by a newline.
+/// Prints a value as pretty JSON on stdout, followed by a newline (buffered: standard
+/// output alone writes each line).
 pub fn print_json<T: Serialize + ?Sized>(value: &T) -> anyhow::Result<()> {
     let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    let mut out = std::io::BufWriter::new(stdout.lock());
     serde_json::to_writer_pretty(&mut out, value)?;
     writeln!(out)?;
+    out.flush()?;
     Ok(())
 }
 

@@ -2,7 +2,8 @@
 //! Chromium (through the Python package `playwright`, which the test command installs)
 //! against a real `tabiya serve` of the demo's games, two years of WTHOR, a Polyglot and a
 //! CTG book: the board clicked, rows clicked, back button, games opened and stepped through,
-//! books, filters (totals against `/api/explore`), gamesets and criteria, Othello, a bad FEN, a phone-sized screen,
+//! books, filters (totals against `/api/explore`), gamesets and criteria, a player's page and
+//! its Preparation (against `/api/explore` filtered to the player), Othello, a bad FEN, a phone-sized screen,
 //! the statistics view, and notes: one shown by the read-only server, others edited through
 //! the page on a second server, started with `--writable` on a copy of the demo's games.
 //! Every step must pass and none be skipped. Screenshots are left in

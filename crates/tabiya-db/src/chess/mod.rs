@@ -13,6 +13,7 @@ pub mod moves;
 mod novelty;
 pub mod openings;
 mod parse_chunk;
+mod player_games;
 mod query;
 pub mod replay;
 mod routes;
@@ -36,8 +37,8 @@ pub use moves::{code_to_move, decode_move, encode_move, encode_move_ep, move_cod
 pub use replay::{replay_record, replay_record_until, successor_keys_in_record};
 pub use routes::{Route, Routes};
 pub use stored::{
-    assemble, assemble_tags, decode_game, decode_line, decode_tags, encode_body, encode_game,
-    prepare, put_body_head,
+    assemble, assemble_tags, decode_game, decode_line, decode_line_start, decode_tags, encode_body,
+    encode_game, prepare, put_body_head,
 };
 pub use tags::{encode_tag_list, encode_tags};
 pub use walk::{Left, Reach, Walk, occurrences, occurrences_with_plies};

@@ -271,6 +271,17 @@ pub fn decode_line(
     Ok((start, mode, moves, outcome))
 }
 
+/// [`decode_line`] of the first `plies` moves only (the rest is not decoded).
+pub fn decode_line_start(
+    data: &[u8],
+    plies: usize,
+) -> Result<(Chess, CastlingMode, Vec<Move>, GameOutcome), DecodeError> {
+    let mut r = Reader::new(data);
+    skip_tags(&mut r)?;
+    let (start, mode, moves, outcome, _) = decode_body_line_to(&mut r, plies)?;
+    Ok((start, mode, moves, outcome))
+}
+
 type Line = (Chess, CastlingMode, Vec<Move>, GameOutcome, u8);
 
 fn decode_line_from(r: &mut Reader<'_>) -> Result<Line, DecodeError> {
@@ -279,6 +290,10 @@ fn decode_line_from(r: &mut Reader<'_>) -> Result<Line, DecodeError> {
 }
 
 fn decode_body_line(r: &mut Reader<'_>) -> Result<Line, DecodeError> {
+    decode_body_line_to(r, usize::MAX)
+}
+
+fn decode_body_line_to(r: &mut Reader<'_>, plies: usize) -> Result<Line, DecodeError> {
     let flags = r.u8("game flags")?;
     let mode = if flags & F_960 != 0 {
         CastlingMode::Chess960
@@ -297,6 +312,7 @@ fn decode_body_line(r: &mut Reader<'_>) -> Result<Line, DecodeError> {
     if n > r.remaining().len() {
         return Err(r.bad("ply count"));
     }
+    let n = n.min(plies);
     let mut moves = Vec::with_capacity(n);
     let mut pos = start.clone();
     for _ in 0..n {

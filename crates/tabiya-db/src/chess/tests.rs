@@ -42,6 +42,14 @@ fn game_round_trips_through_stored_form() {
     assert_eq!(a, b);
     assert_eq!(back.moves, g.moves);
     assert_eq!(back.comments, g.comments);
+    // The start of the line alone: as many moves as asked, the same ones.
+    let (_, _, all, outcome) = decode_line(&out).unwrap();
+    for n in [0, 1, 3, 99] {
+        let (start, _, some, o) = decode_line_start(&out, n).unwrap();
+        assert_eq!(start, g.start);
+        assert_eq!(some[..], all[..n.min(all.len())]);
+        assert_eq!(o, outcome);
+    }
 }
 
 #[test]

@@ -26,8 +26,8 @@ mod games;
 mod info;
 mod linked;
 mod merge;
-mod open;
-mod paths;
+pub(crate) mod open;
+pub(crate) mod paths;
 mod probe;
 
 pub use build::{BuildOptions, BuildReport, KvetkaOptions, Problem, build};

@@ -16,7 +16,8 @@ its first table; 1. e4 played by clicking e2 then e4 on the board; the back butt
 by clicking table rows; the games list, a game opened and stepped through with the keyboard;
 the books; a filter (the totals compared with /api/explore asked directly); a player found
 with the header's search (keyboard), the player page, "Explore as White" (or Black) and the
-player's games; the Othello
+player's games; the player page's Preparation as White (its numbers against the explorer
+filtered to the player), a row clicked; the Othello
 database (f5 clicked on the board); a bad FEN pasted; the explorer and a game at phone size
 (390x844). The engine (the server's, Stockfish in the tests): started, its lines, the best
 move's arrow and the eval bar; stopped; the kept evaluation after a reload; the Eval column
@@ -488,6 +489,59 @@ class Test:
         page.click("#stats-gamesets-table a")
         page.wait_for_function("new URLSearchParams(location.search).get('gameset') === 'strong'")
         return f"gameset strong: {want} games at 1. e4; where: {want2}"
+
+    # ------------------------------------------------------------------ preparation against a player
+
+    def preparation(self, page):
+        """The player page's Preparation: "As White" (the player with the most games), the
+        moves of the start position with their games, compared with the explorer's answer
+        filtered to the player as White (/api/explore counts through the index; /api/prepare
+        replays the player's games); a row clicked plays its move on the board and the table
+        follows, again against the explorer; a latest game's date as /api/prepare gives it."""
+        name = self.api("api/stats", db=self.chess_db)["topPlayers"][0]["name"]
+        page.goto(self.url(db=self.chess_db_param, view="player", name=name))
+        page.wait_for_selector("#prepare-white")
+        page.click("#prepare-white")
+        page.wait_for_function("new URLSearchParams(location.search).get('prep') === 'white'")
+        page.wait_for_selector("#prepare-table tbody tr[data-move]")
+        self.settle(page)
+        prep = self.api("api/prepare", db=self.chess_db, player=name, color="white")
+        min_games = prep["minGames"]
+
+        def shown():
+            return {r[0]: int(r[1].replace(",", "")) for r in page.eval_on_selector_all(
+                "#prepare-table tbody tr[data-move]",
+                "rows => rows.map(r => [r.dataset.move, r.querySelector('td.games').firstChild.textContent])")}
+
+        def explorer(play):
+            ex = self.api("api/explore", db=self.chess_db, play=play, player=name, color="white")
+            return {m["uci"]: m["white"] + m["draws"] + m["black"] + m["unknown"] for m in ex["moves"]
+                    if m["white"] + m["draws"] + m["black"] + m["unknown"] >= min_games}
+
+        at_start = shown()
+        want = explorer(None)
+        check(at_start == want, f"at the start the page shows {at_start}, the explorer counts {want}")
+        summary = page.inner_text("#prepare-summary")
+        check(summary.startswith(f"{prep['games']:,} game"), f"summary {summary!r}, {prep['games']} games")
+        self.shot(page, "prepare-white")
+        # The most played move's row: its move on the board, the replies to it.
+        first = max(at_start, key=at_start.get)
+        page.click(f"#prepare-table tbody tr[data-move={first}] td.score")
+        page.wait_for_function(f"new URLSearchParams(location.search).get('play') === '{first}'")
+        page.wait_for_function("document.querySelector('#prepare-position')?.textContent.includes('replies after 1.')")
+        self.settle(page)
+        replies = shown()
+        want = explorer(first)
+        check(replies == want, f"after {first} the page shows {replies}, the explorer counts {want}")
+        check(self.fen(page).split()[1] == "b", f"the board after {first}: {self.fen(page)}")
+        # The latest game of the first reply, as the API names it.
+        after = next(p for p in prep["positions"] if p["line"] and len(p["line"]) == 1
+                     and p["fen"].split()[:4] == self.fen(page).split()[:4])
+        latest = after["moves"][0]["latest"]
+        row = page.inner_text(f"#prepare-table tbody tr[data-move={after['moves'][0]['uci']}] td.latest")
+        check(latest["date"] in row and latest["opponent"] in row, f"latest {row!r}, the API {latest}")
+        self.shot(page, "prepare-after-first-move")
+        return f"{name} as White: {prep['games']} games; at the start {at_start}; after {first} {replies}"
 
     # ------------------------------------------------------------------ the player search and page
 
@@ -1040,6 +1094,7 @@ class Test:
             self.step("gamesets: the filter, criteria, the statistics", self.gamesets, page)
             self.step("repertoire: marks, gaps, a gap on the board", self.repertoire, page)
             self.step("player search, player page, explore with the player", self.player_page, page, browser)
+            self.step("preparation against a player: As White, a row played", self.preparation, page)
             self.step("engine: start, lines, arrow, bar, stop, kept, Eval column", self.engine, page)
             self.step("engine: none on the server", self.no_engine, browser)
             self.step("Othello", self.othello, page)
