@@ -8,7 +8,7 @@
 //! (captures and checks preferred a little, as in real play) to a length drawn from the
 //! real lengths, and labels the game with a result drawn from the real results (or the
 //! board's, when the game ends in mate or stalemate). The same model and seed always give
-//! the same bytes.
+//! the same bytes, made on every core (blocks of games with their own random sequences).
 
 use std::collections::HashMap;
 use std::io::{self, Write};
@@ -175,24 +175,85 @@ pub fn generate(model: &Model, n: u64, seed: u64, out: impl Write) -> io::Result
     generate_with_progress(model, n, seed, out, |_| {})
 }
 
-/// [`generate`], calling `progress` with the number of games written so far (every 1,000
-/// games and at the end). The output is the same.
+/// Games made by one task: the games of a block come from their own random sequence (the
+/// seed mixed with the block's number), so blocks are made on every core and the output
+/// does not depend on how many there are.
+pub const BLOCK: u64 = 1024;
+
+/// The random sequence of block `b` for `seed`.
+fn block_rng(seed: u64, b: u64) -> Rng {
+    let mut mix = Rng::new(seed ^ b.wrapping_mul(0xD6E8_FEB8_6659_FD93));
+    Rng::new(mix.next_u64())
+}
+
+/// The PGN text of games `first..first + n` (a whole block, or the last one's start).
+fn block_text(model: &Model, seed: u64, b: u64, n: u64) -> String {
+    let mut rng = block_rng(seed, b);
+    let mut text = String::with_capacity(n as usize * 1024);
+    for i in 0..n {
+        game_text(model, &mut rng, b * BLOCK + i, &mut text);
+    }
+    text
+}
+
+/// [`generate`], calling `progress` with the number of games written so far (after each
+/// round of blocks, and at the end). Blocks of [`BLOCK`] games are made on every core (as
+/// `std::thread::available_parallelism` says) and written in order: the output is the same
+/// whatever the number of cores.
 pub fn generate_with_progress(
     model: &Model,
     n: u64,
     seed: u64,
+    out: impl Write,
+    progress: impl FnMut(u64),
+) -> io::Result<()> {
+    let workers = std::thread::available_parallelism().map_or(1, |c| c.get());
+    generate_on(model, n, seed, workers, out, progress)
+}
+
+/// [`generate_with_progress`] on `workers` threads.
+pub fn generate_on(
+    model: &Model,
+    n: u64,
+    seed: u64,
+    workers: usize,
     mut out: impl Write,
     mut progress: impl FnMut(u64),
 ) -> io::Result<()> {
-    let mut rng = Rng::new(seed);
-    let mut text = String::with_capacity(2048);
-    for i in 0..n {
-        text.clear();
-        game_text(model, &mut rng, i, &mut text);
-        out.write_all(text.as_bytes())?;
-        if (i + 1) % 1000 == 0 {
-            progress(i + 1);
+    let blocks = n.div_ceil(BLOCK);
+    let workers = workers.max(1) as u64;
+    // Each round makes a few blocks per worker, then writes them in order.
+    let per_round = workers * 4;
+    let mut b = 0;
+    while b < blocks {
+        let round: Vec<u64> = (b..blocks.min(b + per_round)).collect();
+        let texts: Vec<String> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..workers)
+                .map(|w| {
+                    let mine: Vec<u64> =
+                        round.iter().copied().filter(|x| x % workers == w).collect();
+                    scope.spawn(move || {
+                        mine.into_iter()
+                            .map(|x| (x, block_text(model, seed, x, BLOCK.min(n - x * BLOCK))))
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            let mut made: Vec<(u64, String)> = handles
+                .into_iter()
+                .flat_map(|h| h.join().unwrap_or_default())
+                .collect();
+            made.sort_by_key(|(x, _)| *x);
+            made.into_iter().map(|(_, t)| t).collect()
+        });
+        if texts.len() != round.len() {
+            return Err(io::Error::other("a generating thread failed"));
         }
+        for t in &texts {
+            out.write_all(t.as_bytes())?;
+        }
+        b += round.len() as u64;
+        progress((b * BLOCK).min(n));
     }
     progress(n);
     out.flush()
@@ -321,6 +382,16 @@ mod tests {
         let mut c = Vec::new();
         generate(&m, 50, 8, &mut c).unwrap();
         assert_ne!(a, c);
+        // The same bytes on one core as on several (blocks of their own sequence).
+        let mut one = Vec::new();
+        let mut three = Vec::new();
+        generate_on(&m, 2 * BLOCK + 17, 7, 1, &mut one, |_| {}).unwrap();
+        generate_on(&m, 2 * BLOCK + 17, 7, 3, &mut three, |_| {}).unwrap();
+        assert_eq!(one, three);
+        assert_eq!(
+            tabiya_pgn::read_all(one.as_slice()).count() as u64,
+            2 * BLOCK + 17
+        );
         let games: Vec<_> = tabiya_pgn::read_all(a.as_slice())
             .map(|r| r.unwrap().1.unwrap())
             .collect();
