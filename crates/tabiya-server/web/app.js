@@ -514,6 +514,7 @@ function loadExplorer(L, at) {
       replaceKeepingFocus(body, renderChessExplorer(data, {
         fen, filtered: Object.keys(activeFilters(state.filters, 'chess')).length > 0,
         onPlay: playMove, onPreview: preview, gameLink: gameHref,
+        params, onLine: ({ fen: start, line }) => update({ fen: start, line, at: null, offset: 0 }),
       }));
       if (data.opening) openings.set(fen, data.opening);
       showChessOpening(L, at, data.opening);
