@@ -127,7 +127,9 @@ export function renderChessExplorer(data, { fen, filtered = false, onPlay, onPre
   }
   if (data.books && data.books.length) out.append(bookMoves(data.books, { onPlay, onPreview }));
   if (!total) return out;
-  if (params) out.append(yearsPanel({ params }), routesPanel({ params, onLine }));
+  if (params) out.append(yearsPanel({ params }));
+  // (The start position has one move order, none; every game's is looked at to say so.)
+  if (params && (params.fen || params.play)) out.append(routesPanel({ params, onLine }));
   out.append(chessGameList('Top games', data.topGames, { fen, gameLink, id: 'top-games' }));
   if (data.recentGames) out.append(chessGameList('Recent games', data.recentGames, { fen, gameLink, id: 'recent-games' }));
   return out;
