@@ -4,10 +4,16 @@ games of a database PGN reaching each position of their main line (any move orde
 once) whose date is earlier, as docs/database.md states it: dates compared as yyyymmdd with
 unknown parts 0; a game whose year is unknown is never earlier; when the judged game's year
 is unknown, every other game is. A game of the database with the same place as the judged
-game (`--self N`: the judged games are the database's own, N = their place) is left out.
+game is left out: with `--self` the judged games are the database's own in the same order
+(game n of GAMES.pgn is game n of DB.pgn); with `--places 3,17,...` game n of GAMES.pgn is
+the database's game at that place (1 = the first).
 
-Usage: novelty_oracle.py DB.pgn GAMES.pgn [--self]
+Usage: novelty_oracle.py DB.pgn GAMES.pgn [--self | --places P1,P2,...]
 Prints a JSON list, one per game of GAMES.pgn: {"start": n, "plies": [n, ...]}.
+
+       novelty_oracle.py --nags ANNOTATED.pgn
+Reads a PGN as python-chess does and prints, for each game, the plies of its main line that
+carry NAG $146 (a novelty) and their comments: [{"plies": [11], "comments": ["..."]}, ...].
 """
 import json
 import sys
@@ -47,9 +53,28 @@ def keys(game):
     return out
 
 
+def nags(path):
+    out = []
+    for g in read(path):
+        plies, comments = [], []
+        for ply, node in enumerate(g.mainline(), start=1):
+            if 146 in node.nags:
+                plies.append(ply)
+                comments.append(node.comment)
+        out.append({"plies": plies, "comments": comments})
+    print(json.dumps(out))
+
+
 def main():
+    if sys.argv[1] == "--nags":
+        nags(sys.argv[2])
+        return
     db_path, games_path = sys.argv[1], sys.argv[2]
-    own = "--self" in sys.argv[3:]
+    rest = sys.argv[3:]
+    places = None
+    if "--places" in rest:
+        places = [int(p) - 1 for p in rest[rest.index("--places") + 1].split(",")]
+    own = "--self" in rest
     index = {}
     for n, g in enumerate(read(db_path)):
         d = date(g.headers)
@@ -63,6 +88,8 @@ def main():
             c = 0
             for m, e in index.get(k, []):
                 if own and m == n:
+                    continue
+                if places is not None and m == places[n]:
                     continue
                 if d // 10000 == 0 or (e // 10000 != 0 and e < d):
                     c += 1

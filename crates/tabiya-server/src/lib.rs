@@ -17,6 +17,7 @@ mod error;
 mod gamesets;
 mod lichess;
 mod log;
+mod novelty;
 mod pages;
 mod params;
 mod priority;
@@ -190,6 +191,7 @@ fn router(state: Arc<AppState>, config: &Config) -> Router {
         .route("/api/explore", get(api::explore))
         .route("/api/years", get(api::years))
         .route("/api/transpositions", get(api::transpositions))
+        .route("/api/novelty", get(novelty::stored).post(novelty::sent))
         .route("/api/games", get(api::games))
         .route(
             "/api/game/{id}",

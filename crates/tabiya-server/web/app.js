@@ -519,6 +519,7 @@ function loadExplorer(L, at) {
       replaceKeepingFocus(body, renderChessExplorer(data, {
         fen, filtered: Object.keys(activeFilters(state.filters, 'chess')).length > 0,
         onPlay: playMove, onPreview: preview, gameLink: gameHref,
+        params, onLine: ({ fen: start, line }) => update({ fen: start, line, at: null, offset: 0 }),
       }));
       explorerFen = fen;
       if (repertoire) repertoire.mark(body, fen);

@@ -1,7 +1,10 @@
 // Bar charts drawn as inline SVG (no library), each with its numbers as text.
 //
-//   barChart({ id, title, bars: [{ label, tick?, value, title, className? }], unit: 'games', note })
-//     (tick: the bar's label under the axis when shorter than its label, e.g. a span's first year)
+//   barChart({ id, title, bars: [{ label, tick?, value, title, className?, parts? }], unit: 'games',
+//              note, columns? })
+//     (tick: the bar's label under the axis when shorter than its label, e.g. a span's first year;
+//     parts: [{ name, value, className }] stacked from the axis up, each a column of the table;
+//     columns: [{ head, text(bar) }] more columns of the table, e.g. a score)
 //     -> <figure class="chart" id=…>: a heading, the chart (role="img", its aria-label saying
 //        what it shows, with the numbers when there are few bars), and a table of every
 //        bar's number (in a <details>, "Numbers"), so it reads without sight or colour.
@@ -72,12 +75,29 @@ function drawing(bars, { title, unit }) {
   bars.forEach((b, i) => {
     const x = M.left + i * slot + gap / 2;
     const h = (b.value / top) * plotH;
-    const bar = svg('rect', {
-      class: `chart__bar${b.className ? ` chart__bar--${b.className}` : ''}`,
-      x: x.toFixed(2), y: (M.top + plotH - h).toFixed(2), width: Math.max(1, slot - gap).toFixed(2), height: h.toFixed(2),
-      'data-label': b.label, 'data-value': b.value,
-    }, svg('title', {}, b.title || `${b.label}: ${thousands(b.value)}`));
-    marks.append(bar);
+    const w = Math.max(1, slot - gap).toFixed(2);
+    const tip = svg('title', {}, b.title || `${b.label}: ${thousands(b.value)}`);
+    if (b.parts) {
+      // A stack: its parts from the axis up, one tooltip for the whole bar.
+      const stack = svg('g', { class: 'chart__stack', 'data-label': b.label, 'data-value': b.value }, tip);
+      let below = 0;
+      for (const p of b.parts) {
+        if (!p.value) continue;
+        const ph = (p.value / top) * plotH;
+        stack.append(svg('rect', {
+          class: `chart__bar${p.className ? ` chart__bar--${p.className}` : ''}`,
+          x: x.toFixed(2), y: (M.top + plotH - below - ph).toFixed(2), width: w, height: ph.toFixed(2),
+        }));
+        below += ph;
+      }
+      marks.append(stack);
+    } else {
+      marks.append(svg('rect', {
+        class: `chart__bar${b.className ? ` chart__bar--${b.className}` : ''}`,
+        x: x.toFixed(2), y: (M.top + plotH - h).toFixed(2), width: w, height: h.toFixed(2),
+        'data-label': b.label, 'data-value': b.value,
+      }, tip));
+    }
     if (i % every === 0) {
       marks.append(svg('text', {
         class: 'chart__label', x: (x + (slot - gap) / 2).toFixed(2), y: H - M.bottom + 16, 'text-anchor': 'middle', 'aria-hidden': 'true',
@@ -89,20 +109,25 @@ function drawing(bars, { title, unit }) {
   return root;
 }
 
-function numbers(bars, { id, title, unit, labelHead }) {
+function numbers(bars, { id, title, unit, labelHead, columns }) {
+  const parts = (bars.find((b) => b.parts) || { parts: [] }).parts.map((p) => p.name);
   return el('details', { className: 'chart__numbers' },
     el('summary', {}, 'Numbers'),
     el('table', { className: 'list-table chart__table', id: `${id}-table` },
       el('caption', { className: 'visually-hidden' }, title),
       el('thead', {}, el('tr', {},
         el('th', { scope: 'col' }, labelHead),
-        el('th', { scope: 'col', className: 'num' }, unit[0].toUpperCase() + unit.slice(1)))),
+        el('th', { scope: 'col', className: 'num' }, unit[0].toUpperCase() + unit.slice(1)),
+        parts.map((name) => el('th', { scope: 'col', className: 'num' }, name)),
+        columns.map((c) => el('th', { scope: 'col', className: 'num' }, c.head)))),
       el('tbody', {}, bars.map((b) => el('tr', { dataset: { label: b.label } },
         el('th', { scope: 'row' }, b.label),
-        el('td', { className: 'num' }, thousands(b.value)))))));
+        el('td', { className: 'num' }, thousands(b.value)),
+        parts.map((_, k) => el('td', { className: 'num' }, thousands(b.parts ? b.parts[k].value : 0))),
+        columns.map((c) => el('td', { className: 'num' }, c.text(b))))))));
 }
 
-export function barChart({ id, title, bars, unit = 'games', labelHead = '', note = null }) {
+export function barChart({ id, title, bars, unit = 'games', labelHead = '', note = null, columns = [] }) {
   const titleId = `${id}-title`;
   const figure = el('figure', { className: 'chart', id, 'aria-labelledby': titleId },
     el('h3', { id: titleId, className: 'chart__title' }, title));
@@ -110,7 +135,7 @@ export function barChart({ id, title, bars, unit = 'games', labelHead = '', note
     figure.append(el('p', { className: 'empty' }, `No ${unit}.`));
   } else {
     figure.append(drawing(bars, { title, unit }));
-    figure.append(numbers(bars, { id, title, unit, labelHead }));
+    figure.append(numbers(bars, { id, title, unit, labelHead, columns }));
   }
   if (note) figure.append(el('p', { className: 'muted small chart__note' }, note));
   return figure;

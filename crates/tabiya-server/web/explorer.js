@@ -1,9 +1,12 @@
 // The explorer's tables: a position's moves (chess or Othello) with their games, results and
 // ratings, a totals row, and the position's top and recent games.
 //
-//   renderChessExplorer(answer, { fen, filtered, onPlay(uci), onPreview(uci | null), gameLink(id) })
+//   renderChessExplorer(answer, { fen, filtered, onPlay(uci), onPreview(uci | null), gameLink(id),
+//                                 params, onLine({ fen, line }) })
 //     (answer.books: /api/books's answer for the position, when books are served; an Eval
-//     column when some move has a kept engine evaluation, answer.moves[i].eval)
+//     column when some move has a kept engine evaluation, answer.moves[i].eval; with params,
+//     the request's, "Results over time" (years-view.js) and the move orders into the
+//     position (routes-view.js) below the moves, each asked for when opened)
 //   renderOthelloExplorer(answer, { onPlay(square), onPreview(square | null), openGame(row) })
 //   -> a DocumentFragment to put in the explorer panel
 //
@@ -15,6 +18,8 @@ import { el, fmt, pct, share, resultText } from './dom.js';
 import { wdlBar } from './wdl-bar.js';
 import { san as sanOf } from './chess-rules.js';
 import { scoreText, scoreWords } from './eval-format.js';
+import { yearsPanel } from './years-view.js';
+import { routesPanel } from './routes-view.js';
 
 function moveRow(label, { title, onPlay, onPreview, key }, cells) {
   const button = el('button', { type: 'button', className: 'move-button', title, 'aria-label': title }, label);
@@ -63,7 +68,7 @@ function empty(text) {
   return el('p', { className: 'empty' }, text);
 }
 
-export function renderChessExplorer(data, { fen, filtered = false, onPlay, onPreview, gameLink }) {
+export function renderChessExplorer(data, { fen, filtered = false, onPlay, onPreview, gameLink, params = null, onLine = null }) {
   const out = document.createDocumentFragment();
   const total = data.white + data.draws + data.black + (data.unknown || 0);
   if (!total && !data.moves.length) {
@@ -122,6 +127,9 @@ export function renderChessExplorer(data, { fen, filtered = false, onPlay, onPre
   }
   if (data.books && data.books.length) out.append(bookMoves(data.books, { onPlay, onPreview }));
   if (!total) return out;
+  if (params) out.append(yearsPanel({ params }));
+  // (The start position has one move order, none; every game's is looked at to say so.)
+  if (params && (params.fen || params.play)) out.append(routesPanel({ params, onLine }));
   out.append(chessGameList('Top games', data.topGames, { fen, gameLink, id: 'top-games' }));
   if (data.recentGames) out.append(chessGameList('Recent games', data.recentGames, { fen, gameLink, id: 'recent-games' }));
   return out;

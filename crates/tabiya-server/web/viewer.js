@@ -7,11 +7,16 @@
 //                                  // ply, '12-0-3' the 3rd move of the first variation of ply 12)
 //   viewer.node(path), viewer.step(path, +1 | -1), viewer.end(path), viewer.pathOfFen(fen)
 //
+// A stored game's novelty (novelty-view.js, /api/novelty) is asked for once the game is shown:
+// an "N" on the move, the earlier games beside the main line's moves, a line naming it.
+//
 // NAGs are written with glyphs the usual system fonts have (+= rather than ⩲).
 // A variation replaces the move it hangs on: its first move is played from the position
 // before that move. Top-level variations are indented blocks; deeper ones sit in parentheses.
 
 import { resultText, resultWords } from './dom.js';
+import { getJson } from './api.js';
+import { showNovelty } from './novelty-view.js';
 
 const NAGS = {
   1: ['!', 'good move'], 2: ['?', 'mistake'], 3: ['!!', 'brilliant move'], 4: ['??', 'blunder'],
@@ -74,6 +79,7 @@ export function createGameViewer(element, { onSelect = () => {}, onBack = () => 
   let tree = null;
   let numberOf = null;
   let current = '0';
+  let noveltyAsked = null; // the AbortController of the novelty asked for the game shown
   element.classList.add('game-viewer');
 
   element.addEventListener('click', (e) => {
@@ -135,7 +141,11 @@ export function createGameViewer(element, { onSelect = () => {}, onBack = () => 
       dl.append(dt, dd);
     }
     more.append(dl);
-    head.append(title, facts, more);
+    const novelty = document.createElement('p');
+    novelty.className = 'game-novelty muted small';
+    novelty.id = 'game-novelty';
+    novelty.textContent = 'Looking for the novelty…';
+    head.append(title, facts, novelty, more);
 
     const movetext = document.createElement('div');
     movetext.className = 'movetext';
@@ -161,6 +171,21 @@ export function createGameViewer(element, { onSelect = () => {}, onBack = () => 
     help.innerHTML = 'Step with <kbd>←</kbd> <kbd>→</kbd>, <kbd>Home</kbd> <kbd>End</kbd>, or click a move.';
     element.append(bar, head, movetext, help);
     current = '0';
+    loadNovelty(game, db, novelty, movetext);
+  }
+
+  // The novelty against the database's earlier games: marks added to the moves once known.
+  function loadNovelty(game, db, line, movetext) {
+    if (noveltyAsked) noveltyAsked.abort();
+    const asked = new AbortController();
+    noveltyAsked = asked;
+    getJson('/api/novelty', { db, id: game.id }, { signal: asked.signal }).then((report) => {
+      if (asked.signal.aborted) return;
+      showNovelty(line, movetext, report, { label: (path) => label(node(path)), onSelect });
+    }, (e) => {
+      if (e.name === 'AbortError' || asked.signal.aborted) return;
+      line.textContent = `The novelty cannot be found: ${e.message}`;
+    });
   }
 
   function renderLine(container, line, depth, numberOf) {

@@ -4,6 +4,10 @@
 //! pool; then each game's inaccuracies, mistakes and blunders, and the games as PGN with
 //! `[%eval …]` comments and NAGs.
 //!
+//! With novelties asked, each game is also judged against the database's earlier games
+//! ([`crate::novelty`]): its report says where the game left them, and the PGN marks that
+//! move `$146` ("N") with a comment. Novelties alone need no engine.
+//!
 //! Judgements are Lichess's: a move's cost is how much it lowers the mover's winning
 //! chances, `2 / (1 + exp(-0.00368208 · cp)) − 1` (from −1 to 1; centipawns capped at
 //! ±1000, a mate in n counted as (21 − min(n, 10)) · 100), and a cost of at least 0.1 is an
@@ -27,6 +31,7 @@ use crate::analysis::{WhiteScore, to_stored};
 use crate::database::Db;
 use crate::engine::Engines;
 use crate::error::{Error, Result};
+use crate::novelty::{self, Report};
 
 /// The cost thresholds (in winning chances, −1 to 1) of each judgement.
 #[derive(Debug, Clone, Copy, Serialize)]
@@ -43,13 +48,24 @@ pub const THRESHOLDS: Thresholds = Thresholds {
     blunder: 0.3,
 };
 
+/// What an annotation is doing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Stage {
+    /// The engines evaluate positions.
+    Evaluating,
+    /// The games are judged against the earlier games.
+    Novelties,
+}
+
 /// How far an annotation is.
 #[derive(Debug, Clone, Copy, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Progress {
-    /// Positions evaluated so far.
+    pub stage: Stage,
+    /// Positions evaluated (or games judged) so far.
     pub done: u64,
-    /// Positions to evaluate in all.
+    /// Positions to evaluate (games to judge) in all.
     pub total: u64,
 }
 
@@ -95,6 +111,18 @@ pub struct GameReport {
     pub black: String,
     pub result: String,
     pub plies: u32,
+    /// The engine's judgements (absent when no engine ran).
+    #[serde(flatten)]
+    pub engine: Option<Judgements>,
+    /// The novelty report, as `tabiya novelty` gives it (when asked for).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub novelty: Option<Report>,
+}
+
+/// The engine's judgements of one game.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Judgements {
     pub white_tally: SideTally,
     pub black_tally: SideTally,
     /// Moves not judged because a position has no evaluation (a search that failed).
@@ -106,11 +134,38 @@ pub struct GameReport {
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AnnotateReport {
+    /// What the engines did (absent when no engine ran).
+    #[serde(flatten)]
+    pub engine: Option<EngineRun>,
+    pub games: u64,
+    /// How the novelties were judged (when asked for).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub novelties: Option<NoveltyRun>,
+    /// Stopped before the end (run it again to go on).
+    pub stopped: bool,
+    pub reports: Vec<GameReport>,
+}
+
+/// The novelties' part of an annotation.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NoveltyRun {
+    /// Games judged.
+    pub judged: u64,
+    /// Of those, the games with a novelty (a move leading where no earlier game went).
+    pub with_novelty: u64,
+    pub seconds: f64,
+    pub games_per_second: f64,
+}
+
+/// The engines' part of an annotation.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EngineRun {
     pub engine: String,
     /// `depth 16` or `movetime 500 ms`.
     pub limit: String,
     pub engines: usize,
-    pub games: u64,
     /// Positions of the games (each game's, counted per game), final positions included.
     pub positions: u64,
     /// Distinct positions among them (by index key).
@@ -127,10 +182,16 @@ pub struct AnnotateReport {
     pub seconds: f64,
     /// Searches a second.
     pub positions_per_second: f64,
-    /// Stopped before the end (run it again to go on).
-    pub stopped: bool,
     pub thresholds: Thresholds,
-    pub reports: Vec<GameReport>,
+}
+
+/// The engine's share of an annotation: the engines, how deep, and whether positions kept
+/// from before are searched again.
+#[derive(Clone, Copy)]
+pub struct EngineWork<'e> {
+    pub engines: &'e Engines,
+    pub limit: Limit,
+    pub fresh: bool,
 }
 
 /// A game's main line: the position before each move, the move, and the final position.
@@ -169,25 +230,138 @@ fn enough(e: &StoredEval, limit: Limit) -> bool {
     }
 }
 
-/// Evaluates every position of the games `ids` (chosen with [`crate::export::game_ids`]:
-/// one, a position's, all; see the module), then reports on them.
-/// `on_progress` is called after each search; setting `cancel` stops early (what was found
-/// is kept; [`AnnotateReport::stopped`] says so).
+/// Annotates the games `ids` (chosen with [`crate::export::game_ids`]: one, a position's,
+/// all; see the module): with `engine`, every position evaluated, then each game's
+/// judgements; with `novelties`, each game judged against the earlier games. At least one
+/// of the two must be asked for. `on_progress` is called after each search and each game
+/// judged; setting `cancel` stops early (what was found is kept; [`AnnotateReport::stopped`]
+/// says so).
 pub fn annotate(
     db: &Db,
-    engines: &Engines,
     ids: &[u32],
-    limit: Limit,
-    fresh: bool,
+    engine: Option<EngineWork<'_>>,
+    novelties: bool,
     cancel: &AtomicBool,
     mut on_progress: impl FnMut(Progress),
 ) -> Result<AnnotateReport> {
     if db.kind() != crate::database::Kind::Chess {
         return Err(Error::bad_request(format!(
-            "{} holds Othello games: the engine annotates chess",
+            "{} holds Othello games: annotations are for chess",
             db.dir().display()
         )));
     }
+    if engine.is_none() && !novelties {
+        return Err(Error::bad_request(
+            "nothing to annotate: without the engine, ask for the novelties",
+        ));
+    }
+    let (engine_run, mut reports, mut stopped) = match engine {
+        Some(work) => {
+            let (run, stopped) = evaluate(db, work, ids, cancel, &mut on_progress)?;
+            let mut reports = Vec::with_capacity(ids.len());
+            for &id in ids {
+                reports.push(report(db, id)?.0);
+            }
+            (Some(run), reports, stopped)
+        }
+        None => (None, Vec::with_capacity(ids.len()), false),
+    };
+    let mut novelty_run = None;
+    if novelties && !stopped {
+        let (run, cut) = judge_novelties(db, ids, &mut reports, cancel, &mut on_progress)?;
+        novelty_run = Some(run);
+        stopped = cut;
+    }
+    Ok(AnnotateReport {
+        engine: engine_run,
+        games: ids.len() as u64,
+        novelties: novelty_run,
+        stopped,
+        reports,
+    })
+}
+
+/// The novelties' stage: each game judged against the earlier games, its report put in
+/// `reports` (made here when the engine made none). Whether it was stopped.
+fn judge_novelties(
+    db: &Db,
+    ids: &[u32],
+    reports: &mut Vec<GameReport>,
+    cancel: &AtomicBool,
+    on_progress: &mut impl FnMut(Progress),
+) -> Result<(NoveltyRun, bool)> {
+    let began = Instant::now();
+    let total = ids.len() as u64;
+    let stage = Stage::Novelties;
+    on_progress(Progress {
+        stage,
+        done: 0,
+        total,
+    });
+    // Reports in the games' order: the engine's, or made here.
+    let mut found: Vec<Option<GameReport>> = vec![None; ids.len()];
+    let (mut judged, mut with_novelty) = (0u64, 0u64);
+    let stopped = novelty::judge_stored(db, ids, cancel, |i, r, game| {
+        with_novelty += u64::from(r.novelty.is_some());
+        found[i] = Some(GameReport {
+            novelty: Some(r),
+            ..plain_report(&game, ids[i])
+        });
+        judged += 1;
+        on_progress(Progress {
+            stage,
+            done: judged,
+            total,
+        });
+    })?;
+    if reports.is_empty() {
+        reports.extend(found.into_iter().flatten());
+    } else {
+        for (g, f) in reports.iter_mut().zip(found) {
+            g.novelty = f.and_then(|f| f.novelty);
+        }
+    }
+    let seconds = began.elapsed().as_secs_f64();
+    let run = NoveltyRun {
+        judged,
+        with_novelty,
+        seconds,
+        games_per_second: if seconds > 0.0 {
+            judged as f64 / seconds
+        } else {
+            0.0
+        },
+    };
+    Ok((run, stopped))
+}
+
+/// A game's report without the engine.
+fn plain_report(game: &Game, id: u32) -> GameReport {
+    let tag = |n: &str| game.tag(n).unwrap_or("?").to_string();
+    GameReport {
+        id: id.to_string(),
+        white: tag("White"),
+        black: tag("Black"),
+        result: game.result_str().to_string(),
+        plies: game.moves.len() as u32,
+        engine: None,
+        novelty: None,
+    }
+}
+
+/// The engines' stage: every distinct position of the games evaluated (see the module).
+fn evaluate(
+    db: &Db,
+    work: EngineWork<'_>,
+    ids: &[u32],
+    cancel: &AtomicBool,
+    on_progress: &mut impl FnMut(Progress),
+) -> Result<(EngineRun, bool)> {
+    let EngineWork {
+        engines,
+        limit,
+        fresh,
+    } = work;
     let began = Instant::now();
     // Every distinct position, in the order first met.
     let mut index: HashMap<u128, usize> = HashMap::new();
@@ -224,7 +398,12 @@ pub fn annotate(
     }
     let total = todo.len() as u64;
     let already_known = distinct.len() as u64 - total;
-    on_progress(Progress { done: 0, total });
+    let stage = Stage::Evaluating;
+    on_progress(Progress {
+        stage,
+        done: 0,
+        total,
+    });
 
     let pool = engines.pool();
     let depth_of_queue = pool.size() * 2;
@@ -292,16 +471,12 @@ pub fn annotate(
             batch.clear();
             last_flush = Instant::now();
         }
-        on_progress(Progress { done, total });
+        on_progress(Progress { stage, done, total });
     }
     db.inner.store_evals(&batch, fresh)?;
     let seconds = began.elapsed().as_secs_f64();
     let evaluated = done - failed;
-    let mut reports = Vec::with_capacity(ids.len());
-    for &id in ids {
-        reports.push(report(db, id)?.0);
-    }
-    Ok(AnnotateReport {
+    let run = EngineRun {
         engine: engines.identity().name.clone(),
         limit: match limit {
             Limit::Depth(d) => format!("depth {d}"),
@@ -310,7 +485,6 @@ pub fn annotate(
             Limit::Infinite => "infinite".to_string(),
         },
         engines: pool.size(),
-        games: ids.len() as u64,
         positions,
         distinct: distinct.len() as u64,
         already_known,
@@ -323,10 +497,9 @@ pub fn annotate(
         } else {
             0.0
         },
-        stopped,
         thresholds: THRESHOLDS,
-        reports,
-    })
+    };
+    Ok((run, stopped))
 }
 
 /// A position's value for judging, from White's point of view, in Lichess's centipawns.
@@ -495,21 +668,14 @@ pub fn report(db: &Db, id: u32) -> Result<(GameReport, Game)> {
         t.acpl = (n > 0).then(|| ((sum + i64::from(n) / 2) / i64::from(n)) as u32);
     }
     let [white_tally, black_tally] = tallies;
-    let tag = |n: &str| game.tag(n).unwrap_or("?").to_string();
-    Ok((
-        GameReport {
-            id: id.to_string(),
-            white: tag("White"),
-            black: tag("Black"),
-            result: game.result_str().to_string(),
-            plies: line.before.len() as u32,
-            white_tally,
-            black_tally,
-            unevaluated,
-            judged,
-        },
-        game,
-    ))
+    let mut r = plain_report(&game, id);
+    r.engine = Some(Judgements {
+        white_tally,
+        black_tally,
+        unevaluated,
+        judged,
+    });
+    Ok((r, game))
 }
 
 fn capitalised(s: &str) -> String {
@@ -551,6 +717,35 @@ fn variation(pos: &Chess, pv: &[String]) -> Option<Variation> {
 /// each judged move's NAG, a comment and the engine's line. Returns how many.
 pub fn write_pgn(db: &Db, ids: &[u32], out: &mut dyn Write) -> Result<u64> {
     crate::export::write_games(ids.iter().map(|&id| Ok(report(db, id)?.1)), out)
+}
+
+/// Writes the games `annotation` reports on (`ids`, as given to [`annotate`]) as PGN: with
+/// the engine's evaluations and judgements when it ran ([`write_pgn`]), and each novelty
+/// marked (`$146` and a comment, [`novelty::mark`]).
+pub fn write_annotated(
+    db: &Db,
+    ids: &[u32],
+    annotation: &AnnotateReport,
+    out: &mut dyn Write,
+) -> Result<u64> {
+    let novelties: HashMap<u32, &Report> = annotation
+        .reports
+        .iter()
+        .filter_map(|g| g.novelty.as_ref())
+        .filter_map(|r| Some((r.id?, r)))
+        .collect();
+    let games = ids.iter().map(|&id| {
+        let mut game = if annotation.engine.is_some() {
+            report(db, id)?.1
+        } else {
+            load(db, id)?
+        };
+        if let Some(r) = novelties.get(&id) {
+            novelty::mark(&mut game, r);
+        }
+        Ok(game)
+    });
+    crate::export::write_games(games, out)
 }
 
 #[cfg(test)]

@@ -1,13 +1,16 @@
-//! The games of a position (any move order), sorted and paged; Othello game lists with
-//! their filters.
+//! The games of a position (any move order), sorted and paged, with their novelties when
+//! asked; Othello game lists with their filters.
 
 pub use tabiya_db::GameSort;
 pub use tabiya_db::chess::{ChessGames, GameRow};
 pub use tabiya_db::othello::{OthelloGameRow, OthelloGames, PlayerKind};
 
+use serde::Serialize;
+
 use crate::database::Db;
 use crate::error::Result;
 use crate::filter::Filter;
+use crate::novelty::{self, Report};
 use crate::othello::OthelloPosition;
 use crate::position::ChessPosition;
 
@@ -37,6 +40,56 @@ pub fn chess_filtered(
     let snap = db.inner.snapshot()?;
     let f = filter.resolve(&snap)?;
     Ok(snap.chess_games_filtered(&at.pos, at.mode, &f, sort, offset, limit)?)
+}
+
+/// A listed game with its novelty report.
+#[derive(Debug, Clone, Serialize)]
+pub struct GameNovelty {
+    #[serde(flatten)]
+    pub game: GameRow,
+    /// As `tabiya novelty --json` gives it.
+    pub novelty: Report,
+}
+
+/// A page of games, each with its novelty report.
+#[derive(Debug, Clone, Serialize)]
+pub struct ChessGamesNovelties {
+    pub total: u64,
+    pub games: Vec<GameNovelty>,
+}
+
+/// [`chess_filtered`] with each game's novelty report (a lookup per ply of each game).
+pub fn chess_with_novelties(
+    db: &Db,
+    at: &ChessPosition,
+    filter: &Filter,
+    sort: GameSort,
+    offset: usize,
+    limit: usize,
+) -> Result<ChessGamesNovelties> {
+    let page = chess_filtered(db, at, filter, sort, offset, limit)?;
+    let ids = page
+        .games
+        .iter()
+        .map(|g| {
+            g.id.parse::<u32>().map_err(|_| {
+                crate::error::Error::new(
+                    crate::error::ErrorKind::Damaged,
+                    format!("game id {:?} is not a number", g.id),
+                )
+            })
+        })
+        .collect::<Result<Vec<u32>>>()?;
+    let games = page
+        .games
+        .into_iter()
+        .zip(novelty::of_games(db, &ids)?)
+        .map(|(game, novelty)| GameNovelty { game, novelty })
+        .collect();
+    Ok(ChessGamesNovelties {
+        total: page.total,
+        games,
+    })
 }
 
 /// Which Othello games to list.

@@ -1,13 +1,14 @@
 //! `tabiya annotate`: every position of chosen games evaluated by the engines (each distinct
 //! position once; resumable), then each game's inaccuracies, mistakes and blunders, and the
-//! games as annotated PGN.
+//! games as annotated PGN; with `--novelties`, each game's novelty too (`--no-engine`: only
+//! that, no engine needed).
 
 use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::Args;
-use tabiya_service::annotate::{self, AnnotateReport};
+use tabiya_service::annotate::{self, AnnotateReport, EngineWork, GameReport, Stage};
 use tabiya_service::engine::{self, Engines, Limit};
 use tabiya_service::export::{self, Selection};
 
@@ -31,6 +32,14 @@ pub struct AnnotateArgs {
     /// (or --fen/--play: every game reaching that position)
     #[command(flatten)]
     pub position: PositionArg,
+    /// Also judge each game against the database's earlier games: the novelty (the first
+    /// move leading where none went) gets $146 and a comment in the PGN, and the report
+    /// each game's earlier games per ply.
+    #[arg(long)]
+    pub novelties: bool,
+    /// Run no engine (with --novelties: mark the novelties only).
+    #[arg(long, conflicts_with_all = ["depth", "movetime", "fresh", "engines", "engine", "threads", "hash", "options"])]
+    pub no_engine: bool,
     /// Search each position to this depth (default 16).
     #[arg(long, conflicts_with = "movetime")]
     pub depth: Option<u32>,
@@ -68,17 +77,35 @@ pub fn run(args: AnnotateArgs) -> anyhow::Result<()> {
             "which games? give --game ID, --gameset NAME, --all, or a position (--fen/--play) for its games"
         );
     };
+    if args.no_engine && !args.novelties {
+        anyhow::bail!("--no-engine leaves nothing to do: add --novelties to mark the novelties");
+    }
     let limit = engine::limit(args.depth, args.movetime, Limit::Depth(16))?;
     let db = args.db.open()?;
     let ids = export::game_ids(&db, &selection)?;
     let stop = crate::interrupt::stop_flag();
-    let engines = Engines::start(
-        &args
-            .engine
-            .settings(args.engines.unwrap_or_else(engine::cores))?,
-    )?;
+    let engines = if args.no_engine {
+        None
+    } else {
+        Some(Engines::start(
+            &args
+                .engine
+                .settings(args.engines.unwrap_or_else(engine::cores))?,
+        )?)
+    };
+    let work = engines.as_ref().map(|engines| EngineWork {
+        engines,
+        limit,
+        fresh: args.fresh,
+    });
     let bar = progress_count(0, "evaluating positions");
-    let report = annotate::annotate(&db, &engines, &ids, limit, args.fresh, &stop, |p| {
+    let mut stage = Stage::Evaluating;
+    let report = annotate::annotate(&db, &ids, work, args.novelties, &stop, |p| {
+        if p.stage != stage {
+            stage = p.stage;
+            bar.reset();
+            bar.set_prefix("judging novelties");
+        }
         bar.set_length(p.total);
         bar.set_position(p.done);
     });
@@ -94,7 +121,7 @@ pub fn run(args: AnnotateArgs) -> anyhow::Result<()> {
                     .with_context(|| format!("creating {}", path.display()))?,
             ))
         };
-        annotate::write_pgn(&db, &ids, &mut out)?;
+        annotate::write_annotated(&db, &ids, &report, &mut out)?;
     }
     let to_stdout = args.pgn.as_deref().is_some_and(|p| p.as_os_str() == "-");
     if args.json {
@@ -105,79 +132,119 @@ pub fn run(args: AnnotateArgs) -> anyhow::Result<()> {
         print_summary(&mut std::io::stdout().lock(), &report)?;
     }
     if report.stopped {
-        eprintln!(
-            "tabiya: stopped; what was evaluated is kept: the same command goes on from there"
-        );
+        if report.engine.is_some() {
+            eprintln!(
+                "tabiya: stopped; what was evaluated is kept: the same command goes on from there"
+            );
+        } else {
+            eprintln!("tabiya: stopped");
+        }
         std::process::exit(130);
     }
     Ok(())
 }
 
 fn print_summary(out: &mut dyn Write, r: &AnnotateReport) -> anyhow::Result<()> {
-    writeln!(
-        out,
-        "{} games, {} positions ({} distinct, {} known before): {} searched by {} × {} at {} in {:.1} s ({:.1} a second){}",
-        r.games,
-        r.positions,
-        r.distinct,
-        r.already_known,
-        r.evaluated,
-        r.engines,
-        r.engine,
-        r.limit,
-        r.seconds,
-        r.positions_per_second,
-        if r.failed > 0 {
-            format!("; {} searches failed", r.failed)
-        } else {
-            String::new()
-        }
-    )?;
-    writeln!(
-        out,
-        "judged by the loss of winning chances (Lichess): inaccuracy ≥ {}, mistake ≥ {}, blunder ≥ {}",
-        r.thresholds.inaccuracy, r.thresholds.mistake, r.thresholds.blunder
-    )?;
-    for g in &r.reports {
+    if let Some(e) = &r.engine {
         writeln!(
             out,
-            "#{} {} - {} {}: white {}/{}/{} (acpl {}), black {}/{}/{} (acpl {}){}",
-            g.id,
-            g.white,
-            g.black,
-            g.result,
-            g.white_tally.inaccuracies,
-            g.white_tally.mistakes,
-            g.white_tally.blunders,
-            g.white_tally.acpl.map_or("-".into(), |a| a.to_string()),
-            g.black_tally.inaccuracies,
-            g.black_tally.mistakes,
-            g.black_tally.blunders,
-            g.black_tally.acpl.map_or("-".into(), |a| a.to_string()),
-            if g.unevaluated > 0 {
-                format!(" ({} moves unevaluated)", g.unevaluated)
+            "{} games, {} positions ({} distinct, {} known before): {} searched by {} × {} at {} in {:.1} s ({:.1} a second){}",
+            r.games,
+            e.positions,
+            e.distinct,
+            e.already_known,
+            e.evaluated,
+            e.engines,
+            e.engine,
+            e.limit,
+            e.seconds,
+            e.positions_per_second,
+            if e.failed > 0 {
+                format!("; {} searches failed", e.failed)
             } else {
                 String::new()
             }
         )?;
-        for j in g
-            .judged
-            .iter()
-            .filter(|j| j.judgement != "inaccuracy" || r.reports.len() == 1)
-        {
-            writeln!(
-                out,
-                "    {}{} {} ({} → {}){}",
-                j.number,
-                j.san,
-                j.judgement,
-                j.before.text(),
-                j.after.text(),
-                j.best
-                    .as_ref()
-                    .map_or(String::new(), |b| format!(", {b} was best"))
-            )?;
-        }
+        writeln!(
+            out,
+            "judged by the loss of winning chances (Lichess): inaccuracy ≥ {}, mistake ≥ {}, blunder ≥ {}",
+            e.thresholds.inaccuracy, e.thresholds.mistake, e.thresholds.blunder
+        )?;
+    }
+    if let Some(n) = &r.novelties {
+        writeln!(
+            out,
+            "{} games judged against the earlier games, {} with a novelty, in {:.1} s ({:.1} games a second)",
+            n.judged, n.with_novelty, n.seconds, n.games_per_second
+        )?;
+    }
+    for g in &r.reports {
+        print_game(out, g, r.reports.len() == 1)?;
     }
     Ok(())
+}
+
+fn print_game(out: &mut dyn Write, g: &GameReport, alone: bool) -> anyhow::Result<()> {
+    write!(out, "#{} {} - {} {}", g.id, g.white, g.black, g.result)?;
+    let Some(e) = &g.engine else {
+        writeln!(out, ": {}", novelty_text(g))?;
+        return Ok(());
+    };
+    writeln!(
+        out,
+        ": white {}/{}/{} (acpl {}), black {}/{}/{} (acpl {}){}",
+        e.white_tally.inaccuracies,
+        e.white_tally.mistakes,
+        e.white_tally.blunders,
+        e.white_tally.acpl.map_or("-".into(), |a| a.to_string()),
+        e.black_tally.inaccuracies,
+        e.black_tally.mistakes,
+        e.black_tally.blunders,
+        e.black_tally.acpl.map_or("-".into(), |a| a.to_string()),
+        if e.unevaluated > 0 {
+            format!(" ({} moves unevaluated)", e.unevaluated)
+        } else {
+            String::new()
+        }
+    )?;
+    if g.novelty.is_some() {
+        writeln!(out, "    {}", novelty_text(g))?;
+    }
+    for j in e
+        .judged
+        .iter()
+        .filter(|j| j.judgement != "inaccuracy" || alone)
+    {
+        writeln!(
+            out,
+            "    {}{} {} ({} → {}){}",
+            j.number,
+            j.san,
+            j.judgement,
+            j.before.text(),
+            j.after.text(),
+            j.best
+                .as_ref()
+                .map_or(String::new(), |b| format!(", {b} was best"))
+        )?;
+    }
+    Ok(())
+}
+
+/// `novelty 14. Nd5 N; last known 13... Be7 (34 earlier games)`.
+fn novelty_text(g: &GameReport) -> String {
+    let Some(r) = &g.novelty else {
+        return "not judged".into();
+    };
+    match (&r.novelty, &r.last_known) {
+        (Some(n), Some(k)) => format!(
+            "novelty {} N; last known {} ({} earlier game{})",
+            n.text,
+            k.text,
+            k.earlier,
+            if k.earlier == 1 { "" } else { "s" }
+        ),
+        (Some(n), None) => format!("novelty {} N, the first move", n.text),
+        (None, _) => "no novelty: every position was reached by earlier games".into(),
+    }
 }

@@ -1,11 +1,12 @@
 //! `tabiya games`: every game reaching a position by any move order (chess), or passing
-//! the filters (Othello), sorted and paged.
+//! the filters (Othello), sorted and paged; `--novelties`: each chess game's novelty.
 
 use std::io::Write;
 
 use anyhow::bail;
 use clap::Args;
-use tabiya_service::games::{self, ChessGames, OthelloFilter, OthelloGames};
+use tabiya_service::games::{self, GameRow, OthelloFilter, OthelloGames};
+use tabiya_service::novelty::Report;
 use tabiya_service::{Kind, OthelloPosition};
 
 use crate::args::{ChessFilterArgs, DbArg, OthelloFilterArgs, PositionArg, SortArg};
@@ -27,6 +28,10 @@ pub struct GamesArgs {
     pub limit: usize,
     #[arg(long, default_value_t = 0)]
     pub offset: usize,
+    /// Each game's novelty (chess): the first move leading where no earlier game went, the
+    /// last known move, the earlier games per ply (a lookup per ply of each game).
+    #[arg(long)]
+    pub novelties: bool,
     #[arg(long)]
     pub json: bool,
 }
@@ -61,6 +66,12 @@ pub fn run(args: GamesArgs) -> anyhow::Result<()> {
                 to: o.to,
                 players: o.players(),
             };
+            if args.novelties {
+                bail!(
+                    "{} is an Othello database: novelties are for chess games",
+                    dir.display()
+                );
+            }
             let page = games::othello(&db, filter, args.sort.into(), args.offset, args.limit)?;
             if args.json {
                 return print_json(&page);
@@ -83,6 +94,25 @@ pub fn run(args: GamesArgs) -> anyhow::Result<()> {
             }
             let at = args.position.resolve()?;
             let filter = args.chess.filter(o.player.as_deref())?;
+            if args.novelties {
+                let page = games::chess_with_novelties(
+                    &db,
+                    &at,
+                    &filter,
+                    args.sort.into(),
+                    args.offset,
+                    args.limit,
+                )?;
+                if args.json {
+                    return print_json(&page);
+                }
+                let rows: Vec<(&GameRow, Option<&Report>)> = page
+                    .games
+                    .iter()
+                    .map(|g| (&g.game, Some(&g.novelty)))
+                    .collect();
+                return print_chess(page.total, &rows, args.offset);
+            }
             let page = games::chess_filtered(
                 &db,
                 &at,
@@ -94,24 +124,38 @@ pub fn run(args: GamesArgs) -> anyhow::Result<()> {
             if args.json {
                 return print_json(&page);
             }
-            print_chess(&page, args.offset)
+            let rows: Vec<(&GameRow, Option<&Report>)> =
+                page.games.iter().map(|g| (g, None)).collect();
+            print_chess(page.total, &rows, args.offset)
         }
     }
 }
 
-fn print_chess(page: &ChessGames, offset: usize) -> anyhow::Result<()> {
+/// The games, each with its novelty when asked (`novelty 14. Nd5`).
+fn print_chess(
+    total: u64,
+    rows: &[(&GameRow, Option<&Report>)],
+    offset: usize,
+) -> anyhow::Result<()> {
     let mut w = std::io::stdout().lock();
     writeln!(
         w,
         "{} games reach this position; showing {}–{}",
-        page.total,
+        total,
         offset + 1,
-        offset + page.games.len()
+        offset + rows.len()
     )?;
-    for g in &page.games {
+    for (g, novelty) in rows {
+        let novelty = match novelty {
+            Some(r) => match &r.novelty {
+                Some(n) => format!("  novelty {}", n.text),
+                None => "  no novelty".to_string(),
+            },
+            None => String::new(),
+        };
         writeln!(
             w,
-            "#{:<8} {} ({}) - {} ({}) {} {} {} {}",
+            "#{:<8} {} ({}) - {} ({}) {} {} {} {}{novelty}",
             g.id,
             g.white.name,
             g.white.rating.map_or("?".into(), |r| r.to_string()),

@@ -37,8 +37,12 @@ fn print(w: &mut impl Write, r: &Report, plies: bool) -> std::io::Result<()> {
     match (&r.novelty, &r.last_known) {
         (Some(n), Some(k)) => writeln!(
             w,
-            "  novelty {} (ply {}); the last move in the database {} ({} earlier games)",
-            n.text, n.ply, k.text, k.earlier
+            "  novelty {} (ply {}); the last move in the database {} ({} earlier game{})",
+            n.text,
+            n.ply,
+            k.text,
+            k.earlier,
+            if k.earlier == 1 { "" } else { "s" }
         )?,
         (Some(n), None) => writeln!(w, "  novelty {} (ply {}), the first move", n.text, n.ply)?,
         (None, _) => writeln!(

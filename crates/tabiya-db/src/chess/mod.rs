@@ -34,6 +34,7 @@ pub use facts::{facts, facts_from, index_outcome};
 pub use filter::{GameFilter, PlayerFilter};
 pub use key::{next_key, next_key_from, position_key, successor_keys};
 pub use moves::{code_to_move, decode_move, encode_move, encode_move_ep, move_code};
+pub use novelty::EarlierGames;
 pub use replay::{replay_record, replay_record_until, successor_keys_in_record};
 pub use routes::{Route, Routes};
 pub use stored::{

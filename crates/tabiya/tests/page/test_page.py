@@ -17,8 +17,11 @@ by clicking table rows; the games list, a game opened and stepped through with t
 the books; a filter (the totals compared with /api/explore asked directly); a player found
 with the header's search (keyboard), the player page, "Explore as White" (or Black) and the
 player's games; the player page's Preparation as White (its numbers against the explorer
-filtered to the player), a row clicked; the Othello
-database (f5 clicked on the board); a bad FEN pasted; the explorer and a game at phone size
+filtered to the player), a row clicked; a game's novelty in the viewer (its "N" and earlier
+games against /api/novelty); results over time (the chart's numbers against /api/years, for
+a move too) and the move orders into a position (against /api/transpositions; one clicked
+reaches the same FEN); a repertoire loaded (its marks and gaps against /api/repertoire…);
+the Othello database (f5 clicked on the board); a bad FEN pasted; the explorer and a game at phone size
 (390x844). The engine (the server's, Stockfish in the tests): started, its lines, the best
 move's arrow and the eval bar; stopped; the kept evaluation after a reload; the Eval column
 one move back; a server without an engine (its /api/engine answered 404 in the browser); the
@@ -442,6 +445,121 @@ class Test:
         page.click("#rep-remove")
         page.wait_for_function("!document.querySelector('#explorer-table .rep-mark')")
         return f"marked {marked}; {len(shown)} gaps, the first {shown[0][1] if shown else '-'}"
+
+    def novelty_in_viewer(self, page):
+        """A stored game's novelty in the viewer: the "N" on the move /api/novelty names (the
+        API is checked against python-chess by tests/novelty_marks.rs), the earlier games
+        beside the moves before it, the line naming it; its link steps there."""
+        top = self.api("api/explore", db=self.chess_db, play="e2e4,c7c5")["topGames"]
+        report = None
+        for g in top:
+            r = self.api("api/novelty", db=self.chess_db, id=g["id"])
+            if r["novelty"] and r["last_known"]:
+                report = r
+                break
+        check(report is not None, "no top game of 1. e4 c5 has a novelty after a known move")
+        game_id, n, k = report["id"], report["novelty"], report["last_known"]
+        page.goto(self.url(db=self.chess_db_param, play="e2e4,c7c5", game=game_id))
+        page.wait_for_selector(".game-viewer .mv.is-novelty")
+        self.settle(page)
+        marked = page.eval_on_selector_all(".game-viewer .mv.is-novelty", "bs => bs.map(b => b.dataset.path)")
+        check(marked == [str(n["ply"])], f"N on {marked}, the API says ply {n['ply']}")
+        check(page.locator(".game-viewer .mv.is-novelty .novelty-mark").inner_text() == "N", "no N on the novelty")
+        shown = page.eval_on_selector_all(
+            ".game-viewer .movetext > button.mv[data-earlier]",
+            "bs => bs.map(b => [Number(b.dataset.path), Number(b.dataset.earlier), b.querySelector('.mv-earlier')?.textContent || null])")
+        want = {p["ply"]: p["earlier"] for p in report["plies"]}
+        check(len(shown) == len(want), f"{len(shown)} moves with earlier games, the API has {len(want)}")
+        for ply, earlier, beside in shown:
+            check(earlier == want[ply], f"ply {ply}: {earlier} earlier games, the API says {want[ply]}")
+            if ply < n["ply"]:
+                check(beside is not None and int(beside.replace(",", "")) == earlier, f"ply {ply}: beside it {beside!r}")
+        line = page.inner_text("#game-novelty")
+        games = f"{k['earlier']:,} earlier game{'' if k['earlier'] == 1 else 's'}"
+        check("Novelty:" in line and "last known" in line and games in line, f"line {line!r} lacks {games!r}")
+        label = page.get_attribute(f".game-viewer .mv[data-path='{n['ply']}']", "aria-label")
+        check("novelty" in label, f"the novelty's label {label!r}")
+        self.shot(page, "novelty")
+        page.click("#game-novelty button")
+        page.wait_for_function(f"new URLSearchParams(location.search).get('ply') === '{n['ply']}'")
+        return f"game {game_id}: N at ply {n['ply']} ({n['text']}), last known {k['text']} ({k['earlier']})"
+
+    def results_over_time(self, page):
+        """Results over time under the moves: closed (nothing asked) until opened; the chart's
+        numbers are /api/years's, for the position and for a move chosen in the list; it stays
+        open at the next position."""
+        line = "e2e4,c7c5"
+        page.goto(self.url(db=self.chess_db_param, play=line))
+        page.wait_for_selector("#years-panel")
+        self.settle(page)
+        check(not page.locator("#position-years").count(), "the chart was drawn before being asked for")
+        page.click("#years-panel summary")
+        page.wait_for_selector("#position-years svg[role=img]")
+        ans = self.api("api/years", db=self.chess_db, play=line)
+
+        def numbers():
+            rows = page.eval_on_selector_all(
+                "#position-years-table tbody tr",
+                "rs => rs.map(r => [r.dataset.label, [...r.querySelectorAll('td')].map(t => t.textContent)])")
+            return {label: [int(c.replace(",", "")) for c in cells[:5]] for label, cells in rows}
+
+        def want(years):
+            return {str(y["year"]): [y["white"] + y["draws"] + y["black"] + y["unknown"], y["white"], y["draws"], y["black"], y["unknown"]]
+                    for y in years}
+
+        got = numbers()
+        expected = want(ans["years"])
+        for year, row in expected.items():
+            check(got.get(year) == row, f"{year}: the chart says {got.get(year)}, /api/years {row}")
+        check(sum(r[0] for r in got.values()) == sum(r[0] for r in expected.values()), "the chart's years add up otherwise")
+        label = page.get_attribute("#position-years svg", "aria-label")
+        check(label and "Games by year" in label, f"the chart's label {label!r}")
+        self.shot(page, "results-over-time")
+        move = ans["moves"][0]
+        page.select_option("#years-move", "1")
+        page.wait_for_function("document.querySelector('#position-years-title').textContent.includes('after')")
+        got = numbers()
+        for year, row in want(move["years"]).items():
+            check(got.get(year) == row, f"after {move['san']}, {year}: the chart says {got.get(year)}, /api/years {row}")
+        # The next position: open, and drawn without asking.
+        page.click(f"#explorer-table tbody tr[data-move='{move['uci']}'] .move-button")
+        page.wait_for_function(f"new URLSearchParams(location.search).get('play') === '{line},{move['uci']}'")
+        page.wait_for_selector("#years-panel[open] #position-years svg")
+        return f"{len(expected)} years at 1. e4 c5, then after {move['san']}"
+
+    def move_orders(self, page):
+        """The move orders into the position (/api/transpositions): listed by games, the line on
+        the board marked; clicking another plays it: the same position (the FEN's placement, side
+        to move and castling) by that order."""
+        line = "e2e4,c7c5,g1f3"
+        ans = self.api("api/transpositions", db=self.chess_db, play=line, limit=10)
+        check(len(ans["routes"]) >= 2, f"1. e4 c5 2. Nf3 is reached by {len(ans['routes'])} move order(s) here")
+        page.goto(self.url(db=self.chess_db_param, play=line))
+        page.wait_for_selector("#routes-panel")
+        self.settle(page)
+        fen = self.fen(page)
+        page.click("#routes-panel summary")
+        page.wait_for_selector("#routes-panel .route-button")
+        shown = page.eval_on_selector_all(
+            "#routes-panel .route",
+            "rs => rs.map(r => [r.querySelector('.route-button').dataset.line, r.querySelector('.route-games').textContent, r.classList.contains('is-asked')])")
+        check([s[0] for s in shown] == [",".join(r["uci"]) for r in ans["routes"]], f"routes {shown}")
+        for (uci, games, asked), r in zip(shown, ans["routes"]):
+            check(games.startswith(f"{r['games']:,} game"), f"{uci}: {games!r}, the API says {r['games']}")
+            check(asked == (uci == line), f"{uci}: marked on the board: {asked}")
+        intro = page.inner_text("#routes-panel .extra-body p")
+        check(f"{ans['byAsked']:,} of them by the line on the board" in intro, f"intro {intro!r}")
+        self.shot(page, "move-orders")
+        other = next(r for r in ans["routes"] if ",".join(r["uci"]) != line)
+        page.click(f"#routes-panel .route-button[data-line='{','.join(other['uci'])}']")
+        page.wait_for_function(f"new URLSearchParams(location.search).get('play') === '{','.join(other['uci'])}'")
+        # The same position (placement, side to move, castling; the clocks are the order's).
+        same = " ".join(fen.split()[:3])
+        page.wait_for_function(f"document.querySelector('#fen-field').value.split(' ').slice(0, 3).join(' ') === {json.dumps(same)}")
+        self.settle(page)
+        # The panel stays open, and now marks the other order as the one on the board.
+        page.wait_for_selector("#routes-panel[open] .route.is-asked .route-button[data-line='%s']" % ",".join(other["uci"]))
+        return f"{len(ans['routes'])} move orders into {line}; {' '.join(other['san'])} reaches the same FEN"
 
     def gamesets(self, page):
         """The gameset chosen in the filters (the list from /api/gamesets): the totals are the
@@ -1091,6 +1209,9 @@ class Test:
             self.step("books", self.books, page)
             self.step("filters", self.filter, page)
             self.step("transpositions: each move's games in all", self.transpositions, page)
+            self.step("novelty in the game viewer", self.novelty_in_viewer, page)
+            self.step("results over time under the moves", self.results_over_time, page)
+            self.step("move orders into the position, one played", self.move_orders, page)
             self.step("gamesets: the filter, criteria, the statistics", self.gamesets, page)
             self.step("repertoire: marks, gaps, a gap on the board", self.repertoire, page)
             self.step("player search, player page, explore with the player", self.player_page, page, browser)
