@@ -113,9 +113,20 @@ impl Snapshot<'_> {
                 .map_or(0, |(_, r)| r.iter().sum())
         });
         let mut all: Vec<_> = by.into_iter().collect();
+        // Most games first; ties shortest first, then by start and moves (UCI), so that
+        // every process gives one order (a hash map's is its own).
+        let text = |moves: &[Move]| -> Vec<String> {
+            moves
+                .iter()
+                .map(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string())
+                .collect()
+        };
         all.sort_by(|a, b| {
             let (na, nb) = (a.1.1.iter().sum::<u64>(), b.1.1.iter().sum::<u64>());
-            nb.cmp(&na).then(a.0.1.len().cmp(&b.0.1.len()))
+            nb.cmp(&na)
+                .then(a.0.1.len().cmp(&b.0.1.len()))
+                .then_with(|| a.0.0.cmp(&b.0.0))
+                .then_with(|| text(&a.0.1).cmp(&text(&b.0.1)))
         });
         let routes = all
             .into_iter()
