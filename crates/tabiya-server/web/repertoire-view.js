@@ -133,9 +133,9 @@ export function createRepertoirePanel(root, { params, onLine, onLoaded }) {
 
   root.replaceChildren(
     el('div', { className: 'rep-form' },
-      el('label', { for: 'rep-file' }, 'Repertoire (PGN)'), file,
-      el('label', { for: 'rep-side' }, 'for'), side),
-    el('div', { className: 'toolbar' }, check, remove),
+      el('label', { for: 'rep-file' }, 'Repertoire (PGN)'), file),
+    el('div', { className: 'toolbar rep-form' },
+      el('label', { for: 'rep-side' }, 'for'), side, check, remove),
     status, error, results,
   );
   fetchTable();
