@@ -9,8 +9,11 @@
 //! - [`fast::visit_plain`] reads a plain game (tags, moves, a result) move by move for a
 //!   caller that wants no [`Game`] built (the importer).
 //! - [`pipeline::ordered`] reads inputs on a reader thread, parses their chunks on worker
-//!   threads with the caller's function, and gives the results back in input order.
-//! - [`write::write_game`] writes a game back as PGN.
+//!   threads with the caller's function, and gives the results back in input order; a
+//!   table's rows made PGN text (`tabiya-parquet`) come in through it too
+//!   ([`pipeline::Source::Rows`]).
+//! - [`write::write_game`] writes a game back as PGN ([`write::write_movetext`] its
+//!   movetext alone).
 
 pub mod fast;
 pub mod input;
@@ -24,7 +27,7 @@ pub mod write;
 pub use model::{Game, Node, NullSegment, Variation};
 pub use parse::{GameError, GameParser, parse_game, read_tags};
 pub use split::{Chunk, GameSpan, Splitter};
-pub use write::{game_to_string, write_game};
+pub use write::{game_to_string, other_tags, write_game, write_movetext, write_tag};
 
 /// Reads every game of an input sequentially: `(span, result)` pairs in file order. A
 /// convenience for tools and tests; the importer parses chunks in parallel instead.

@@ -8,7 +8,9 @@
 //!   split into games)          on each chunk)                         input order)
 //! ```
 //!
-//! The import (`tabiya-db`) and the book builders read PGN through it. Progress (which
+//! The import (`tabiya-db`) and the book builders read PGN through it; a table's rows,
+//! each made the PGN text of one game by their reader ([`Source::Rows`]: Parquet), take the
+//! same way from the reader thread on. Progress (which
 //! input, bytes consumed against its size) is published in a [`ReadProgress`] a terminal
 //! can poll; setting its `cancel` flag stops the reader after the current chunk.
 
@@ -36,6 +38,24 @@ pub enum Source {
     },
     /// An input opened beforehand (by a caller that wants a missing file to fail at once).
     Opened(Input),
+    /// Games that are not a PGN byte stream — a table's rows, each made the text of one
+    /// game — numbered by row rather than by line; opened by the reader thread.
+    Rows { name: String, open: OpenRows },
+}
+
+/// Opens a [`Source::Rows`]: its games, or what is wrong with the input (reported as is).
+pub type OpenRows = Box<dyn FnOnce() -> Result<Box<dyn RowChunks>, String> + Send>;
+
+/// Games read row by row from a table (Parquet): whole games in chunks, each game's
+/// [`crate::GameSpan::line`] its 1-based row.
+pub trait RowChunks: Send {
+    /// The next chunk of games, `None` at the end; an error (its message says where) ends
+    /// the input.
+    fn next_chunk(&mut self) -> Result<Option<Chunk>, String>;
+    /// Bytes of the underlying file read so far (an estimate is enough: it is for progress).
+    fn bytes(&self) -> u64;
+    /// The underlying file's size, when known.
+    fn size(&self) -> Option<u64>;
 }
 
 impl Source {
@@ -45,7 +65,13 @@ impl Source {
             Source::Path(p) => input_name(p),
             Source::Reader { name, .. } => name.clone(),
             Source::Opened(i) => i.name.clone(),
+            Source::Rows { name, .. } => name.clone(),
         }
+    }
+
+    /// True when its games are numbered by row (a table), not by line.
+    pub fn has_rows(&self) -> bool {
+        matches!(self, Source::Rows { .. })
     }
 }
 
@@ -256,6 +282,12 @@ fn read_inputs(sources: Vec<Source>, tx: &Sender<Work>, progress: &ReadProgress)
             Source::Path(path) => input::open(&path),
             Source::Reader { name, size, reader } => input::from_reader(name, size, reader),
             Source::Opened(input) => Ok(input),
+            Source::Rows { open, .. } => {
+                if !read_rows(file, open, &mut out, progress) {
+                    return;
+                }
+                continue;
+            }
         };
         let input = match opened {
             Ok(i) => i,
@@ -303,9 +335,45 @@ fn read_inputs(sources: Vec<Source>, tx: &Sender<Work>, progress: &ReadProgress)
     }
 }
 
+/// The reader thread on a [`Source::Rows`]: its chunks as they come. False once nobody
+/// listens or the reading is cancelled.
+fn read_rows(file: usize, open: OpenRows, out: &mut Handover<'_>, progress: &ReadProgress) -> bool {
+    let mut rows = match open() {
+        Ok(r) => r,
+        Err(error) => return out.done(DoneEvent::Error { file, error }),
+    };
+    progress
+        .file_size
+        .store(rows.size().unwrap_or(0), Ordering::Relaxed);
+    let mut games_before = 0u64;
+    loop {
+        match rows.next_chunk() {
+            Ok(Some(chunk)) => {
+                progress.file_bytes.store(rows.bytes(), Ordering::Relaxed);
+                let info = ChunkInfo { file, games_before };
+                games_before += chunk.games.len() as u64;
+                if !out.chunk(info, chunk) || progress.cancel.load(Ordering::Relaxed) {
+                    return false;
+                }
+            }
+            Ok(None) => break,
+            Err(error) => {
+                if !out.done(DoneEvent::Error { file, error }) {
+                    return false;
+                }
+                break;
+            }
+        }
+    }
+    let bytes = rows.bytes();
+    progress.file_bytes.store(bytes, Ordering::Relaxed);
+    out.done(DoneEvent::Finished { file, bytes })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::GameSpan;
 
     fn pgn(games: usize, tag: &str) -> Vec<u8> {
         let mut s = String::new();
@@ -381,6 +449,93 @@ mod tests {
             );
             assert_eq!(log[2..], ["done 2".to_string()]);
         }
+    }
+
+    /// A table's rows come through in order like a file's games; an input that cannot be
+    /// opened, or fails part way, is reported with its own message in its place.
+    #[test]
+    fn rows_come_in_order_with_their_errors() {
+        struct Rows {
+            left: u64,
+            fail: bool,
+        }
+        impl RowChunks for Rows {
+            fn next_chunk(&mut self) -> Result<Option<Chunk>, String> {
+                if self.left == 0 {
+                    return if self.fail {
+                        Err("cannot read the rows from row 7 on".into())
+                    } else {
+                        Ok(None)
+                    };
+                }
+                self.left -= 1;
+                let text = b"[Event \"r\"]\n\n1. e4 *\n".to_vec();
+                let end = text.len();
+                let games = vec![GameSpan {
+                    start: 0,
+                    end,
+                    offset: 0,
+                    line: 1,
+                }];
+                Ok(Some(Chunk { data: text, games }))
+            }
+            fn bytes(&self) -> u64 {
+                100 - self.left
+            }
+            fn size(&self) -> Option<u64> {
+                Some(100)
+            }
+        }
+        let rows = |left: u64, fail: bool| Source::Rows {
+            name: format!("rows{left}"),
+            open: Box::new(move || Ok(Box::new(Rows { left, fail }) as Box<dyn RowChunks>)),
+        };
+        let sources = vec![
+            rows(6, true),
+            Source::Rows {
+                name: "bad".into(),
+                open: Box::new(|| Err("no movetext column".into())),
+            },
+            rows(3, false),
+        ];
+        assert!(sources[0].has_rows() && !Source::Path("x".into()).has_rows());
+        let events = ordered(
+            sources,
+            Options {
+                workers: 2,
+                queue: 2,
+            },
+            Arc::new(ReadProgress::default()),
+            || |c: &Chunk, _: ChunkInfo| c.games.len(),
+        )
+        .unwrap();
+        let log: Vec<String> = events
+            .map(|e| match e {
+                Event::Chunk { info, parsed } => {
+                    format!("{}:{}+{parsed}", info.file, info.games_before)
+                }
+                Event::FileError { file, error } => format!("{file}: {error}"),
+                Event::FileDone { file, bytes } => format!("{file} done {bytes}"),
+            })
+            .collect();
+        assert_eq!(
+            log,
+            [
+                "0:0+1",
+                "0:1+1",
+                "0:2+1",
+                "0:3+1",
+                "0:4+1",
+                "0:5+1",
+                "0: cannot read the rows from row 7 on",
+                "0 done 100",
+                "1: no movetext column",
+                "2:0+1",
+                "2:1+1",
+                "2:2+1",
+                "2 done 100",
+            ]
+        );
     }
 
     /// Dropping the results early stops the threads without hanging.

@@ -14,9 +14,10 @@ pub struct GameSpan {
     /// Byte range of the game inside [`Chunk::data`], trailing whitespace excluded.
     pub start: usize,
     pub end: usize,
-    /// Offset of the game's first byte in the (decompressed) input.
+    /// Offset of the game's first byte in the (decompressed) input (a table's row: the
+    /// row's 0-based index).
     pub offset: u64,
-    /// 1-based line of the game's first byte.
+    /// 1-based line of the game's first byte (a table's row: the 1-based row).
     pub line: u64,
 }
 

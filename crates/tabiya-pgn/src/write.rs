@@ -6,9 +6,18 @@ use shakmaty::{Chess, Color, Position};
 
 use crate::model::{Game, Node, SEVEN_TAG_ROSTER};
 
-/// Escapes a tag value (`\` and `"`).
-fn escape_tag(value: &str) -> String {
-    value.replace('\\', "\\\\").replace('"', "\\\"")
+/// Appends a tag value escaped (`\` and `"`).
+fn push_escaped(value: &str, out: &mut String) {
+    if !value.contains(['\\', '"']) {
+        out.push_str(value);
+        return;
+    }
+    for c in value.chars() {
+        if c == '\\' || c == '"' {
+            out.push('\\');
+        }
+        out.push(c);
+    }
 }
 
 /// Appends the movetext tokens of a line. Comments and variations are single tokens so that
@@ -117,30 +126,51 @@ pub fn write_game(game: &Game, out: &mut String) {
     let result = game.result_str();
     for name in SEVEN_TAG_ROSTER {
         let value = if name == "Result" {
-            result.to_string()
+            result
         } else {
-            game.tag(name)
-                .map(str::to_string)
-                .unwrap_or_else(|| "?".to_string())
+            game.tag(name).unwrap_or("?")
         };
-        out.push_str(&format!("[{name} \"{}\"]\n", escape_tag(&value)));
+        write_tag(name, value, out);
     }
-    for (name, value) in &game.tags {
-        if SEVEN_TAG_ROSTER.contains(&name.as_str()) {
-            continue;
-        }
-        if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
-            continue;
-        }
-        out.push_str(&format!("[{name} \"{}\"]\n", escape_tag(value)));
+    for (name, value) in other_tags(game) {
+        write_tag(name, value, out);
     }
     out.push('\n');
+    write_movetext(game, out);
+    out.push_str("\n\n");
+}
+
+/// One tag line, `[Name "value"]` and its line end, the value escaped.
+pub fn write_tag(name: &str, value: &str, out: &mut String) {
+    out.push('[');
+    out.push_str(name);
+    out.push_str(" \"");
+    push_escaped(value, out);
+    out.push_str("\"]\n");
+}
+
+/// The tags [`write_game`] writes after the Seven Tag Roster, in the game's order: every
+/// tag but the roster's (a repeated roster tag too) and those whose name PGN cannot hold.
+pub fn other_tags(game: &Game) -> impl Iterator<Item = (&str, &str)> {
+    game.tags
+        .iter()
+        .filter(|(name, _)| {
+            !SEVEN_TAG_ROSTER.contains(&name.as_str())
+                && !name.is_empty()
+                && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        })
+        .map(|(n, v)| (n.as_str(), v.as_str()))
+}
+
+/// The movetext [`write_game`] writes (comments before the first move, moves, NAGs,
+/// comments, variations, the result), in lines of at most 80 characters, without a line end
+/// after the last.
+pub fn write_movetext(game: &Game, out: &mut String) {
     let mut toks: Vec<String> = game.comments.iter().map(|c| comment_token(c)).collect();
     line_tokens(&game.start, &game.moves, true, &mut toks);
     null_tokens(game, &mut toks);
-    toks.push(result.to_string());
+    toks.push(game.result_str().to_string());
     wrap(&toks, out);
-    out.push_str("\n\n");
 }
 
 /// Writes one game as a PGN string.

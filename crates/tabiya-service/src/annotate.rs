@@ -748,6 +748,11 @@ pub fn write_annotated(
     crate::export::write_games(games, out)
 }
 
+/// [`write_pgn`] as Parquet (`export --format parquet --evals`).
+pub fn write_parquet(db: &Db, ids: &[u32], out: &mut (dyn Write + Send)) -> Result<u64> {
+    crate::export::write_parquet(ids.iter().map(|&id| Ok(report(db, id)?.1)), out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

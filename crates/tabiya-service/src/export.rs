@@ -1,5 +1,5 @@
-//! Games back out: chess games as PGN (tags, moves, variations, comments, NAGs), an Othello
-//! database as WTHOR files.
+//! Games back out: chess games as PGN (tags, moves, variations, comments, NAGs) or as
+//! Parquet (the same, a row a game), an Othello database as WTHOR files.
 
 use std::io::Write;
 use std::path::Path;
@@ -70,6 +70,37 @@ pub fn pgn_named(
     notes: bool,
     out: &mut dyn Write,
 ) -> Result<u64> {
+    with_games(db, selection, canonical, notes, &mut |games| {
+        write_games(games, out)
+    })
+}
+
+/// [`pgn_named`] as Parquet (`docs/formats/parquet.md`): the Seven Tag Roster and the Lichess
+/// database's columns, the other tags in a `tags` map, the movetext as PGN export writes
+/// it. Imported again, the games export as the same PGN.
+pub fn parquet_named(
+    db: &Db,
+    selection: &Selection,
+    canonical: bool,
+    notes: bool,
+    out: &mut (dyn Write + Send),
+) -> Result<u64> {
+    with_games(db, selection, canonical, notes, &mut |games| {
+        write_parquet(games, out)
+    })
+}
+
+/// Games one after the other, as they are read.
+type Games<'a> = dyn Iterator<Item = Result<tabiya_pgn::Game>> + 'a;
+
+/// Calls `write` with the selected games, as [`pgn_named`] describes them.
+fn with_games(
+    db: &Db,
+    selection: &Selection,
+    canonical: bool,
+    notes: bool,
+    write: &mut dyn FnMut(&mut Games<'_>) -> Result<u64>,
+) -> Result<u64> {
     let ids = game_ids(db, selection)?;
     let snap = db.inner.snapshot()?;
     let names = if canonical {
@@ -82,19 +113,16 @@ pub fn pgn_named(
     } else {
         Default::default()
     };
-    write_games(
-        ids.iter().map(|&id| {
-            let mut g = snap.chess_game(id)?.ok_or_else(|| {
-                Error::not_found(format!("no game {id} in {}", db.dir().display()))
-            })?;
-            if let Some(n) = &names {
-                n.apply(&mut g, snap.facts(id)?.date);
-            }
-            crate::notes::annotate(&mut g, &notes);
-            Ok(g)
-        }),
-        out,
-    )
+    write(&mut ids.iter().map(|&id| {
+        let mut g = snap
+            .chess_game(id)?
+            .ok_or_else(|| Error::not_found(format!("no game {id} in {}", db.dir().display())))?;
+        if let Some(n) = &names {
+            n.apply(&mut g, snap.facts(id)?.date);
+        }
+        crate::notes::annotate(&mut g, &notes);
+        Ok(g)
+    }))
 }
 
 /// Writes games as PGN to `out`, one after the other; returns how many.
@@ -113,6 +141,21 @@ pub(crate) fn write_games(
     }
     out.flush()
         .context(ErrorKind::Io, || "cannot write the games".to_string())?;
+    Ok(n)
+}
+
+/// Writes games as one Parquet file to `out`; returns how many.
+pub(crate) fn write_parquet(
+    games: impl Iterator<Item = Result<tabiya_pgn::Game>>,
+    out: &mut (dyn Write + Send),
+) -> Result<u64> {
+    let failed = || "cannot write the games as Parquet".to_string();
+    let mut w = tabiya_parquet::GameWriter::new(&mut *out).context(ErrorKind::Io, failed)?;
+    for g in games {
+        w.write(&g?).context(ErrorKind::Io, failed)?;
+    }
+    let (n, _) = w.finish().context(ErrorKind::Io, failed)?;
+    out.flush().context(ErrorKind::Io, failed)?;
     Ok(n)
 }
 

@@ -1,4 +1,5 @@
-//! Importing games: PGN into a chess database, WTHOR `.wtb` files into an Othello one. The
+//! Importing games: PGN and Parquet into a chess database, WTHOR `.wtb` files into an
+//! Othello one. The
 //! kind is told from the inputs and the database (a mix is refused with a message saying
 //! what to do); the database is created when it does not exist; after the import the file
 //! gives its free pages back.
@@ -17,8 +18,8 @@ use crate::error::{Error, Result};
 /// What to import and how.
 #[derive(Debug, Clone, Default)]
 pub struct ImportRequest {
-    /// PGN files (plain, `.zst`, `.gz`, `.bz2`, `-` for standard input), or WTHOR `.wtb`
-    /// files.
+    /// PGN files (plain, `.zst`, `.gz`, `.bz2`, `-` for standard input), Parquet files and
+    /// folders of them ([`crate::inputs`]), or WTHOR `.wtb` files.
     pub files: Vec<PathBuf>,
     /// Index positions up to this ply only (set when a chess database is created).
     pub max_ply: Option<u32>,
@@ -108,7 +109,10 @@ pub fn kind_of_import(dir: &Path, req: &ImportRequest, existing: Option<Kind>) -
 /// progress in `progress`, then gives the file's free pages back.
 pub fn import(dir: &Path, req: &ImportRequest, progress: &ImportProgress) -> Result<ImportReport> {
     let kind = kind_of_import(dir, req, Db::kind_of(dir)?)?;
-    let sources = req.files.iter().map(|p| Source::Path(p.clone())).collect();
+    let sources = match kind {
+        Kind::Chess => crate::inputs::sources(&req.files)?,
+        Kind::Othello => Vec::new(),
+    };
     import_sources(dir, kind, sources, req, progress)
 }
 
@@ -193,7 +197,7 @@ pub fn import_into(
     let _pinned = db.inner.pin_answers()?;
     Ok(match kind {
         Kind::Chess => {
-            let sources = req.files.iter().map(|p| Source::Path(p.clone())).collect();
+            let sources = crate::inputs::sources(&req.files)?;
             ImportReport::Chess(db.inner.import_sources(sources, &opts, progress)?)
         }
         Kind::Othello => ImportReport::Othello(

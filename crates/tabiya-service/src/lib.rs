@@ -3,7 +3,8 @@
 //! only parse what they are given, call these functions, and print or send the answer.
 //!
 //! - [`database`]: open or create a database of either kind ([`Db`]); its statistics.
-//! - [`import`]: games in (PGN or WTHOR), with progress.
+//! - [`import`]: games in (PGN, Parquet or WTHOR), with progress; [`inputs`]: which
+//!   files an import's arguments name and how each is read.
 //! - [`explore`]: what the explorer shows of a position (chess, with books beside it;
 //!   Othello); [`games`]: the games of a position, paged; [`export`]: games out as PGN or
 //!   WTHOR files; [`gamesets`]: named criteria whose games are kept current, and the
@@ -40,6 +41,7 @@ pub mod games;
 pub mod gamesets;
 pub mod generate;
 pub mod import;
+pub mod inputs;
 pub mod merge;
 pub mod names;
 pub mod notes;

@@ -1,10 +1,10 @@
-//! `tabiya export`: chess games back out as PGN.
+//! `tabiya export`: chess games back out as PGN or Parquet.
 
 use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{Context, bail};
-use clap::Args;
+use clap::{Args, ValueEnum};
 use tabiya_service::Kind;
 use tabiya_service::export::{self, Selection};
 
@@ -25,9 +25,14 @@ pub struct ExportArgs {
     pub criteria: Option<String>,
     #[command(flatten)]
     pub position: PositionArg,
-    /// Output file (default: standard output).
+    /// Output file (default: standard output; Parquet needs a file).
     #[arg(short, long)]
     pub output: Option<PathBuf>,
+    /// pgn, or parquet (a row a game: the Seven Tag Roster and the Lichess database's
+    /// columns, the other tags in a map, the movetext; see docs/formats/parquet.md). Default: parquet
+    /// when the output file ends in .parquet, else pgn.
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
     /// Write the engine evaluations kept in the database into the games: [%eval] after each
     /// move, NAGs, comments and the engine's line at inaccuracies, mistakes and blunders
     /// (see `tabiya annotate`).
@@ -41,6 +46,13 @@ pub struct ExportArgs {
     /// game that reaches a noted position.
     #[arg(long, conflicts_with = "evals")]
     pub notes: bool,
+}
+
+/// What games are written as.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Pgn,
+    Parquet,
 }
 
 pub fn run(args: ExportArgs) -> anyhow::Result<()> {
@@ -64,6 +76,32 @@ pub fn run(args: ExportArgs) -> anyhow::Result<()> {
     } else {
         Selection::All
     };
+    let format = args.format.unwrap_or_else(|| {
+        let parquet = args.output.as_ref().is_some_and(|p| {
+            p.extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("parquet"))
+        });
+        if parquet {
+            Format::Parquet
+        } else {
+            Format::Pgn
+        }
+    });
+    if format == Format::Parquet {
+        let Some(path) = &args.output else {
+            bail!("--format parquet writes a file: name it with -o FILE.parquet");
+        };
+        let mut out = std::io::BufWriter::new(
+            std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?,
+        );
+        if args.evals {
+            let ids = export::game_ids(&db, &selection)?;
+            tabiya_service::annotate::write_parquet(&db, &ids, &mut out)?;
+        } else {
+            export::parquet_named(&db, &selection, args.canonical_names, args.notes, &mut out)?;
+        }
+        return Ok(());
+    }
     let mut out: Box<dyn Write> = match &args.output {
         Some(p) => Box::new(std::io::BufWriter::new(
             std::fs::File::create(p).with_context(|| format!("creating {}", p.display()))?,

@@ -19,7 +19,9 @@ use crate::output::{ImportTicker, draw_import, print_json, progress_bytes};
 pub struct ImportArgs {
     #[command(flatten)]
     pub db: DbArg,
-    /// PGN files (plain, .zst, .gz, .bz2), or - for standard input.
+    /// PGN files (plain, .zst, .gz, .bz2), - for standard input, Parquet files (the Lichess
+    /// database's columns, or what `tabiya export --format parquet` writes) or folders of
+    /// them (every .parquet below, as Hive partitions year=…/month=…), or WTHOR .wtb files.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// Index positions up to this ply only (set when the database is created).
@@ -46,8 +48,9 @@ pub struct ImportArgs {
 
 pub fn run(args: ImportArgs) -> anyhow::Result<()> {
     let dir = args.db.dir();
+    let files = tabiya_service::inputs::expand(&args.files)?;
     let req = ImportRequest {
-        files: args.files.clone(),
+        files: files.clone(),
         max_ply: args.max_ply,
         keep_duplicates: args.keep_duplicates,
         batch: args.batch.unwrap_or(0),
@@ -58,7 +61,7 @@ pub fn run(args: ImportArgs) -> anyhow::Result<()> {
         },
     };
     let progress = Arc::new(ImportProgress::default());
-    let ticker = ImportTicker::start(&progress, args.files.len());
+    let ticker = ImportTicker::start(&progress, files.len());
     let result = import::import(&dir, &req, &progress);
     ticker.finish();
     let report = match result {
@@ -71,7 +74,7 @@ pub fn run(args: ImportArgs) -> anyhow::Result<()> {
                     server.url()
                 );
                 let bar = progress_bytes(None, "import");
-                let r = hand_over_import(&server, &req, |s| draw_import(&bar, s, args.files.len()));
+                let r = hand_over_import(&server, &req, |s| draw_import(&bar, s, files.len()));
                 bar.finish_and_clear();
                 r?
             }
@@ -104,7 +107,7 @@ pub fn run(args: ImportArgs) -> anyhow::Result<()> {
         anyhow::bail!(
             "{} of {} input file(s) could not be read whole: {} (the rest was imported)",
             failed.len(),
-            args.files.len(),
+            files.len(),
             failed.join(", ")
         );
     }
@@ -150,6 +153,8 @@ pub fn print_chess(summary: &ImportSummary, dir: &Path) -> anyhow::Result<()> {
     for p in summary.problems.iter().take(20) {
         if p.game == 0 {
             eprintln!("{}", file_problem(&p.file, &p.reason));
+        } else if let Some(row) = p.row {
+            eprintln!("{}: row {row}: {}", p.file, p.reason);
         } else {
             eprintln!("{}:{}: game {}: {}", p.file, p.line, p.game, p.reason);
         }

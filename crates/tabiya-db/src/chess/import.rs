@@ -191,6 +191,8 @@ struct Intake<'a> {
     names_of: Vec<String>,
     /// Games seen in each input so far (the 1-based index of a problem's game).
     game_index: Vec<u64>,
+    /// Whether each input's games are a table's rows (numbered by row, not by line).
+    has_rows: Vec<bool>,
     next_game: u32,
     names: NameCache,
     dedup: KeyMap<u32>,
@@ -238,6 +240,7 @@ impl<'a> Intake<'a> {
                 ..Default::default()
             },
             game_index: vec![0; names_of.len()],
+            has_rows: sources.iter().map(Source::has_rows).collect(),
             names_of,
             next_game,
             names,
@@ -262,6 +265,7 @@ impl<'a> Intake<'a> {
                     file: self.names_of[file].clone(),
                     line: 0,
                     game: 0,
+                    row: None,
                     reason: error,
                 }),
                 Event::FileDone { file, bytes } => self.summary.files[file].bytes = bytes,
@@ -365,10 +369,13 @@ impl<'a> Intake<'a> {
             .skipped_by_reason
             .entry(reason_kind(reason))
             .or_default() += 1;
+        let game = self.game_index[file];
+        let rows = self.has_rows[file];
         self.summary.problems.push(Problem {
             file: self.names_of[file].clone(),
-            line,
-            game: self.game_index[file],
+            line: if rows { 0 } else { line },
+            game,
+            row: rows.then_some(game),
             reason: reason.to_string(),
         });
     }

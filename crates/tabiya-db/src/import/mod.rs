@@ -100,10 +100,14 @@ pub struct ImportProgress {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Problem {
     pub file: String,
-    /// 1-based line in the file (0 when the problem is with the file itself).
+    /// 1-based line in the file (0 when the problem is with the file itself, or the file
+    /// is not PGN text).
     pub line: u64,
     /// 1-based index of the game in its file (0 when the problem is with the file itself).
     pub game: u64,
+    /// The game's 1-based row when the file is a table (Parquet).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub row: Option<u64>,
     pub reason: String,
 }
 

@@ -108,6 +108,7 @@ impl Database {
                 file: path.display().to_string(),
                 line: 0,
                 game: 0,
+                row: None,
                 reason,
             };
             match GameFile::read(path) {
@@ -158,6 +159,7 @@ impl Database {
                             file: p.display().to_string(),
                             line: 0,
                             game: 0,
+                            row: None,
                             reason: problem.to_string(),
                         });
                     }
@@ -167,6 +169,7 @@ impl Database {
                     file: p.display().to_string(),
                     line: 0,
                     game: 0,
+                    row: None,
                     reason: e.to_string(),
                 }),
             }
@@ -232,6 +235,7 @@ impl Database {
                             file: name.clone(),
                             line: 0,
                             game: gi as u64 + 1,
+                            row: None,
                             reason,
                         };
                         let moves = match file.squares(gi) {
