@@ -50,18 +50,7 @@ fn json_at(now: &str, args: &[&str]) -> Value {
 }
 
 fn oracle(args: &[&str]) -> Value {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../oracle/cards_oracle.py");
-    let out = Command::new("python3")
-        .arg(script)
-        .args(args)
-        .output()
-        .expect("python3 with python-chess");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    common::oracle_json("cards_oracle.py", args)
 }
 
 /// Cards by the position part of their FEN (no move counters), with their moves.

@@ -2,27 +2,13 @@
 //! over the same PGN (`oracle/novelty_oracle.py`), for stored games and for games of a file
 //! that are not stored; the novelty is the first move whose position has none.
 
-use std::path::Path;
-use std::process::Command;
-
 use serde_json::Value;
 
 mod common;
 use common::{json as run_json, run_ok, run_raw, shared};
 
 fn oracle(args: &[&str]) -> Value {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../oracle/novelty_oracle.py");
-    let out = Command::new("python3")
-        .arg(script)
-        .args(args)
-        .output()
-        .expect("python3 with python-chess");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    common::oracle_json("novelty_oracle.py", args)
 }
 
 fn check(got: &Value, want: &Value, what: &str) {

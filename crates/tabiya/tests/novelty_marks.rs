@@ -6,26 +6,12 @@
 
 mod common;
 
-use std::path::Path;
-use std::process::Command;
-
 use common::server::{Server, get, send};
 use common::{json as run_json, run_ok, run_raw, shared};
 use serde_json::Value;
 
 fn oracle(args: &[&str]) -> Value {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../oracle/novelty_oracle.py");
-    let out = Command::new("python3")
-        .arg(script)
-        .args(args)
-        .output()
-        .expect("python3 with python-chess");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    common::oracle_json("novelty_oracle.py", args)
 }
 
 /// The earlier games per ply of a report.

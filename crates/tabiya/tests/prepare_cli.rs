@@ -7,8 +7,6 @@
 //! `/api/prepare` gives the same JSON (400 and 404 for them).
 
 use std::collections::{HashMap, HashSet};
-use std::path::Path;
-use std::process::Command;
 
 use serde_json::Value;
 
@@ -19,18 +17,7 @@ use common::{json as run_json, run_ok, run_raw, shared};
 const NAME: &str = "Fischer, Robert James";
 
 fn python(args: &[&str]) -> Value {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../oracle/prepare_oracle.py");
-    let out = Command::new("python3")
-        .arg(script)
-        .args(args)
-        .output()
-        .expect("python3 with python-chess");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    common::oracle_json("prepare_oracle.py", args)
 }
 
 /// A FEN without its clocks (the oracle's key).

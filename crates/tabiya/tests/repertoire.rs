@@ -6,7 +6,6 @@
 //! the contract.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::Value;
 
@@ -21,18 +20,7 @@ fn fixture(name: &str) -> PathBuf {
 }
 
 fn oracle(args: &[&str]) -> Value {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../oracle/repertoire_oracle.py");
-    let out = Command::new("python3")
-        .arg(script)
-        .args(args)
-        .output()
-        .expect("python3 with python-chess");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    common::oracle_json("repertoire_oracle.py", args)
 }
 
 /// A FEN without its clocks (the key a position has whatever way led to it).

@@ -46,6 +46,25 @@ pub fn json(args: &[&str]) -> Value {
     })
 }
 
+/// Runs `oracle/SCRIPT` (python-chess) with `args` (it must succeed) and parses its standard
+/// output as JSON.
+pub fn oracle_json(script: &str, args: &[&str]) -> Value {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../oracle")
+        .join(script);
+    let out = Command::new("python3")
+        .arg(path)
+        .args(args)
+        .output()
+        .expect("python3 with python-chess");
+    assert!(
+        out.status.success(),
+        "{script}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 /// The engine (Stockfish) processes whose parent is `pid`.
 pub fn engines_of(pid: u32) -> Vec<u32> {
     let mut out = Vec::new();
