@@ -27,6 +27,7 @@ pub mod books;
 pub mod cards;
 pub mod codecs;
 pub mod database;
+pub mod dbset;
 pub mod demo;
 pub mod duplicates;
 pub mod edit;
