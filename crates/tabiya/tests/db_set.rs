@@ -38,7 +38,7 @@ fn split() -> Split {
         .filter(|&i| (i == 0 || bytes[i - 1] == b'\n') && bytes[i..].starts_with(b"[Event "))
         .collect();
     starts.push(bytes.len());
-    let mut parts = vec![Vec::new(), Vec::new(), Vec::new()];
+    let mut parts = [Vec::new(), Vec::new(), Vec::new()];
     for w in starts.windows(2) {
         let game = &bytes[w[0]..w[1]];
         let year = find(game, b"[Date \"")
