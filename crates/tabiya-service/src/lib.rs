@@ -3,6 +3,8 @@
 //! only parse what they are given, call these functions, and print or send the answer.
 //!
 //! - [`database`]: open or create a database of either kind ([`Db`]); its statistics.
+//! - [`dbset`]: several chess databases opened as one set (`Db::open_set`): explore and
+//!   game lists over all of them, summed exactly; games named `MEMBER:ID`.
 //! - [`import`]: games in (PGN, Parquet or WTHOR), with progress; [`inputs`]: which
 //!   files an import's arguments name and how each is read.
 //! - [`explore`]: what the explorer shows of a position (chess, with books beside it;
@@ -27,6 +29,7 @@ pub mod books;
 pub mod cards;
 pub mod codecs;
 pub mod database;
+pub mod dbset;
 pub mod demo;
 pub mod duplicates;
 pub mod edit;
