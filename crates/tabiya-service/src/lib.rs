@@ -18,6 +18,7 @@
 //!   position analysed, its evaluation kept by position and shown by the explorer;
 //!   [`annotate`]: every position of chosen games evaluated, their mistakes reported and
 //!   written into PGN.
+//! - [`cluster`]: a cluster build's worker commands (games, occurrences) and its load.
 //! - [`cards`]: flashcards (a position and the moves to know there) made by hand, from a
 //!   line, a book or the database, answered and scheduled by SM-2.
 //! - [`codecs`]: compact position codecs; [`wthor`]: WTHOR files on their own;
@@ -27,6 +28,7 @@ pub mod analysis;
 pub mod annotate;
 pub mod books;
 pub mod cards;
+pub mod cluster;
 pub mod codecs;
 pub mod database;
 pub mod dbset;

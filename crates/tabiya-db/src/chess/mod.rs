@@ -3,6 +3,7 @@
 //! game ([`stored`], [`tags`]), its facts for the index ([`facts`]) and opening names
 //! ([`openings`]).
 
+pub mod cluster;
 mod counts;
 mod explore;
 pub mod facts;
