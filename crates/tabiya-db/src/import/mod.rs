@@ -43,8 +43,8 @@ pub struct ImportOptions {
     /// Parse threads (default: the machine's cores).
     pub workers: usize,
     /// When the import needs several segments: merge their runs from their rare
-    /// occurrences spilled sorted to disk (no game replayed; the default), rather than by
-    /// the merge that replays games (kept for comparison, and for runs of earlier imports).
+    /// occurrences spilled sorted to disk (no game replayed), rather than by the merge that
+    /// replays games (the default: measured faster on this machine, see `BENCHMARKS.md`).
     pub merge_sorted: bool,
     /// Build the index of the games (false: store them alone, for a load that assembles
     /// their run from a cluster build's sorted occurrences).
@@ -58,7 +58,9 @@ impl Default for ImportOptions {
             batch_games: 0,
             index_memory: default_index_memory(),
             workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
-            merge_sorted: true,
+            // (`TABIYA_MERGE=sorted`: the merge from spilled occurrences, for benchmarks
+            // beside the one that replays.)
+            merge_sorted: std::env::var("TABIYA_MERGE").is_ok_and(|v| v == "sorted"),
             build_index: true,
         }
     }

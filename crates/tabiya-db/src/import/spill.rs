@@ -1,7 +1,8 @@
 //! The rare occurrences of an import's segments, spilled to disk sorted by whole key, so
 //! that the segments' runs merge into one at the end without replaying a game
-//! (`index::merge::merge_sorted`). An import spills from its first segment that fills the
-//! index memory (an import of one segment has nothing to merge and spills nothing); the
+//! (`index::merge::merge_sorted`), when the import is asked to (`ImportOptions::merge_sorted`).
+//! It spills from its first segment that fills the index memory (an import of one segment
+//! has nothing to merge and spills nothing); the
 //! files live in the database directory's `spill/` and are removed when the merge is done
 //! (or by the next import, after a crash: the runs themselves are committed, and a merge
 //! that replays joins them then).

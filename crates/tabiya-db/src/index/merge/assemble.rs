@@ -23,6 +23,7 @@ use crate::index::sorted::{KeyedOcc, OccStream, for_each_key};
 use crate::index::writer::RunWriter;
 use crate::index::{PROMOTE_AT, RunDir, prefix};
 use crate::stats::GameFacts;
+use crate::trace::trace;
 use crate::{Error, Result};
 
 /// The games a run is assembled for: ids `first..first + counts.len()`, each with its
@@ -58,6 +59,7 @@ pub(crate) fn assemble(
     open: &dyn Fn() -> Result<OccStream<'static>>,
     sketch_keys: bool,
 ) -> Result<Assembled> {
+    let t0 = std::time::Instant::now();
     let space = Space::new(games)?;
     let facts = FactsReader::new(read)?;
     let fact = |g: u32| -> GameFacts { facts.get(g).unwrap_or_default() };
@@ -106,8 +108,10 @@ pub(crate) fn assemble(
     if let Some(last) = tree.take(u128::MAX)?.pop() {
         rw.record(&last)?;
     }
+    trace("assembly pass 1 (T records)", t0);
     // The implicit rule, backwards over every game's positions: `adj` becomes "implicit".
     let implicit = implicit_sweep(&rare, &mut adj);
+    trace("assembly: implicit rule", t0);
     let implicit_bits = adj;
     // Pass 2: the rare positions kept, as S entries, each prefix's in game order.
     let mut pending: Vec<SEntry> = Vec::new();
@@ -135,6 +139,7 @@ pub(crate) fn assemble(
         });
     }
     flush(&mut pending, rw)?;
+    trace("assembly pass 2 (S entries)", t0);
     Ok(Assembled { implicit, sketch })
 }
 

@@ -100,6 +100,7 @@ fn segments_merged_from_sorted_occurrences_equal_one_segment() {
     for batch in [61, 700] {
         let (dir, split) = twic_import(&ImportOptions {
             batch_games: batch,
+            merge_sorted: true,
             ..ImportOptions::default()
         });
         let merged = run_contents(&split);
