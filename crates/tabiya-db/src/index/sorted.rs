@@ -183,6 +183,7 @@ pub fn merge_streams<'a>(streams: Vec<OccStream<'a>>) -> OccStream<'a> {
     }
     Box::new(KMerge {
         streams,
+        heads: Vec::new(),
         heap: BinaryHeap::new(),
         started: false,
         failed: false,
@@ -191,23 +192,23 @@ pub fn merge_streams<'a>(streams: Vec<OccStream<'a>>) -> OccStream<'a> {
 
 struct KMerge<'a> {
     streams: Vec<OccStream<'a>>,
-    heap: BinaryHeap<std::cmp::Reverse<(u128, u32, usize, Packed)>>,
+    /// Each stream's next record; the heap holds its sort key and the stream's index.
+    heads: Vec<Option<KeyedOcc>>,
+    heap: BinaryHeap<std::cmp::Reverse<(u128, u32, u32)>>,
     started: bool,
     failed: bool,
 }
 
-/// A record kept in the heap beside its sort key (its encoded bytes, ordered but never
-/// compared before the stream index is).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-struct Packed([u8; RECORD_BYTES]);
-
 impl KMerge<'_> {
     fn refill(&mut self, i: usize) -> Result<()> {
-        if let Some(next) = self.streams[i].next() {
-            let o = next?;
-            self.heap
-                .push(std::cmp::Reverse((o.key, o.game, i, Packed(o.encode()))));
-        }
+        self.heads[i] = match self.streams[i].next() {
+            Some(next) => {
+                let o = next?;
+                self.heap.push(std::cmp::Reverse((o.key, o.game, i as u32)));
+                Some(o)
+            }
+            None => None,
+        };
         Ok(())
     }
 }
@@ -221,6 +222,7 @@ impl Iterator for KMerge<'_> {
         }
         if !self.started {
             self.started = true;
+            self.heads = vec![None; self.streams.len()];
             for i in 0..self.streams.len() {
                 if let Err(e) = self.refill(i) {
                     self.failed = true;
@@ -228,12 +230,14 @@ impl Iterator for KMerge<'_> {
                 }
             }
         }
-        let std::cmp::Reverse((_, _, i, packed)) = self.heap.pop()?;
+        let std::cmp::Reverse((_, _, i)) = self.heap.pop()?;
+        let i = i as usize;
+        let out = self.heads[i].take().expect("a head for each heap entry");
         if let Err(e) = self.refill(i) {
             self.failed = true;
             return Some(Err(e));
         }
-        Some(Ok(KeyedOcc::decode(&packed.0)))
+        Some(Ok(out))
     }
 }
 

@@ -68,6 +68,7 @@ pub(crate) fn assemble(
     let mut rare = Bits::new(space.total);
     let mut adj = Bits::new(space.total);
     let mut occs: Vec<Occ> = Vec::new();
+    let mut marks = Marks::default();
     // Pass 1: T records, and the rare positions marked.
     for_each_key(open()?, |key, group| {
         tree.write_below(key, rw, &fact, &mut sketch, sketch_keys)?;
@@ -83,15 +84,16 @@ pub(crate) fn assemble(
                 )));
             }
         }
+        let is_rare = with.is_empty() && group.len() < PROMOTE_AT;
         for o in group {
-            if o.adj {
-                adj.set(space.index(o)?);
+            if o.adj || is_rare {
+                marks.push((o.game, o.rank, u8::from(is_rare) | u8::from(o.adj) << 1));
             }
         }
-        if with.is_empty() && group.len() < PROMOTE_AT {
-            for o in group {
-                rare.set(space.index(o)?);
-            }
+        if marks.len() >= BATCH {
+            marks.apply(&space, &mut rare, &mut adj)?;
+        }
+        if is_rare {
             return Ok(());
         }
         occs.clear();
@@ -104,6 +106,7 @@ pub(crate) fn assemble(
         };
         rw.record(&rec)
     })?;
+    marks.apply(&space, &mut rare, &mut adj)?;
     tree.write_below(u128::MAX, rw, &fact, &mut sketch, sketch_keys)?;
     if let Some(last) = tree.take(u128::MAX)?.pop() {
         rw.record(&last)?;
@@ -122,21 +125,48 @@ pub(crate) fn assemble(
         }
         Ok(())
     };
-    for o in open()? {
-        let o = o?;
-        let ix = space.index(&o)?;
-        if !rare.get(ix) || implicit_bits.get(ix) {
-            continue;
+    // A batch at a time: the marks of its occurrences are read in loops of their own, so
+    // their scattered reads overlap instead of waiting one by one.
+    let mut stream = open()?;
+    let mut batch: Vec<KeyedOcc> = Vec::with_capacity(BATCH);
+    let mut ixs: Vec<usize> = Vec::with_capacity(BATCH);
+    let mut keep: Vec<u8> = Vec::with_capacity(BATCH);
+    loop {
+        batch.clear();
+        for o in stream.by_ref().take(BATCH) {
+            batch.push(o?);
         }
-        let p = prefix(o.key);
-        if pending.first().is_some_and(|e| e.prefix != p) {
-            flush(&mut pending, rw)?;
+        if batch.is_empty() {
+            break;
         }
-        pending.push(SEntry {
-            prefix: p,
-            game: o.game,
-            pred: o.rank > 0 && implicit_bits.get(ix - 1),
-        });
+        ixs.clear();
+        for o in &batch {
+            ixs.push(space.index(o)?);
+        }
+        keep.clear();
+        keep.extend(batch.iter().zip(&ixs).map(|(o, &ix)| {
+            if !rare.get(ix) || implicit_bits.get(ix) {
+                0
+            } else if o.rank > 0 && implicit_bits.get(ix - 1) {
+                2
+            } else {
+                1
+            }
+        }));
+        for (o, &k) in batch.iter().zip(&keep) {
+            if k == 0 {
+                continue;
+            }
+            let p = prefix(o.key);
+            if pending.first().is_some_and(|e| e.prefix != p) {
+                flush(&mut pending, rw)?;
+            }
+            pending.push(SEntry {
+                prefix: p,
+                game: o.game,
+                pred: k == 2,
+            });
+        }
     }
     flush(&mut pending, rw)?;
     trace("assembly pass 2 (S entries)", t0);
@@ -174,6 +204,44 @@ fn implicit_sweep(rare: &Bits, adj: &mut Bits) -> u64 {
     count
 }
 
+/// Occurrences a pass handles at a time.
+const BATCH: usize = 16_384;
+
+/// Marks to set in pass 1, gathered so that their scattered writes overlap: (game, rank,
+/// rare | adj << 1).
+#[derive(Default)]
+struct Marks {
+    pending: Vec<(u32, u16, u8)>,
+    ixs: Vec<usize>,
+}
+
+impl Marks {
+    fn push(&mut self, m: (u32, u16, u8)) {
+        self.pending.push(m);
+    }
+
+    fn len(&self) -> usize {
+        self.pending.len()
+    }
+
+    fn apply(&mut self, space: &Space, rare: &mut Bits, adj: &mut Bits) -> Result<()> {
+        self.ixs.clear();
+        for &(game, rank, _) in &self.pending {
+            self.ixs.push(space.index_of(game, rank)?);
+        }
+        for (&ix, &(_, _, f)) in self.ixs.iter().zip(&self.pending) {
+            if f & 1 == 1 {
+                rare.set(ix);
+            }
+            if f & 2 == 2 {
+                adj.set(ix);
+            }
+        }
+        self.pending.clear();
+        Ok(())
+    }
+}
+
 /// Where each game's counted positions sit in the bit sets.
 struct Space {
     first: u32,
@@ -200,15 +268,17 @@ impl Space {
     }
 
     fn index(&self, o: &KeyedOcc) -> Result<usize> {
-        let g = o.game.wrapping_sub(self.first) as usize;
+        self.index_of(o.game, o.rank)
+    }
+
+    fn index_of(&self, game: u32, rank: u16) -> Result<usize> {
+        let g = game.wrapping_sub(self.first) as usize;
         match (self.offsets.get(g), self.offsets.get(g + 1)) {
-            (Some(&start), Some(&end)) if start + u64::from(o.rank) < end => {
-                Ok((start + u64::from(o.rank)) as usize)
+            (Some(&start), Some(&end)) if start + u64::from(rank) < end => {
+                Ok((start + u64::from(rank)) as usize)
             }
             _ => Err(Error::Corrupt(format!(
-                "occurrence of game {} at rank {}: no such position among the games loaded ({}..{})",
-                o.game,
-                o.rank,
+                "occurrence of game {game} at rank {rank}: no such position among the games loaded ({}..{})",
                 self.first,
                 u64::from(self.first) + self.offsets.len() as u64 - 1
             ))),
