@@ -62,7 +62,10 @@ PARQUET_EXT = (".parquet", ".pq")
 
 
 def fail(msg):
-    print(f"tabiya_build: {msg}", file=sys.stderr)
+    print(f"tabiya_build: {msg}", file=sys.stderr, flush=True)
+    # spark-submit copies this process's output on a thread of its own, which may not have
+    # copied the message yet when it sees the exit: give it time.
+    time.sleep(1)
     sys.exit(2)
 
 
