@@ -81,6 +81,7 @@ pub use import::{
     OTHELLO_BATCH_GAMES, Problem, ReadProgress, Source, default_index_memory,
 };
 pub use index::merge::{compact, compact_all};
+pub use index::sorted::{KeyedOcc, OccStream};
 pub use index::{PROMOTE_AT, RunDir};
 pub use names::StoreNames;
 pub use notes::{NOTE_MAX, NOTES};

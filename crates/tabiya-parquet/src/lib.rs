@@ -12,9 +12,13 @@
 //! - Inputs ([`is_parquet`], [`files_under`]): a file by its magic bytes or name, a
 //!   Hive-partitioned folder as its files.
 //!
+//! - [`cluster`]: the tables a cluster build (Spark) passes to Tabiya's worker commands and
+//!   loads: games by row, what the worker found of each, occurrences with whole keys.
+//!
 //! `docs/formats/parquet.md` describes the columns both ways.
 
 mod cells;
+pub mod cluster;
 pub mod columns;
 mod dataset;
 mod layout;

@@ -61,7 +61,8 @@ pub fn new_token() -> String {
 
 /// Writes the serve file of every served database.
 pub fn announce(state: &AppState) -> Result<(), Error> {
-    for d in &state.dbs {
+    // A set is read only: imports and changes go to its members, served or not.
+    for d in state.dbs.iter().filter(|d| !d.db.is_set()) {
         let file = ServeFile {
             url: state.url.clone(),
             token: state.token.clone(),
@@ -81,7 +82,7 @@ pub fn announce(state: &AppState) -> Result<(), Error> {
 
 /// Removes the serve files this server wrote.
 pub fn withdraw(state: &AppState) {
-    for d in &state.dbs {
+    for d in state.dbs.iter().filter(|d| !d.db.is_set()) {
         let path = d.dir.join(SERVE_FILE);
         let ours = std::fs::read(&path)
             .ok()

@@ -279,11 +279,6 @@ pub async fn games(
     )
 }
 
-fn game_id(id: &str) -> Result<u32, Error> {
-    id.parse()
-        .map_err(|_| Error::not_found(format!("no game {id:?}")))
-}
-
 /// `GET /api/game/{id}`: one chess game as JSON.
 pub async fn game(
     State(state): State<Arc<AppState>>,
@@ -292,8 +287,7 @@ pub async fn game(
 ) -> Result<Response, ApiError> {
     let p = Params::parse(q.as_deref());
     let db = served(&state, &p)?;
-    let id = game_id(&id)?;
-    let g = blocking(move || game::game(&db.db, id)).await?;
+    let g = blocking(move || game::game_named(&db.db, &id)).await?;
     Ok(axum::Json(g).into_response())
 }
 
@@ -305,8 +299,8 @@ pub async fn game_pgn(
 ) -> Result<Response, ApiError> {
     let p = Params::parse(q.as_deref());
     let db = served(&state, &p)?;
-    let id = game_id(&id)?;
-    let pgn = blocking(move || export::game_pgn(&db.db, id)).await?;
+    let name = id.replace(':', "-");
+    let pgn = blocking(move || export::game_pgn_named(&db.db, &id)).await?;
     Ok((
         [
             (
@@ -315,7 +309,7 @@ pub async fn game_pgn(
             ),
             (
                 header::CONTENT_DISPOSITION,
-                format!("attachment; filename=\"game-{id}.pgn\""),
+                format!("attachment; filename=\"game-{name}.pgn\""),
             ),
         ],
         pgn,

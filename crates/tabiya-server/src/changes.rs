@@ -41,10 +41,17 @@ pub(crate) fn served(
     q: Option<&str>,
 ) -> Result<Arc<crate::state::Served>, Error> {
     let p = Params::parse(q);
-    state
+    let db = state
         .db(p.get("db"), None)
         .cloned()
-        .ok_or_else(|| Error::not_found("no such database is served (see /api/databases)"))
+        .ok_or_else(|| Error::not_found("no such database is served (see /api/databases)"))?;
+    if db.db.is_set() {
+        return Err(Error::bad_request(format!(
+            "{} is a set of databases, read only: change its members one by one",
+            db.name
+        )));
+    }
+    Ok(db)
 }
 
 fn game_id(id: &str) -> Result<u32, Error> {

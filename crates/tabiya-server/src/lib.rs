@@ -54,8 +54,9 @@ pub const DEFAULT_BIND: &str = "127.0.0.1:9876";
 #[derive(Debug, Clone)]
 pub struct Config {
     pub bind: String,
-    /// Databases by name.
-    pub dbs: Vec<(String, PathBuf)>,
+    /// Databases by name: one directory each, or several opened as one set (read only,
+    /// game ids `MEMBER:ID`; see `tabiya_service::dbset`).
+    pub dbs: Vec<(String, Vec<PathBuf>)>,
     /// Books by name.
     pub books: Vec<(String, PathBuf)>,
     /// One line per request on standard error.
@@ -137,16 +138,16 @@ fn open(config: &Config, url: &str) -> Result<AppState, Error> {
         ));
     }
     let mut dbs = Vec::new();
-    for (name, dir) in &config.dbs {
+    for (name, dirs) in &config.dbs {
         if dbs.iter().any(|d: &Arc<Served>| &d.name == name) {
             return Err(Error::bad_request(format!(
                 "two databases are named {name:?}: name them with --db NAME=DIR"
             )));
         }
-        let db = Db::open(dir)?;
+        let db = Db::open_set(dirs)?;
         dbs.push(Arc::new(Served {
             name: name.clone(),
-            dir: dir.clone(),
+            dir: db.dir_buf(),
             kind: db.kind(),
             db,
             importing: tokio::sync::Mutex::new(()),

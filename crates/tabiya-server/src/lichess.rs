@@ -257,10 +257,7 @@ pub async fn masters_pgn(
 ) -> Result<Response, LichessError> {
     let p = Params::parse(q.as_deref());
     let served = chess_db(&state, &p)?;
-    let id: u32 = id
-        .parse()
-        .map_err(|_| Error::not_found(format!("no game {id:?}")))?;
-    let pgn = blocking(move || export::game_pgn(&served.db, id)).await?;
+    let pgn = blocking(move || export::game_pgn_named(&served.db, &id)).await?;
     Ok((
         [(
             header::CONTENT_TYPE,

@@ -268,7 +268,7 @@ pub fn stored(db: &Db, pos: &Chess) -> Result<Option<Analysis>> {
     }
     let key = tabiya_db::chess::position_key(pos);
     Ok(db
-        .inner
+        .inner()?
         .evals(&[key])?
         .pop()
         .flatten()
@@ -304,7 +304,7 @@ pub fn analyse(
     let db = db.filter(|d| d.kind() == Kind::Chess);
     if let Some(db) = db
         && !req.fresh
-        && let Some(e) = db.inner.evals(&[key])?.pop().flatten()
+        && let Some(e) = db.inner()?.evals(&[key])?.pop().flatten()
         && answers(&e, req)
     {
         return Ok(view(pos, &e, "stored"));
@@ -361,7 +361,7 @@ pub fn analyse(
     if let Some(db) = db
         && eval.depth > 0
     {
-        let done: EvalsStored = db.inner.store_evals(&[(key, eval)], req.fresh)?;
+        let done: EvalsStored = db.inner()?.store_evals(&[(key, eval)], req.fresh)?;
         answer.stored = done.added + done.replaced > 0;
     }
     Ok(answer)

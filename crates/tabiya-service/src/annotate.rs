@@ -216,7 +216,7 @@ fn main_line(g: &Game) -> Line {
 }
 
 fn load(db: &Db, id: u32) -> Result<Game> {
-    db.inner
+    db.inner()?
         .snapshot()?
         .chess_game(id)?
         .ok_or_else(|| Error::not_found(format!("no game {id} in {}", db.dir().display())))
@@ -387,7 +387,7 @@ fn evaluate(
     let mut todo: Vec<usize> = Vec::new();
     for chunk in (0..distinct.len()).collect::<Vec<_>>().chunks(4096) {
         let keys: Vec<u128> = chunk.iter().map(|&i| distinct[i].0).collect();
-        let stored = db.inner.evals(&keys)?;
+        let stored = db.inner()?.evals(&keys)?;
         for (&i, e) in chunk.iter().zip(stored) {
             let over = distinct[i].1.legal_moves().is_empty();
             let known = !fresh && e.is_some_and(|e| enough(&e, limit));
@@ -459,7 +459,7 @@ fn evaluate(
                 failed_in_a_row += 1;
                 done += 1;
                 if failed_in_a_row >= 3 {
-                    db.inner.store_evals(&batch, fresh)?;
+                    db.inner()?.store_evals(&batch, fresh)?;
                     return Err(Error::from(e).caused_by(std::io::Error::other(
                         "three searches in a row failed; what was found is kept",
                     )));
@@ -467,13 +467,13 @@ fn evaluate(
             }
         }
         if batch.len() >= 256 || last_flush.elapsed() > Duration::from_secs(2) {
-            db.inner.store_evals(&batch, fresh)?;
+            db.inner()?.store_evals(&batch, fresh)?;
             batch.clear();
             last_flush = Instant::now();
         }
         on_progress(Progress { stage, done, total });
     }
-    db.inner.store_evals(&batch, fresh)?;
+    db.inner()?.store_evals(&batch, fresh)?;
     let seconds = began.elapsed().as_secs_f64();
     let evaluated = done - failed;
     let run = EngineRun {
@@ -574,7 +574,7 @@ pub fn report(db: &Db, id: u32) -> Result<(GameReport, Game)> {
     let line = main_line(&game);
     let mut keys: Vec<u128> = line.before.iter().map(|(p, _)| position_key(p)).collect();
     keys.push(position_key(&line.end));
-    let evals = db.inner.evals(&keys)?;
+    let evals = db.inner()?.evals(&keys)?;
     let positions: Vec<&Chess> = line
         .before
         .iter()

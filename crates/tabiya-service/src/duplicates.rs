@@ -86,7 +86,7 @@ pub fn find(db: &Db, remove: bool) -> Result<Duplicates> {
             db.dir().display()
         )));
     }
-    let snap = db.inner.snapshot()?;
+    let snap = db.inner()?.snapshot()?;
     let players = snap.entries(Dict::Player)?;
     let events = snap.entries(Dict::Event)?;
     let event_ids: HashMap<String, u32> = snap
@@ -150,13 +150,13 @@ pub fn find(db: &Db, remove: bool) -> Result<Duplicates> {
             .flat_map(|s| s.games[1..].iter().map(|c| c.id))
             .collect();
         drop(snap);
-        removed = db.inner.delete_games(&ids)?.games;
+        removed = db.inner()?.delete_games(&ids)?.games;
     }
     Ok(Duplicates {
         sets,
         copies,
         removed,
-        games_left: db.inner.game_count()?,
+        games_left: db.inner()?.game_count()?,
     })
 }
 

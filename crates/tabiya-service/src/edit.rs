@@ -84,7 +84,7 @@ impl Db {
     pub fn delete_selected(&self, sel: &DeleteSelection) -> Result<DeleteReport> {
         let mut ids = sel.ids.clone();
         if sel.gameset.is_some() || sel.criteria.is_some() {
-            let snap = self.inner.snapshot()?;
+            let snap = self.inner()?.snapshot()?;
             let chosen =
                 crate::gamesets::selection(&snap, sel.gameset.as_deref(), sel.criteria.as_deref())?
                     .expect("a gameset or criteria");
@@ -92,7 +92,7 @@ impl Db {
             if ids.is_empty() {
                 return Ok(DeleteReport {
                     deleted: Deleted::default(),
-                    games_left: self.inner.game_count()?,
+                    games_left: self.inner()?.game_count()?,
                 });
             }
         }
@@ -102,7 +102,7 @@ impl Db {
     /// Edits one game's tags.
     pub fn edit_game(&self, id: u32, req: &EditRequest) -> Result<Edited> {
         let edits = req.edits()?;
-        Ok(self.inner.edit_game(id, &edits)?)
+        Ok(self.inner()?.edit_game(id, &edits)?)
     }
 
     /// Deletes games by id, in one transaction.
@@ -113,10 +113,10 @@ impl Db {
                 "no game to delete: give --game ID",
             ));
         }
-        let deleted = self.inner.delete_games(ids)?;
+        let deleted = self.inner()?.delete_games(ids)?;
         Ok(DeleteReport {
             deleted,
-            games_left: self.inner.game_count()?,
+            games_left: self.inner()?.game_count()?,
         })
     }
 }

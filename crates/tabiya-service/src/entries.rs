@@ -76,7 +76,7 @@ pub fn player_selector(snap: &Snapshot<'_>, name: &str) -> Result<Selector> {
 /// The entries a name means, as shown.
 pub fn lookup(db: &Db, kind: NameKind, name: &str) -> Result<Vec<EntryView>> {
     check_chess(db)?;
-    let snap = db.inner.snapshot()?;
+    let snap = db.inner()?.snapshot()?;
     let dict = entry_dict(kind);
     let entries = snap.entries(dict)?;
     let list = snap.names().all(dict)?;
@@ -98,7 +98,7 @@ pub fn list(
     limit: usize,
 ) -> Result<(u64, Vec<EntryView>)> {
     check_chess(db)?;
-    let snap = db.inner.snapshot()?;
+    let snap = db.inner()?.snapshot()?;
     let dict = entry_dict(kind);
     let entries = snap.entries(dict)?;
     let names = spellings(&snap, dict)?;
@@ -147,7 +147,7 @@ pub struct AmbiguousName {
 /// The spellings left alone because they fit several entries.
 pub fn ambiguous(db: &Db, kind: NameKind) -> Result<Vec<AmbiguousName>> {
     check_chess(db)?;
-    let snap = db.inner.snapshot()?;
+    let snap = db.inner()?.snapshot()?;
     let dict = entry_dict(kind);
     let entries = snap.entries(dict)?;
     let names = spellings(&snap, dict)?;
@@ -232,11 +232,11 @@ pub fn correct(db: &Db, kind: NameKind, c: &Correction) -> Result<CorrectionRepo
     check_chess(db)?;
     let dict = entry_dict(kind);
     let (entries, list, rules) = {
-        let snap = db.inner.snapshot()?;
+        let snap = db.inner()?.snapshot()?;
         (
             snap.entries(dict)?,
             snap.names().all(dict)?,
-            db.inner.name_rules()?,
+            db.inner()?.name_rules()?,
         )
     };
     let sp = |n: &str| spelling_for(&entries, &list, kind, n);
@@ -394,7 +394,7 @@ pub fn correct(db: &Db, kind: NameKind, c: &Correction) -> Result<CorrectionRepo
         // A rename to the name the entry has without renames is their undoing: the rules
         // dropped, none added.
         (Correction::Rename { to, .. }, Some(rule)) => {
-            let (before, dropped) = db.inner.change_name_rules(dict, &drop, None)?;
+            let (before, dropped) = db.inner()?.change_name_rules(dict, &drop, None)?;
             let name = involved.first().cloned().unwrap_or_default();
             let now = list
                 .iter()
@@ -404,13 +404,16 @@ pub fn correct(db: &Db, kind: NameKind, c: &Correction) -> Result<CorrectionRepo
             if now.as_deref() == Some(to.trim()) {
                 (before, dropped)
             } else {
-                (before, db.inner.change_name_rules(dict, &[], Some(rule))?.1)
+                (
+                    before,
+                    db.inner()?.change_name_rules(dict, &[], Some(rule))?.1,
+                )
             }
         }
-        (_, add) => db.inner.change_name_rules(dict, &drop, add)?,
+        (_, add) => db.inner()?.change_name_rules(dict, &drop, add)?,
     };
     let changed = changed_spellings(&before, &after, &list);
-    let snap = db.inner.snapshot()?;
+    let snap = db.inner()?.snapshot()?;
     let games = snap.games_with_spellings(dict, &changed)?;
     let names: HashMap<u32, String> = list.iter().cloned().collect();
     let mut shown: Vec<u32> = Vec::new();
@@ -497,17 +500,17 @@ pub fn load_spelling(db: &Db, path: &Path) -> Result<SpellingReport> {
         |f| f.to_string_lossy().into_owned(),
     );
     let lists: Vec<(Dict, Vec<(u32, String)>)> = {
-        let snap = db.inner.snapshot()?;
+        let snap = db.inner()?.snapshot()?;
         tabiya_db::ENTRY_DICTS
             .iter()
             .map(|&d| Ok((d, snap.names().all(d)?)))
             .collect::<Result<_>>()?
     };
     let (spelling, before, after) = db
-        .inner
+        .inner()?
         .load_spelling(&file, &bytes)
         .map_err(|e| Error::bad_input(format!("{}: {e}", path.display())))?;
-    let snap = db.inner.snapshot()?;
+    let snap = db.inner()?.snapshot()?;
     let mut renamed = BTreeMap::new();
     let mut ambiguous = 0;
     for (dict, list) in &lists {
@@ -631,7 +634,7 @@ pub struct EloFilled {
 /// the file names (`names load-spelling`), in one transaction.
 pub fn fill_elo(db: &Db) -> Result<EloFilled> {
     check_chess(db)?;
-    let snap = db.inner.snapshot()?;
+    let snap = db.inner()?.snapshot()?;
     let Some(spelling) = snap.spelling()? else {
         return Err(Error::bad_request(
             "no spelling file is loaded: tabiya names load-spelling FILE first",
@@ -685,7 +688,7 @@ pub fn fill_elo(db: &Db) -> Result<EloFilled> {
             records: 0,
         });
     }
-    let done = db.inner.edit_games(&edits)?;
+    let done = db.inner()?.edit_games(&edits)?;
     Ok(EloFilled {
         games: done.iter().filter(|e| e.changed).count() as u64,
         ratings,

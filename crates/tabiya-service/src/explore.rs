@@ -71,7 +71,15 @@ fn attach_evals(db: &Db, at: &ChessPosition, answer: &mut ChessAnswer) -> Result
         keys.push(position_key(&child));
         rows.push(i);
     }
-    let evals = db.inner.evals(&keys)?;
+    // A set's evaluations: each position's from the first member keeping one.
+    let mut evals = vec![None; keys.len()];
+    for m in &db.members {
+        for (kept, e) in evals.iter_mut().zip(m.evals(&keys)?) {
+            if kept.is_none() {
+                *kept = e;
+            }
+        }
+    }
     answer.eval = evals[0]
         .as_ref()
         .map(|e| crate::analysis::view(&at.pos, e, "stored"));
@@ -84,7 +92,14 @@ fn attach_evals(db: &Db, at: &ChessPosition, answer: &mut ChessAnswer) -> Result
 /// The explorer's answer for a chess position, with `top` best-rated games, and the answer
 /// of each book in `books` (CTG, Polyglot or Kvetka, told from the file).
 pub fn chess(db: &Db, at: &ChessPosition, top: usize, books: &[PathBuf]) -> Result<ChessAnswer> {
-    let explore = db.inner.snapshot()?.chess_explore(&at.line, at.mode, top)?;
+    if db.is_set() {
+        let explore = crate::dbset::explore::explore(db, at, &Filter::default(), top, None)?;
+        return beside(db, at, explore, books);
+    }
+    let explore = db
+        .inner()?
+        .snapshot()?
+        .chess_explore(&at.line, at.mode, top)?;
     beside(db, at, explore, books)
 }
 
@@ -110,7 +125,10 @@ pub fn games_filtered(
     top: usize,
     recent: Option<usize>,
 ) -> Result<ChessExplore> {
-    let snap = db.inner.snapshot()?;
+    if db.is_set() {
+        return crate::dbset::explore::explore(db, at, filter, top, recent);
+    }
+    let snap = db.inner()?.snapshot()?;
     let f = filter.resolve(&snap)?;
     Ok(snap.chess_explore_filtered(&at.line, at.mode, &f, top, recent)?)
 }
@@ -129,12 +147,19 @@ fn beside(
             probe: probe_any(path, &at.pos)?,
         });
     }
+    // A set's note: the first member's that has one.
+    let mut note = None;
+    for m in &db.members {
+        if note.is_none() {
+            note = m.snapshot()?.note(position_key(&at.pos))?;
+        }
+    }
     let mut answer = ChessAnswer {
         repertoire: None,
         explore,
         books: answers,
         eval: None,
-        note: db.inner.snapshot()?.note(position_key(&at.pos))?,
+        note,
     };
     attach_evals(db, at, &mut answer)?;
     Ok(answer)
@@ -143,7 +168,7 @@ fn beside(
 /// The explorer's answer for an Othello position (any orientation, any move order), with
 /// `top` newest games.
 pub fn othello(db: &Db, at: &OthelloPosition, top: usize) -> Result<OthelloExplore> {
-    Ok(db.inner.snapshot()?.othello_explore(&at.asked, top)?)
+    Ok(db.inner()?.snapshot()?.othello_explore(&at.asked, top)?)
 }
 
 pub use tabiya_db::chess::{MoveYears, PositionYears, YearResults};
@@ -151,7 +176,7 @@ pub use tabiya_db::chess::{MoveYears, PositionYears, YearResults};
 /// Results over time: the position's games by year, and each move's (every game reaching
 /// the position that `filter` keeps).
 pub fn chess_years(db: &Db, at: &ChessPosition, filter: &Filter) -> Result<PositionYears> {
-    let snap = db.inner.snapshot()?;
+    let snap = db.inner()?.snapshot()?;
     let f = filter.resolve(&snap)?;
     Ok(snap.chess_years(&at.pos, at.mode, &f)?)
 }
@@ -161,7 +186,7 @@ pub use tabiya_db::chess::{Route, Routes};
 /// The move orders by which the database's games reach a position, most frequent first (at
 /// most `limit`); with a line asked from the start, how many games came by it (`byAsked`).
 pub fn chess_routes(db: &Db, at: &ChessPosition, limit: usize) -> Result<Routes> {
-    let snap = db.inner.snapshot()?;
+    let snap = db.inner()?.snapshot()?;
     let asked =
         (at.start == shakmaty::Chess::default() && !at.moves.is_empty()).then_some(&at.moves[..]);
     Ok(snap.chess_routes(&at.pos, limit.clamp(1, 1000), asked)?)

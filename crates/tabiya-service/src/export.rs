@@ -34,7 +34,7 @@ pub fn game_ids(db: &Db, selection: &Selection) -> Result<Vec<u32>> {
             db.dir().display()
         )));
     }
-    let snap = db.inner.snapshot()?;
+    let snap = db.inner()?.snapshot()?;
     Ok(match selection {
         Selection::Game(id) => {
             if snap.game_record(*id)?.is_none() {
@@ -102,7 +102,7 @@ fn with_games(
     write: &mut dyn FnMut(&mut Games<'_>) -> Result<u64>,
 ) -> Result<u64> {
     let ids = game_ids(db, selection)?;
-    let snap = db.inner.snapshot()?;
+    let snap = db.inner()?.snapshot()?;
     let names = if canonical {
         Some(crate::entries::CanonicalNames::new(&snap)?)
     } else {
@@ -159,6 +159,13 @@ pub(crate) fn write_parquet(
     Ok(n)
 }
 
+/// The game a set or a database names `id` (`MEMBER:ID` in a set, see
+/// [`crate::dbset::ids`]) as PGN text.
+pub fn game_pgn_named(db: &Db, id: &str) -> Result<String> {
+    let (m, n) = crate::dbset::ids::parse(db, id)?;
+    game_pgn(&db.member(m), n)
+}
+
 /// One chess game as PGN text.
 pub fn game_pgn(db: &Db, id: u32) -> Result<String> {
     let mut out = Vec::new();
@@ -169,5 +176,5 @@ pub fn game_pgn(db: &Db, id: u32) -> Result<String> {
 /// Writes an Othello database back as WTHOR files in `dir`: `WTH_<year>.wtb` per year,
 /// `WTHOR.JOU`, `WTHOR.TRN` (byte-identical to the files it was imported from).
 pub fn wthor(db: &Db, dir: &Path) -> Result<WthorExport> {
-    Ok(db.inner.export_wthor(dir)?)
+    Ok(db.inner()?.export_wthor(dir)?)
 }

@@ -93,6 +93,15 @@ fn line(start: &Chess, ply: u32, nodes: &[Node], mode: CastlingMode) -> Vec<Game
     out
 }
 
+/// The game a set or a database names `id` (`MEMBER:ID` in a set, see
+/// [`crate::dbset::ids`]), as JSON.
+pub fn game_named(db: &Db, id: &str) -> Result<GameJson> {
+    let (m, n) = crate::dbset::ids::parse(db, id)?;
+    let mut g = game(&db.member(m), n)?;
+    g.id = crate::dbset::ids::name(db, m, n);
+    Ok(g)
+}
+
 /// Game `id` of a chess database as JSON (`NotFound` when there is none).
 pub fn game(db: &Db, id: u32) -> Result<GameJson> {
     if db.kind() != Kind::Chess {
@@ -101,7 +110,7 @@ pub fn game(db: &Db, id: u32) -> Result<GameJson> {
             db.dir().display()
         )));
     }
-    let snap = db.inner.snapshot()?;
+    let snap = db.inner()?.snapshot()?;
     let g = snap
         .chess_game(id)?
         .ok_or_else(|| Error::not_found(format!("no game {id} in {}", db.dir().display())))?;

@@ -22,8 +22,11 @@ pub fn chess(
     offset: usize,
     limit: usize,
 ) -> Result<ChessGames> {
+    if db.is_set() {
+        return crate::dbset::games::games(db, at, &Filter::default(), sort, offset, limit);
+    }
     Ok(db
-        .inner
+        .inner()?
         .snapshot()?
         .chess_games(&at.pos, at.mode, sort, offset, limit)?)
 }
@@ -37,7 +40,10 @@ pub fn chess_filtered(
     offset: usize,
     limit: usize,
 ) -> Result<ChessGames> {
-    let snap = db.inner.snapshot()?;
+    if db.is_set() {
+        return crate::dbset::games::games(db, at, filter, sort, offset, limit);
+    }
+    let snap = db.inner()?.snapshot()?;
     let f = filter.resolve(&snap)?;
     Ok(snap.chess_games_filtered(&at.pos, at.mode, &f, sort, offset, limit)?)
 }
@@ -67,6 +73,7 @@ pub fn chess_with_novelties(
     offset: usize,
     limit: usize,
 ) -> Result<ChessGamesNovelties> {
+    db.inner()?;
     let page = chess_filtered(db, at, filter, sort, offset, limit)?;
     let ids = page
         .games
@@ -130,7 +137,7 @@ pub fn othello(
         GameSort::Id => GameSort::Id,
     };
     Ok(db
-        .inner
+        .inner()?
         .snapshot()?
         .othello_games(&filter, sort, offset, limit)?)
 }

@@ -42,7 +42,7 @@ pub fn create(
             .unwrap_or_else(|e| e.into_bytes().iter().map(|&b| b as char).collect());
         files.push((n, text));
     }
-    Ok(db.inner.create_gameset(name, criteria, from, files)?)
+    Ok(db.inner()?.create_gameset(name, criteria, from, files)?)
 }
 
 /// The repertoire files criteria follow, as written.
@@ -53,7 +53,7 @@ pub fn files_of(criteria: &str) -> Result<Vec<String>> {
 /// Every gameset.
 pub fn list(db: &Db) -> Result<Vec<Gameset>> {
     check(db)?;
-    Ok(db.inner.snapshot()?.gamesets()?)
+    Ok(db.inner()?.snapshot()?.gamesets()?)
 }
 
 /// A gameset shown: what it is and the ranges of ids its games make.
@@ -67,7 +67,7 @@ pub struct Shown {
 
 pub fn show(db: &Db, name: &str) -> Result<Shown> {
     check(db)?;
-    let (gameset, ids) = db.inner.snapshot()?.gameset(name)?;
+    let (gameset, ids) = db.inner()?.snapshot()?.gameset(name)?;
     Ok(Shown {
         gameset,
         id_ranges: ids.ranges(),
@@ -77,13 +77,13 @@ pub fn show(db: &Db, name: &str) -> Result<Shown> {
 /// The games of a gameset, or of a criterion, by id.
 pub fn ids(db: &Db, name: &str) -> Result<IdSet> {
     check(db)?;
-    Ok(db.inner.snapshot()?.gameset(name)?.1)
+    Ok(db.inner()?.snapshot()?.gameset(name)?.1)
 }
 
 /// The games meeting a criterion now (not kept).
 pub fn ids_where(db: &Db, criteria: &str) -> Result<IdSet> {
     check(db)?;
-    Ok(db.inner.snapshot()?.games_where(criteria)?)
+    Ok(db.inner()?.snapshot()?.games_where(criteria)?)
 }
 
 /// The games a gameset and/or criterion select, for a filter (`None` when neither is
@@ -134,7 +134,7 @@ pub struct Games {
 /// The games of a gameset, in id order, from `offset`, at most `limit`.
 pub fn games(db: &Db, name: &str, offset: usize, limit: usize) -> Result<Games> {
     check(db)?;
-    let snap = db.inner.snapshot()?;
+    let snap = db.inner()?.snapshot()?;
     let (g, ids) = snap.gameset(name)?;
     let mut games = Vec::new();
     for id in ids.iter().skip(offset).take(limit) {
@@ -167,11 +167,11 @@ pub fn games(db: &Db, name: &str, offset: usize, limit: usize) -> Result<Games> 
 /// Deletes a gameset (its games stay).
 pub fn delete(db: &Db, name: &str) -> Result<Gameset> {
     check(db)?;
-    Ok(db.inner.delete_gameset(name)?)
+    Ok(db.inner()?.delete_gameset(name)?)
 }
 
 /// Judges every game again for a gameset and those made from it.
 pub fn refresh(db: &Db, name: &str) -> Result<Vec<Gameset>> {
     check(db)?;
-    Ok(db.inner.refresh_gameset(name)?)
+    Ok(db.inner()?.refresh_gameset(name)?)
 }

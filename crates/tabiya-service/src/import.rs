@@ -143,11 +143,11 @@ pub fn import_sources(
     }
     let result = match kind {
         Kind::Chess => db
-            .inner
+            .inner()?
             .import_sources(sources, &opts, progress)
             .map(ImportReport::Chess),
         Kind::Othello => db
-            .inner
+            .inner()?
             .import_wthor(&req.files, &req.names, &opts, progress)
             .map(ImportReport::Othello),
     };
@@ -155,7 +155,7 @@ pub fn import_sources(
     // larger than what it holds: give the free pages back.
     progress.compacting.store(true, Ordering::Relaxed);
     let shrunk = if result.is_ok() {
-        db.inner.shrink_reopened().map(|_| ())
+        db.into_inner()?.shrink_reopened().map(|_| ())
     } else {
         Ok(())
     };
@@ -184,24 +184,24 @@ pub fn import_into(
     if let Some(mib) = req.memory_mib {
         opts.index_memory = mib << 20;
     }
-    if kind == Kind::Chess && req.max_ply.is_some() && req.max_ply != db.inner.max_ply() {
+    if kind == Kind::Chess && req.max_ply.is_some() && req.max_ply != db.inner()?.max_ply() {
         return Err(Error::bad_request(format!(
             "{} indexes {}; --max-ply would make its statistics inconsistent",
             db.dir().display(),
-            db.inner
+            db.inner()?
                 .max_ply()
                 .map_or("every ply".to_string(), |p| format!("up to ply {p}"))
         )));
     }
     // Questions asked meanwhile get the database as it was until the import is done.
-    let _pinned = db.inner.pin_answers()?;
+    let _pinned = db.inner()?.pin_answers()?;
     Ok(match kind {
         Kind::Chess => {
             let sources = crate::inputs::sources(&req.files)?;
-            ImportReport::Chess(db.inner.import_sources(sources, &opts, progress)?)
+            ImportReport::Chess(db.inner()?.import_sources(sources, &opts, progress)?)
         }
         Kind::Othello => ImportReport::Othello(
-            db.inner
+            db.inner()?
                 .import_wthor(&req.files, &req.names, &opts, progress)?,
         ),
     })

@@ -3,6 +3,8 @@
 //! only parse what they are given, call these functions, and print or send the answer.
 //!
 //! - [`database`]: open or create a database of either kind ([`Db`]); its statistics.
+//! - [`dbset`]: several chess databases opened as one set (`Db::open_set`): explore and
+//!   game lists over all of them, summed exactly; games named `MEMBER:ID`.
 //! - [`import`]: games in (PGN, Parquet or WTHOR), with progress; [`inputs`]: which
 //!   files an import's arguments name and how each is read.
 //! - [`explore`]: what the explorer shows of a position (chess, with books beside it;
@@ -16,6 +18,7 @@
 //!   position analysed, its evaluation kept by position and shown by the explorer;
 //!   [`annotate`]: every position of chosen games evaluated, their mistakes reported and
 //!   written into PGN.
+//! - [`cluster`]: a cluster build's worker commands (games, occurrences) and its load.
 //! - [`cards`]: flashcards (a position and the moves to know there) made by hand, from a
 //!   line, a book or the database, answered and scheduled by SM-2.
 //! - [`codecs`]: compact position codecs; [`wthor`]: WTHOR files on their own;
@@ -25,8 +28,10 @@ pub mod analysis;
 pub mod annotate;
 pub mod books;
 pub mod cards;
+pub mod cluster;
 pub mod codecs;
 pub mod database;
+pub mod dbset;
 pub mod demo;
 pub mod duplicates;
 pub mod edit;

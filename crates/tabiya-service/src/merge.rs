@@ -164,7 +164,7 @@ fn merge_selected(
     let mut rules = 0;
     let mut spelling = None;
     for db in &opened {
-        let (r, s) = target.inner.adopt_names(&db.inner)?;
+        let (r, s) = target.inner()?.adopt_names(db.inner()?)?;
         rules += r;
         spelling = spelling.or(s);
     }

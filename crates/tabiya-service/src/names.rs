@@ -156,7 +156,7 @@ pub fn search(db: &Db, kind: NameKind, query: &str, limit: usize) -> Result<Vec<
     if words.is_empty() {
         return Ok(Vec::new());
     }
-    let snap = db.inner.snapshot()?;
+    let snap = db.inner()?.snapshot()?;
     let fuzzy_words: Vec<Vec<char>> = words.iter().map(|w| w.chars().collect()).collect();
     let typo_allowed = fuzzy_words.iter().any(|w| allowed_edits(w.len()) > 0);
     // (rank: 0 whole name starts with the query, 1 its words do, 2 with typos; folded; name;
@@ -205,7 +205,7 @@ pub fn list(db: &Db, kind: NameKind, offset: usize, limit: usize) -> Result<(u64
             db.dir().display()
         )));
     }
-    let snap = db.inner.snapshot()?;
+    let snap = db.inner()?.snapshot()?;
     let mut all: Vec<(String, String)> = snap
         .names()
         .all(kind.dict())?

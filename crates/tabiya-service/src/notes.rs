@@ -42,7 +42,7 @@ pub fn show(db: &Db, at: &ChessPosition) -> Result<Note> {
     check(db)?;
     Ok(Note {
         fen: fen(at),
-        note: db.inner.snapshot()?.note(position_key(&at.pos))?,
+        note: db.inner()?.snapshot()?.note(position_key(&at.pos))?,
         replaced: None,
     })
 }
@@ -50,7 +50,7 @@ pub fn show(db: &Db, at: &ChessPosition) -> Result<Note> {
 /// Keeps `text` as a position's note (an empty text deletes it).
 pub fn set(db: &Db, at: &ChessPosition, text: &str) -> Result<Note> {
     check(db)?;
-    let had = db.inner.set_note(position_key(&at.pos), text)?;
+    let had = db.inner()?.set_note(position_key(&at.pos), text)?;
     let text = text.trim();
     Ok(Note {
         fen: fen(at),

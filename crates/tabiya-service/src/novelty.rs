@@ -165,7 +165,7 @@ impl<'d> Judge<'d> {
     /// A judge for a chess database's games.
     pub fn new(db: &'d Db) -> Result<Judge<'d>> {
         check(db)?;
-        Ok(Judge::on(db, db.inner.snapshot()?))
+        Ok(Judge::on(db, db.inner()?.snapshot()?))
     }
 
     /// A judge on a snapshot already open (the database checked to be chess).

@@ -79,7 +79,7 @@ pub fn card(db: &Db, name: &str) -> Result<PlayerCard> {
             db.dir().display()
         )));
     }
-    let snap = db.inner.snapshot()?;
+    let snap = db.inner()?.snapshot()?;
     let entries = snap.entries(Dict::Player)?;
     let list = snap.names().all(Dict::Player)?;
     let found = resolve(db, &entries, &list, name)?;

@@ -44,6 +44,37 @@ impl DbArg {
     }
 }
 
+/// Where the database lives, or several chess databases opened as one set.
+#[derive(Args, Clone)]
+pub struct DbSetArg {
+    /// Database directory (default: $TABIYA_DB, else ./tabiya-db). Give it several times to
+    /// ask several chess databases as one set (read only; its games are named MEMBER:ID,
+    /// 1:42 being game 42 of the first --db).
+    #[arg(long = "db", value_name = "DIR")]
+    pub dbs: Vec<PathBuf>,
+}
+
+impl DbSetArg {
+    /// The directory, or a set's first, for messages.
+    pub fn dir(&self) -> PathBuf {
+        self.one().dir()
+    }
+
+    fn one(&self) -> DbArg {
+        DbArg {
+            db: self.dbs.first().cloned(),
+        }
+    }
+
+    /// Opens the database, or the set, to read it.
+    pub fn open(&self) -> anyhow::Result<Db> {
+        if self.dbs.len() <= 1 {
+            return self.one().open();
+        }
+        Ok(Db::open_set(&self.dbs)?)
+    }
+}
+
 /// A chess position given on the command line.
 #[derive(Args, Clone)]
 pub struct PositionArg {

@@ -1,5 +1,5 @@
 //! `tabiya db merge`: other chess databases' games into one; `tabiya db subset`: a new
-//! database of a gameset's games.
+//! database of a gameset's games; `tabiya db load`: a cluster build into a new database.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -19,6 +19,26 @@ pub enum DbCommand {
     /// A new database of a gameset's games (or of the games meeting criteria), as CDB made
     /// one: the games as they stand, the corrections of names with them.
     Subset(SubsetArgs),
+    /// Load a cluster build (`scripts/spark/tabiya_build.py --out BUILD`) into a new
+    /// database: its games stored, their index assembled from its sorted occurrences.
+    Load(LoadArgs),
+}
+
+#[derive(Args)]
+pub struct LoadArgs {
+    /// The build's directory (with `games/` and `index/`).
+    #[arg(value_name = "BUILD")]
+    pub build: PathBuf,
+    #[command(flatten)]
+    pub db: crate::args::DbArg,
+    /// The ply cap the build used (`--max-ply` of the job).
+    #[arg(long, value_name = "N")]
+    pub max_ply: Option<u32>,
+    /// Index memory in MiB for storing the games (as `tabiya import --memory`).
+    #[arg(long, value_name = "MIB")]
+    pub memory: Option<u64>,
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args)]
@@ -77,6 +97,19 @@ pub fn run(cmd: DbCommand) -> anyhow::Result<()> {
                 println!("  spelling file brought over: {f}");
             }
             Ok(())
+        }
+        DbCommand::Load(a) => {
+            let progress = Arc::new(ImportProgress::default());
+            let ticker = ImportTicker::start(&progress, 1);
+            let dir = a.db.dir();
+            let result =
+                tabiya_service::cluster::load(&a.build, &dir, a.max_ply, a.memory, &progress);
+            ticker.finish();
+            let s = result?;
+            if a.json {
+                return print_json(&s);
+            }
+            crate::import::print_chess(&s, &dir)
         }
         DbCommand::Subset(a) => {
             let selection = match (&a.gameset, &a.criteria) {

@@ -40,7 +40,7 @@ pub fn run(args: DemoArgs) -> anyhow::Result<()> {
         );
         return crate::serve::serve(tabiya_server::Config {
             bind: args.bind,
-            dbs: vec![("demo".to_string(), dir)],
+            dbs: vec![("demo".to_string(), vec![dir])],
             ..tabiya_server::Config::default()
         });
     }

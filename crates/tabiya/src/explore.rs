@@ -10,13 +10,13 @@ use tabiya_service::Kind;
 use tabiya_service::analysis::WhiteScore;
 use tabiya_service::explore::{self, ChessAnswer, OthelloExplore};
 
-use crate::args::{ChessFilterArgs, DbArg, MovesArg, PositionArg};
+use crate::args::{ChessFilterArgs, DbSetArg, MovesArg, PositionArg};
 use crate::output::print_json;
 
 #[derive(Args)]
 pub struct ExploreArgs {
     #[command(flatten)]
-    pub db: DbArg,
+    pub db: DbSetArg,
     #[command(flatten)]
     pub position: PositionArg,
     #[command(flatten)]

@@ -9,13 +9,13 @@ use tabiya_service::games::{self, GameRow, OthelloFilter, OthelloGames};
 use tabiya_service::novelty::Report;
 use tabiya_service::{Kind, OthelloPosition};
 
-use crate::args::{ChessFilterArgs, DbArg, OthelloFilterArgs, PositionArg, SortArg};
+use crate::args::{ChessFilterArgs, DbSetArg, OthelloFilterArgs, PositionArg, SortArg};
 use crate::output::print_json;
 
 #[derive(Args)]
 pub struct GamesArgs {
     #[command(flatten)]
-    pub db: DbArg,
+    pub db: DbSetArg,
     #[command(flatten)]
     pub position: PositionArg,
     #[command(flatten)]

@@ -29,6 +29,7 @@ mod position;
 mod prepare;
 mod repertoire;
 mod serve;
+mod spark;
 mod stats;
 mod train;
 mod wthor;
@@ -109,6 +110,9 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Generate realistic PGN from real games (deterministic), for scale benchmarks.
     Gen(generate::GenArgs),
+    /// A cluster build's worker commands (run by `scripts/spark/tabiya_build.py`).
+    #[command(subcommand, hide = true)]
+    Spark(spark::SparkCommand),
     /// Opening books: ChessBase CTG, Polyglot, Kvetka.
     #[command(subcommand)]
     Book(book::BookCommand),
@@ -145,6 +149,7 @@ fn main() {
         Command::Names(cmd) => names::run(cmd),
         Command::Serve(a) => serve::run(a),
         Command::Gen(a) => generate::run(a),
+        Command::Spark(cmd) => spark::run(cmd),
         Command::Book(cmd) => book::run(cmd),
         Command::Position(cmd) => position::run(cmd),
         Command::Wthor(cmd) => wthor::run(cmd),

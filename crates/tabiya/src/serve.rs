@@ -10,8 +10,9 @@ use tabiya_server::{Config, DEFAULT_BIND};
 #[derive(Args)]
 pub struct ServeArgs {
     /// A database to serve, as DIR or NAME=DIR (default name: the directory's name);
-    /// repeatable. Default: $TABIYA_DB, else ./tabiya-db.
-    #[arg(long = "db", value_name = "[NAME=]DIR")]
+    /// repeatable. NAME=DIR1,DIR2,… serves several chess databases as one set under NAME
+    /// (read only; its games are named MEMBER:ID). Default: $TABIYA_DB, else ./tabiya-db.
+    #[arg(long = "db", value_name = "[NAME=]DIR[,DIR…]")]
     pub dbs: Vec<String>,
     /// An opening book to serve (CTG, Polyglot, Kvetka), as FILE or NAME=FILE; repeatable.
     #[arg(long = "book", value_name = "[NAME=]FILE")]
@@ -57,14 +58,33 @@ fn named(arg: &str, what: &str) -> anyhow::Result<(String, PathBuf)> {
     }
 }
 
+/// `--db`: `[NAME=]DIR`, or `NAME=DIR1,DIR2,…` for a set (a directory whose name holds a
+/// comma is served alone when it exists).
+fn named_set(arg: &str) -> anyhow::Result<(String, Vec<PathBuf>)> {
+    let (name, path) = named(arg, "--db")?;
+    let whole = path.display().to_string();
+    if !whole.contains(',') || path.exists() {
+        return Ok((name, vec![path]));
+    }
+    if !arg.contains('=') {
+        bail!("--db {arg:?}: a set of databases needs a name, like --db NAME={arg}");
+    }
+    let dirs: Vec<PathBuf> = whole.split(',').map(PathBuf::from).collect();
+    if dirs.iter().any(|d| d.as_os_str().is_empty()) {
+        bail!("--db {arg:?}: a set names its directories separated by single commas");
+    }
+    Ok((name, dirs))
+}
+
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     let mut dbs = Vec::new();
     for d in &args.dbs {
-        dbs.push(named(d, "--db")?);
+        dbs.push(named_set(d)?);
     }
     if dbs.is_empty() && args.books.is_empty() {
         let dir = crate::args::DbArg { db: None }.dir();
-        dbs.push(named(&dir.display().to_string(), "--db")?);
+        let (name, dir) = named(&dir.display().to_string(), "--db")?;
+        dbs.push((name, vec![dir]));
     }
     let mut books = Vec::new();
     for b in &args.books {
@@ -91,7 +111,10 @@ pub fn serve(config: Config) -> anyhow::Result<()> {
     let names: Vec<String> = config
         .dbs
         .iter()
-        .map(|(n, d)| format!("{n} ({})", d.display()))
+        .map(|(n, d)| {
+            let dirs: Vec<String> = d.iter().map(|d| d.display().to_string()).collect();
+            format!("{n} ({})", dirs.join(", "))
+        })
         .chain(
             config
                 .books

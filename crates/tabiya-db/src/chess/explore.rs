@@ -38,6 +38,9 @@ pub struct TopGame {
     pub year: Option<u16>,
     /// `YYYY-MM` when the month is known.
     pub month: Option<String>,
+    /// The game's facts, by which answers of several databases are merged (not shown).
+    #[serde(skip)]
+    pub facts: GameFacts,
 }
 
 /// One move of a position with the results of the games that played it.
@@ -71,6 +74,12 @@ pub struct MoveRow {
     /// beside those that played the move here; left out of filtered answers.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reached: Option<Reached>,
+    /// The move's code and raw sums, by which answers of several databases are summed
+    /// exactly (not shown: the fields above are formed from them).
+    #[serde(skip)]
+    pub code: u16,
+    #[serde(skip)]
+    pub stats: Stats,
 }
 
 /// Games reaching a position by any move order, by result.
@@ -96,6 +105,21 @@ impl MoveRow {
     /// Games that played the move, results known or not.
     pub fn games(&self) -> u64 {
         self.white + self.draws + self.black + self.unknown
+    }
+
+    /// Sets the move's statistics, and every figure formed from them.
+    pub fn set_stats(&mut self, s: Stats) {
+        self.white = s.first;
+        self.draws = s.draws;
+        self.black = s.second;
+        self.unknown = s.unknown;
+        self.average_rating = s.average_rating();
+        self.performance = s.performance();
+        self.first_year = (s.min_year != 0).then_some(s.min_year);
+        self.last_year = (s.max_year != 0).then_some(s.max_year);
+        self.average_opponent_rating = (s.perf_games > 0)
+            .then(|| ((2 * s.perf_opp_sum + s.perf_games) / (2 * s.perf_games)) as u32);
+        self.stats = s;
     }
 }
 
@@ -125,6 +149,10 @@ pub struct ChessExplore {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub recent_games: Option<Vec<TopGame>>,
     pub opening: Option<OpeningName>,
+    /// Every game's statistics summed (`ended` included), by which answers of several
+    /// databases are summed exactly (not shown).
+    #[serde(skip)]
+    pub totals: Stats,
 }
 
 /// One game of a position's game list.
@@ -140,6 +168,9 @@ pub struct GameRow {
     pub round: String,
     /// The move played in the asked position (UCI).
     pub uci: Option<String>,
+    /// The game's facts, by which pages of several databases are merged (not shown).
+    #[serde(skip)]
+    pub facts: GameFacts,
 }
 
 /// A page of the games reaching a position, and how many there are.
@@ -169,23 +200,26 @@ fn tag(tags: &[(String, String)], name: &str) -> String {
 /// The row of a move with its statistics (`None` for a code that is no legal move).
 fn move_row(pos: &Chess, mode: CastlingMode, code: u16, s: &Stats) -> Option<MoveRow> {
     let m = code_to_move(pos, code)?;
-    Some(MoveRow {
+    let mut row = MoveRow {
         uci: UciMove::from_move(m, mode).to_string(),
         san: SanPlus::from_move(pos.clone(), m).to_string(),
-        white: s.first,
-        draws: s.draws,
-        black: s.second,
-        average_rating: s.average_rating(),
-        performance: s.performance(),
-        first_year: (s.min_year != 0).then_some(s.min_year),
-        last_year: (s.max_year != 0).then_some(s.max_year),
-        unknown: s.unknown,
-        average_opponent_rating: (s.perf_games > 0)
-            .then(|| ((2 * s.perf_opp_sum + s.perf_games) / (2 * s.perf_games)) as u32),
+        white: 0,
+        draws: 0,
+        black: 0,
+        average_rating: None,
+        performance: None,
+        first_year: None,
+        last_year: None,
+        unknown: 0,
+        average_opponent_rating: None,
         game: None,
         eval: None,
         reached: None,
-    })
+        code,
+        stats: Stats::default(),
+    };
+    row.set_stats(*s);
+    Some(row)
 }
 
 fn uci(pos: &Chess, mode: CastlingMode, code: u16) -> Option<String> {
@@ -256,6 +290,7 @@ impl Snapshot<'_> {
             top_games,
             recent_games: None,
             opening,
+            totals: *t,
         })
     }
 
@@ -301,6 +336,7 @@ impl Snapshot<'_> {
             year: f.year,
             month: (f.date / 100 % 100 != 0)
                 .then(|| format!("{}-{:02}", f.date / 10000, f.date / 100 % 100)),
+            facts: f,
         })
     }
 
@@ -430,6 +466,7 @@ impl Snapshot<'_> {
             top_games,
             recent_games,
             opening,
+            totals,
         })
     }
 
@@ -572,6 +609,7 @@ impl Snapshot<'_> {
                 site: tag(&tags, "Site"),
                 round: tag(&tags, "Round"),
                 uci: uci(pos, mode, code),
+                facts: f,
             });
         }
         Ok(games)

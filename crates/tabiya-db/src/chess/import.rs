@@ -24,7 +24,7 @@ use super::stored::assemble_tags;
 use crate::import::segment::load_dedup;
 use crate::import::{
     BYTES_PER_OCCURRENCE, Batch, FileSummary, ImportOptions, ImportProgress, ImportSummary,
-    Problem, Segment, reason_kind,
+    Problem, Segment, reason_kind, spill::Spill,
 };
 use crate::index::Occ;
 use crate::keymap::KeyMap;
@@ -101,7 +101,8 @@ impl Database {
         };
         intake.batch = Batch::with_capacity(intake.next_game, intake.handoff);
         intake.batch_plies = Vec::with_capacity(intake.handoff * 90);
-        std::thread::scope(|s| -> Result<()> {
+        crate::import::spill::clear_stale(self)?;
+        let spilled = std::thread::scope(|s| -> Result<Option<Spill>> {
             let writer = std::thread::Builder::new()
                 .name("tabiya-write".into())
                 .spawn_scoped(s, || {
@@ -114,13 +115,20 @@ impl Database {
                 .join()
                 .map_err(|_| Error::Corrupt("writer thread panicked".into()))?;
             // The writer's error explains a hand-over that failed; else the intake's own.
-            intake.summary.runs_written = written?;
-            taken
+            let (runs, spill) = written?;
+            intake.summary.runs_written = runs;
+            taken.map(|()| spill)
         })?;
         let mut summary = intake.summary;
         let t = Instant::now();
         progress.merging.store(true, Ordering::Relaxed);
-        let merged = crate::index::merge::compact(self);
+        let merged = (|| -> Result<u32> {
+            let sorted = match spilled {
+                Some(spill) => u32::from(spill.merge(self)?),
+                None => 0,
+            };
+            Ok(sorted + crate::index::merge::compact(self)?)
+        })();
         progress.merging.store(false, Ordering::Relaxed);
         summary.merges = merged?;
         trace("merged index runs", t);
@@ -143,7 +151,7 @@ impl Database {
 
 /// The writer thread: batches gather into a segment, committed (index run and games in one
 /// transaction) when it holds `batch_games` games or fills the index memory. Returns the
-/// runs written.
+/// runs written, and the spill of the segments when there were several (to merge).
 fn write_segments(
     db: &Database,
     batches: Receiver<Handoff>,
@@ -151,14 +159,21 @@ fn write_segments(
     opts: &ImportOptions,
     budget: usize,
     progress: &ImportProgress,
-) -> Result<u32> {
+) -> Result<(u32, Option<Spill>)> {
     let seg_games = opts.batch_games;
     let mut seg = Segment::new(0);
+    seg.index = opts.build_index;
     let mut last = 0usize;
     let mut runs = 0u32;
-    let mut commit = |seg: &mut Segment| -> Result<()> {
+    // From the first segment that is not the last, segments spill their rare occurrences:
+    // their runs then merge without replays.
+    let mut spill: Option<Spill> = None;
+    let mut commit = |seg: &mut Segment, more: bool| -> Result<()> {
+        if more && spill.is_none() && opts.merge_sorted && opts.build_index {
+            spill = Some(Spill::new(db)?);
+        }
         progress.indexing.store(true, Ordering::Relaxed);
-        let written = seg.commit(db);
+        let written = seg.commit_spilling(db, spill.as_mut());
         progress.indexing.store(false, Ordering::Relaxed);
         runs += u32::from(written?);
         Ok(())
@@ -175,11 +190,11 @@ fn write_segments(
         // The games asked for, or no room for one more batch like the biggest so far.
         let full = (seg_games > 0 && seg.games() >= seg_games) || seg.occurrences() + last > budget;
         if full {
-            commit(&mut seg)?;
+            commit(&mut seg, true)?;
         }
     }
-    commit(&mut seg)?;
-    Ok(runs)
+    commit(&mut seg, false)?;
+    Ok((runs, spill))
 }
 
 /// The main thread's side of an import: games in file order, duplicates dropped, ids

@@ -3,6 +3,7 @@
 //! game ([`stored`], [`tags`]), its facts for the index ([`facts`]) and opening names
 //! ([`openings`]).
 
+pub mod cluster;
 mod counts;
 mod explore;
 pub mod facts;
@@ -26,9 +27,11 @@ mod years;
 mod tests;
 
 pub use crate::game::{Dict, NO_MOVE, NameLookup, Names, Occurrence};
+pub use crate::index::{TOP_GAMES, top_order};
 pub use counts::MoveCounts;
 pub use explore::{
-    ChessExplore, ChessGames, GameRow, MoveRow, OpeningName, Player, Reached, TopGame,
+    ChessExplore, ChessGames, GameRow, MoveRow, OpeningName, Player, Reached, SINGLE_GAMES_UP_TO,
+    TopGame,
 };
 pub use facts::{facts, facts_from, index_outcome};
 pub use filter::{GameFilter, PlayerFilter};

@@ -13,7 +13,9 @@
 //! duplicates and finishes the job. An import that fits its memory is one run: nothing to
 //! merge.
 
+mod load;
 pub mod segment;
+pub(crate) mod spill;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -40,6 +42,13 @@ pub struct ImportOptions {
     pub index_memory: u64,
     /// Parse threads (default: the machine's cores).
     pub workers: usize,
+    /// When the import needs several segments: merge their runs from their rare
+    /// occurrences spilled sorted to disk (no game replayed; the default), rather than by
+    /// the merge that replays games (kept for comparison, and for runs of earlier imports).
+    pub merge_sorted: bool,
+    /// Build the index of the games (false: store them alone, for a load that assembles
+    /// their run from a cluster build's sorted occurrences).
+    pub build_index: bool,
 }
 
 impl Default for ImportOptions {
@@ -49,6 +58,8 @@ impl Default for ImportOptions {
             batch_games: 0,
             index_memory: default_index_memory(),
             workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            merge_sorted: true,
+            build_index: true,
         }
     }
 }

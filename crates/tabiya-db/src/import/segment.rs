@@ -9,6 +9,7 @@ use crate::facts::write_facts;
 use crate::game::Dict;
 use crate::gamesets::maintain::Judge;
 use crate::hll::Hll;
+use crate::import::spill::Spill;
 use crate::index::{self, Occ};
 use crate::names::write_names;
 use crate::players::{Players, write_players};
@@ -97,6 +98,9 @@ pub(crate) struct Segment {
     occs: Vec<Occ>,
     plies: Vec<u16>,
     with_plies: bool,
+    /// Whether the segment's run is built (a load of a cluster build stores the games
+    /// alone: their run is assembled from the cluster's sorted occurrences).
+    pub(crate) index: bool,
     sketch: Hll,
     /// The database's game dictionary (loaded once there is one), and whether it is new:
     /// trained on this segment's first batch big enough, to be stored with it.
@@ -121,6 +125,7 @@ impl Segment {
             occs: Vec::new(),
             plies: Vec::new(),
             with_plies: true,
+            index: true,
             sketch: Hll::default(),
             dict: None,
             dict_is_new: false,
@@ -230,6 +235,16 @@ impl Segment {
     /// anything to write. Prints timing lines on stderr when `TABIYA_TRACE` is set (for
     /// benchmarks).
     pub(crate) fn commit(&mut self, db: &Database) -> Result<bool> {
+        self.commit_spilling(db, None)
+    }
+
+    /// [`Segment::commit`], spilling the segment's rare occurrences to `spill` (when given)
+    /// for the merge at the import's end.
+    pub(crate) fn commit_spilling(
+        &mut self,
+        db: &Database,
+        spill: Option<&mut Spill>,
+    ) -> Result<bool> {
         if self.games == 0 {
             return Ok(false);
         }
@@ -243,25 +258,41 @@ impl Segment {
         let lookup = |g: u32| facts[(g - first) as usize];
         let n_occs = self.occs.len();
         let plies = self.with_plies.then_some(&self.plies[..]);
-        let built =
-            index::build_sketched(&self.occs, &lookup, plies, std::mem::take(&mut self.sketch));
-        trace(
-            &format!(
-                "segment of {n} games: sorted {n_occs} positions into {} records, {} singles, {} implicit",
-                built.records.len(),
-                built.singles.len(),
-                built.implicit
-            ),
-            t0,
-        );
+        let sketch = std::mem::take(&mut self.sketch);
+        let built = match (spill, plies) {
+            _ if !self.index => None,
+            (Some(spill), Some(plies)) => {
+                Some(spill.segment(run_id, first, &self.occs, plies, |sinks| {
+                    index::build_sketched(&self.occs, &lookup, Some(plies), sketch, Some(sinks))
+                })?)
+            }
+            (Some(_), None) => {
+                return Err(Error::Corrupt("a segment to spill has no plies".into()));
+            }
+            (None, plies) => Some(index::build_sketched(
+                &self.occs, &lookup, plies, sketch, None,
+            )),
+        };
+        if let Some(built) = &built {
+            trace(
+                &format!(
+                    "segment of {n} games: sorted {n_occs} positions into {} records, {} singles, {} implicit",
+                    built.records.len(),
+                    built.singles.len(),
+                    built.implicit
+                ),
+                t0,
+            );
+        }
         let w = match self.tx.take() {
             Some(w) => w,
             None => db.store.write()?,
         };
         // The run is encoded on the other cores while the rest goes in.
-        let (records, singles) = (built.records, built.singles);
-        let encoded = std::thread::scope(|s| -> Result<index::writer::EncodedRun> {
-            let encoding = s.spawn(|| index::writer::encode_run(&records, &singles));
+        let encoded = std::thread::scope(|s| -> Result<Option<index::writer::EncodedRun>> {
+            let encoding = built
+                .as_ref()
+                .map(|b| s.spawn(|| index::writer::encode_run(&b.records, &b.singles)));
             if self.dict_is_new
                 && let Some((d, _)) = &self.dict
             {
@@ -276,23 +307,30 @@ impl Segment {
                 judge.write(&w)?;
             }
             encoding
-                .join()
-                .map_err(|_| Error::Corrupt("run encoding thread panicked".into()))
+                .map(|e| {
+                    e.join()
+                        .map_err(|_| Error::Corrupt("run encoding thread panicked".into()))
+                })
+                .transpose()
         })?;
-        drop((records, singles));
         trace("run encoded, facts and names put", t0);
-        index::writer::write_encoded_run(
-            &w,
-            run_id,
-            n as u64,
-            encoded,
-            &built.sketch,
-            built.implicit,
-        )?;
-        trace("run put", t0);
+        let with_run = built.is_some();
+        if let (Some(built), Some(encoded)) = (built, encoded) {
+            drop((built.records, built.singles));
+            index::writer::write_encoded_run(
+                &w,
+                run_id,
+                n as u64,
+                encoded,
+                &built.sketch,
+                built.implicit,
+            )?;
+            trace("run put", t0);
+        }
+        let next_run = run_id + u32::from(with_run);
         w.with_table(META, |t| {
             t.put(b"next_game", (first + n).to_string().as_bytes())?;
-            t.put(b"next_run", (run_id + 1).to_string().as_bytes())?;
+            t.put(b"next_run", next_run.to_string().as_bytes())?;
             Ok(())
         })?;
         w.commit()?;
@@ -308,7 +346,7 @@ impl Segment {
         self.plies.clear();
         self.with_plies = true;
         self.dict_is_new = false;
-        Ok(true)
+        Ok(with_run)
     }
 }
 

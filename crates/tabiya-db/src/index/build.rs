@@ -37,8 +37,13 @@ pub fn build(
     for o in occs {
         sketch.add(o.key);
     }
-    build_sketched(occs, facts, plies, sketch)
+    build_sketched(occs, facts, plies, sketch, None)
 }
+
+/// Receives the indices of a build's rare occurrences (those not in a T record) in key
+/// order: one for the lower half of the key space, one for the upper, each called from its
+/// own thread.
+pub type RareSinks<'s, 'f> = [&'s mut (dyn FnMut(u32) + Send + 'f); 2];
 
 /// [`build`] given the sketch of the occurrences' distinct keys (an import feeds it batch by
 /// batch, while other threads still parse).
@@ -47,6 +52,7 @@ pub fn build_sketched(
     facts: &(dyn Fn(u32) -> GameFacts + Sync),
     plies: Option<&[u16]>,
     sketch: Hll,
+    rare_sinks: Option<RareSinks<'_, '_>>,
 ) -> Built {
     let n = occs.len();
     assert!(
@@ -92,15 +98,19 @@ pub fn build_sketched(
             }
         }
     };
+    let (sink_low, sink_high) = match rare_sinks {
+        Some([a, b]) => (Some(a), Some(b)),
+        None => (None, None),
+    };
     let ((mut records, in_t_low), (records_high, in_t_high)) = {
         let (low, high) = packed.split_at_mut(starts[half]);
         std::thread::scope(|s| {
             let upper = s.spawn(|| {
                 scatter(high, half..1 << BITS);
-                build_ranges(occs, high, &starts[half..], facts)
+                build_ranges(occs, high, &starts[half..], facts, sink_high)
             });
             scatter(low, 0..half);
-            let lower = build_ranges(occs, low, &starts[..=half], facts);
+            let lower = build_ranges(occs, low, &starts[..=half], facts, sink_low);
             (lower, upper.join().expect("index build thread"))
         })
     };
@@ -298,12 +308,14 @@ pub(crate) fn sort_range(range: &mut [u64], scratch: &mut Vec<u64>) {
 /// bounds (offset by the first one). Returns their T records in key order and the indices
 /// of the occurrences in them. Only groups big enough for a T record are looked at closely
 /// (their whole keys read and compared): a smaller group needs nothing, even if it mixes
-/// keys sharing 48 bits.
-fn build_ranges(
+/// keys sharing 48 bits — unless `rare` wants the rare occurrences in key order, which
+/// sorts a small group by whole keys too.
+fn build_ranges<'s>(
     occs: &[Occ],
     packed: &mut [u64],
     starts: &[usize],
     facts: &(dyn Fn(u32) -> GameFacts + Sync),
+    mut rare: Option<&mut (dyn FnMut(u32) + Send + 's)>,
 ) -> (Vec<TRecord>, Vec<u32>) {
     let base = starts[0];
     let mut records = Vec::new();
@@ -316,6 +328,18 @@ fn build_ranges(
         let range = &mut packed[w[0] - base..w[1] - base];
         sort_range(range, &mut scratch);
         for same_bits in range.chunk_by(|a, b| a >> 32 == b >> 32) {
+            if same_bits.len() < PROMOTE_AT
+                && let Some(rare) = rare.as_deref_mut()
+            {
+                if same_bits.len() == 1 {
+                    rare(ix(same_bits[0]));
+                } else {
+                    exact.clear();
+                    exact.extend(same_bits.iter().map(|&p| (occs[ix(p) as usize].key, ix(p))));
+                    exact.sort_unstable();
+                    exact.iter().for_each(|&(_, o)| rare(o));
+                }
+            }
             if same_bits.len() >= PROMOTE_AT {
                 // Different keys may share these 48 bits: group by the whole key.
                 exact.clear();
@@ -330,6 +354,8 @@ fn build_ranges(
                         }
                         group_occs.sort_unstable_by_key(|o| o.game);
                         records.push(make_record(g[0].0, &group_occs, facts));
+                    } else if let Some(rare) = rare.as_deref_mut() {
+                        g.iter().for_each(|&(_, o)| rare(o));
                     }
                 }
             }

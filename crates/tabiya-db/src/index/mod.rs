@@ -18,7 +18,9 @@
 //!
 //! - [`record`]: T records, S entries and their statistics; [`build`]: a run from a segment's
 //!   occurrences; [`encoder`], [`sblock`], [`dir`]: a run's blocks and directory;
-//!   [`writer`]: writing a run; [`merge`]: merging runs; [`find`]: the games of a position.
+//!   [`writer`]: writing a run; [`merge`]: merging runs; [`sorted`]: occurrences with whole
+//!   keys, sorted on disk (what a merge without replays reads); [`find`]: the games of a
+//!   position.
 
 pub(crate) mod amend;
 pub mod build;
@@ -29,6 +31,7 @@ pub mod merge;
 pub mod record;
 pub(crate) mod restat;
 pub mod sblock;
+pub mod sorted;
 pub mod writer;
 
 #[cfg(test)]

@@ -122,7 +122,7 @@ pub(crate) fn store(
             created: now,
         })
         .collect();
-    let done = db.inner.add_cards(&new)?;
+    let done = db.inner()?.add_cards(&new)?;
     // Each card once: created when its first draft made it, extended when a later one
     // added to it.
     let mut order = Vec::new();
@@ -157,7 +157,7 @@ pub(crate) fn store(
             Outcome::Unchanged => report.unchanged += 1,
         }
         let stored = db
-            .inner
+            .inner()?
             .card(id)?
             .ok_or_else(|| Error::not_found(format!("no card {id}")))?;
         report.cards.push(AddedCard {

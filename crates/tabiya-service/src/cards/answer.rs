@@ -58,7 +58,7 @@ fn grade(correct: bool, mark: Option<Mark>, asked: Option<u8>) -> Result<u8> {
 /// recorded).
 pub fn answer(db: &Db, id: u32, given: &str, asked: Option<u8>, now: u64) -> Result<Verdict> {
     check(db)?;
-    let stored = db.inner.card(id)?.ok_or_else(|| {
+    let stored = db.inner()?.card(id)?.ok_or_else(|| {
         Error::not_found(format!(
             "no card {id} in {} (tabiya cards list shows them)",
             db.dir().display()
@@ -68,7 +68,7 @@ pub fn answer(db: &Db, id: u32, given: &str, asked: Option<u8>, now: u64) -> Res
     let (m, mark) = read_move(&pos, given)?;
     let given = given.trim().to_string();
     let mut outcome = None;
-    let done = db.inner.answer_card(id, |card| -> Result<_> {
+    let done = db.inner()?.answer_card(id, |card| -> Result<_> {
         let correct = card.moves.iter().any(|u| legal(&pos, u) == Some(m));
         let q = grade(correct, mark, asked)?;
         let drill = sm2::is_drill(&card.schedule, now);

@@ -48,7 +48,7 @@ pub fn from_db(
     }
     let (drafts, truncated) = {
         let mut source = Played {
-            snap: db.inner.snapshot()?,
+            snap: db.inner()?.snapshot()?,
             min_games,
         };
         walk(&at.start, &at.moves, side, limits, &mut source)?

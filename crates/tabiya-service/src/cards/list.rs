@@ -48,7 +48,7 @@ fn rank(c: &StoredCard, now: u64) -> (u8, u64, u32) {
 pub fn list(db: &Db, req: &ListRequest, now: u64) -> Result<CardList> {
     check(db)?;
     let mut cards: Vec<StoredCard> = db
-        .inner
+        .inner()?
         .cards()?
         .into_iter()
         .filter(|c| req.side.is_none_or(|s| s.is_white() == c.white))
@@ -82,10 +82,10 @@ fn no_card(db: &Db, id: u32) -> Error {
 /// One card with its answers.
 pub fn show(db: &Db, id: u32, now: u64) -> Result<Card> {
     check(db)?;
-    let stored = db.inner.card(id)?.ok_or_else(|| no_card(db, id))?;
+    let stored = db.inner()?.card(id)?.ok_or_else(|| no_card(db, id))?;
     let mut card = Card::from_stored(&stored, now)?;
     card.history = db
-        .inner
+        .inner()?
         .card_reviews(id)?
         .iter()
         .map(ReviewView::of)
@@ -96,6 +96,9 @@ pub fn show(db: &Db, id: u32, now: u64) -> Result<Card> {
 /// Deletes a card and its history; returns the card as it was.
 pub fn delete(db: &Db, id: u32, now: u64) -> Result<Card> {
     check(db)?;
-    let stored = db.inner.delete_card(id)?.ok_or_else(|| no_card(db, id))?;
+    let stored = db
+        .inner()?
+        .delete_card(id)?
+        .ok_or_else(|| no_card(db, id))?;
     Card::from_stored(&stored, now)
 }

@@ -33,8 +33,8 @@ pub struct CardStats {
 /// The cards' statistics at `now`.
 pub fn stats(db: &Db, now: u64) -> Result<CardStats> {
     check(db)?;
-    let cards = db.inner.cards()?;
-    let reviews = db.inner.all_card_reviews()?;
+    let cards = db.inner()?.cards()?;
+    let reviews = db.inner()?.all_card_reviews()?;
     let day_start = now - now % 86_400;
     let day_end = day_start + 86_399;
     let right = reviews.iter().filter(|(_, r)| r.correct).count();

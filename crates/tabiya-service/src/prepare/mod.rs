@@ -249,7 +249,7 @@ pub fn prepare(db: &Db, opts: &PrepareOptions) -> Result<Preparation> {
             "min-games 0: give at least 1 (1 shows every move)",
         ));
     }
-    let snap = db.inner.snapshot()?;
+    let snap = db.inner()?.snapshot()?;
     let entries = snap.entries(Dict::Player)?;
     let list = snap.names().all(Dict::Player)?;
     let found = crate::player::resolve(db, &entries, &list, &opts.player)?;

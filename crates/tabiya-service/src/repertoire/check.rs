@@ -114,7 +114,7 @@ pub fn check(db: &Db, rep: &Repertoire, options: &CheckOptions) -> Result<CheckR
         )));
     }
     options.validate()?;
-    let snap = db.inner.snapshot()?;
+    let snap = db.inner()?.snapshot()?;
     let filter = options.filter.resolve(&snap)?;
     let mut lookups = Lookups::new(&snap, filter);
     let side = options.side;

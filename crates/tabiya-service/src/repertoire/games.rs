@@ -178,7 +178,7 @@ pub fn games(db: &Db, rep: &Repertoire, o: &GamesOptions) -> Result<GamesReport>
             db.dir().display()
         )));
     }
-    let snap = db.inner.snapshot()?;
+    let snap = db.inner()?.snapshot()?;
     let side_index = if o.side.is_white() { 0 } else { 1 };
     let mut report = GamesReport {
         repertoire: rep.name.clone(),

@@ -15,6 +15,7 @@
 //! new T records ([`Merge::make_records`]), then one write transaction
 //! ([`Merge::write`]).
 
+pub(crate) mod assemble;
 mod resolve;
 mod streams;
 #[cfg(test)]
@@ -186,6 +187,51 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
         incomplete,
     };
     m.write(merged, &s_cache)
+}
+
+/// Merges runs into one without replaying a game, from their T records and the rare
+/// occurrences of their games with whole keys, sorted (`open` streams them, twice): how an
+/// import that needed several segments ends (see [`assemble`]). The runs must index
+/// exactly the games of `games`, and the stream every counted position of those games
+/// that is not in one of their T records.
+pub(crate) fn merge_sorted(
+    db: &Database,
+    runs: &[RunDir],
+    games: &assemble::Games<'_>,
+    open: &dyn Fn() -> Result<crate::index::sorted::OccStream<'static>>,
+) -> Result<()> {
+    let _lock = db.lock_changes();
+    let read: ReadTx = db.store.read()?;
+    let m = Merge {
+        db,
+        runs,
+        blocks: read.table(BLOCKS)?,
+        postings: read.table(POSTINGS)?,
+        threads: 1,
+        t0: Instant::now(),
+        amendments: Amendments::new(&read)?,
+        read,
+    };
+    let new_id = meta_u64(&m.read, "next_run")? as u32;
+    let n_games: u64 = runs.iter().map(|r| r.games).sum();
+    let w = db.store.write()?;
+    let mut rw = RunWriter::new(&w, new_id, n_games)?;
+    let parts = assemble::Parts {
+        runs,
+        amendments: &m.amendments,
+        blocks: &m.blocks,
+        postings: &m.postings,
+    };
+    let done = assemble::assemble(&mut rw, &m.read, games, Some(parts), open, false)?;
+    let mut dir = rw.finish()?;
+    dir.implicit = done.implicit;
+    dir.complete = true;
+    trace("sorted merge written", m.t0);
+    w.with_table(RUNS, |t| t.put(&run_key(new_id), &dir.encode()))?;
+    m.replace_parts(&w, new_id)?;
+    w.commit()?;
+    db.committed();
+    Ok(())
 }
 
 /// What a merge reads from: the runs, their tables, one read transaction.

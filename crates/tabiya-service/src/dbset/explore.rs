@@ -1,0 +1,178 @@
+//! The explorer's answer of a set: every member asked alone, their raw sums added (results,
+//! rating sums, performance sums, years), never their averages; the best and newest games
+//! merged in the order one database ranks them; each move's `reached` asked of every
+//! member (a member may reach the move's position by another move order without playing
+//! the move here).
+
+use std::collections::HashMap;
+
+use shakmaty::Position as _;
+use shakmaty::uci::UciMove;
+use tabiya_db::Stats;
+use tabiya_db::chess::{
+    ChessExplore, MoveRow, Reached, SINGLE_GAMES_UP_TO, TOP_GAMES, TopGame, top_order,
+};
+
+use super::ids;
+use crate::database::Db;
+use crate::error::Result;
+use crate::filter::Filter;
+use crate::position::ChessPosition;
+
+/// A member's game: the member (0-based), its id there, the game.
+type Ranked = (usize, u32, TopGame);
+
+/// The explorer's answer of a set (`crate::explore::games_filtered` of one database).
+pub fn explore(
+    db: &Db,
+    at: &ChessPosition,
+    filter: &Filter,
+    top: usize,
+    recent: Option<usize>,
+) -> Result<ChessExplore> {
+    let mut parts = Vec::with_capacity(db.members.len());
+    for member in &db.members {
+        let snap = member.snapshot()?;
+        let f = filter.resolve(&snap)?;
+        parts.push(snap.chess_explore_filtered(&at.line, at.mode, &f, top, recent)?);
+    }
+    // One database names the game of a move played once only up to SINGLE_GAMES_UP_TO games
+    // when it answers from the index (no filter, no newest games, few top games).
+    let from_index = filter.is_empty() && recent.is_none() && top <= TOP_GAMES;
+    let mut answer = merge(db, parts, top, recent, from_index);
+    if answer.moves.iter().any(|m| m.reached.is_some()) {
+        reached(db, at, &mut answer.moves)?;
+    }
+    Ok(answer)
+}
+
+/// The members' answers as one.
+fn merge(
+    db: &Db,
+    parts: Vec<ChessExplore>,
+    top: usize,
+    recent: Option<usize>,
+    from_index: bool,
+) -> ChessExplore {
+    let mut totals = Stats::default();
+    let mut ended = 0;
+    let mut rows: Vec<MoveRow> = Vec::new();
+    let mut by_code: HashMap<u16, usize> = HashMap::new();
+    let mut tops: Vec<Ranked> = Vec::new();
+    let mut newest: Vec<Ranked> = Vec::new();
+    let mut openings = Vec::new();
+    let mut fen = String::new();
+    for (m, p) in parts.into_iter().enumerate() {
+        totals.merge(&p.totals);
+        ended += p.ended;
+        fen = p.fen;
+        openings.push(p.opening);
+        for mut row in p.moves {
+            if let Some(g) = &mut row.game {
+                ids::rename(db, m, &mut g.id);
+            }
+            match by_code.get(&row.code) {
+                Some(&i) => {
+                    let r = &mut rows[i];
+                    let mut s = r.stats;
+                    s.merge(&row.stats);
+                    r.set_stats(s);
+                    r.game = r.game.take().or(row.game);
+                }
+                None => {
+                    by_code.insert(row.code, rows.len());
+                    rows.push(row);
+                }
+            }
+        }
+        tops.extend(p.top_games.into_iter().map(|g| ranked(m, g)));
+        newest.extend(p.recent_games.into_iter().flatten().map(|g| ranked(m, g)));
+    }
+    let named = !from_index || totals.games() <= SINGLE_GAMES_UP_TO;
+    for r in &mut rows {
+        if r.games() != 1 || !named {
+            r.game = None;
+        }
+    }
+    rows.sort_by(|a, b| b.games().cmp(&a.games()).then(a.code.cmp(&b.code)));
+    tops.sort_by(|a, b| {
+        top_order((0, &a.2.facts), (0, &b.2.facts)).then((a.0, a.1).cmp(&(b.0, b.1)))
+    });
+    tops.truncate(top);
+    // The opening of a position given without its line is the best game's member's.
+    let opening = match tops.first() {
+        Some(&(m, _, _)) => openings.swap_remove(m),
+        None => openings.swap_remove(0),
+    };
+    let recent_games = recent.map(|n| {
+        newest.sort_by(|a, b| {
+            b.2.facts
+                .date
+                .cmp(&a.2.facts.date)
+                .then((a.0, a.1).cmp(&(b.0, b.1)))
+        });
+        newest.truncate(n);
+        games(db, newest)
+    });
+    ChessExplore {
+        fen,
+        white: totals.first,
+        draws: totals.draws,
+        black: totals.second,
+        unknown: totals.unknown,
+        ended,
+        average_rating: totals.average_rating(),
+        moves: rows,
+        top_games: games(db, tops),
+        recent_games,
+        opening,
+        totals,
+    }
+}
+
+fn ranked(m: usize, g: TopGame) -> Ranked {
+    (m, g.id.parse().unwrap_or(u32::MAX), g)
+}
+
+/// The games named as the set names them.
+fn games(db: &Db, ranked: Vec<Ranked>) -> Vec<TopGame> {
+    ranked
+        .into_iter()
+        .map(|(m, id, mut g)| {
+            g.id = ids::name(db, m, id);
+            g
+        })
+        .collect()
+}
+
+/// Each move's `reached`: the games of every member reaching the position it leads to.
+fn reached(db: &Db, at: &ChessPosition, moves: &mut [MoveRow]) -> Result<()> {
+    let snaps = db
+        .members
+        .iter()
+        .map(|m| m.snapshot())
+        .collect::<std::result::Result<Vec<_>, _>>()?;
+    for row in moves.iter_mut() {
+        let Some(mv) = row
+            .uci
+            .parse::<UciMove>()
+            .ok()
+            .and_then(|u| u.to_move(&at.pos).ok())
+        else {
+            continue;
+        };
+        let mut child = at.pos.clone();
+        child.play_unchecked(mv);
+        let mut t = Stats::default();
+        for snap in &snaps {
+            t.merge(&snap.chess_position(&child, 0)?.totals);
+        }
+        row.reached = Some(Reached {
+            white: t.first,
+            draws: t.draws,
+            black: t.second,
+            unknown: t.unknown,
+        });
+    }
+    Ok(())
+}
