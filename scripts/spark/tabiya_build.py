@@ -63,8 +63,8 @@ PARQUET_EXT = (".parquet", ".pq")
 
 def fail(msg):
     print(f"tabiya_build: {msg}", file=sys.stderr, flush=True)
-    # spark-submit copies this process's output on a thread of its own, which may not have
-    # copied the message yet when it sees the exit: give it time.
+    # spark-submit copies this process's output (standard error into its standard output)
+    # on a thread of its own, which may not have copied the message when it sees the exit.
     time.sleep(1)
     sys.exit(2)
 
@@ -84,6 +84,11 @@ def parse_args(argv):
     p.add_argument("--batch", type=int, default=5000,
                    help="games per tabiya call (the Arrow batch size)")
     p.add_argument("--tmp", default=None, help="temporary folder on the workers")
+    p.add_argument("--split", choices=["prefix", "range"], default="prefix",
+                   help="how the occurrences are split among the partitions: by the keys' "
+                   "first 32 bits in equal ranges (one pass of tabiya occurrences; the "
+                   "default) or by repartitionByRange (Spark samples the keys first, which "
+                   "runs tabiya occurrences twice)")
     p.add_argument("--summary", default=None, help="also write the summary to this JSON file")
     a = p.parse_args(argv)
     if a.batch < 1:
@@ -314,6 +319,48 @@ def stage_metrics(spark, groups):
     return out
 
 
+def by_prefix(spark, occ, parts):
+    """`occ` shuffled into `parts` partitions in key order without sampling: partition j
+    gets the keys whose first 32 bits (unsigned) k have k * parts >> 32 == j. Keys are
+    Zobrist hashes, so equal ranges of them hold about equal shares (a position played in
+    every game, as the start, is a sliver of the whole). repartitionByRange would sample
+    the keys first, running everything before the shuffle (tabiya occurrences) twice.
+
+    Spark's hash partitioning puts a row in pmod(hash(column), parts): for each j an int
+    whose hash lands in partition j is found, and each row is tagged with its range's."""
+    from pyspark.sql import functions as F
+    found = {}
+    for r in (spark.range(0, 200000).select(F.col("id").cast("int").alias("v"))
+              .select("v", F.pmod(F.hash("v"), F.lit(parts)).alias("p")).collect()):
+        found.setdefault(r["p"], r["v"])
+        if len(found) == parts:
+            break
+    if len(found) != parts:
+        fail(f"no hash value found for each of {parts} partitions")
+    tags = F.array(*[F.lit(found[j]) for j in range(parts)])
+    prefix = F.conv(F.hex(F.substring("key", 1, 4)), 16, 10).cast("long")
+    bucket = F.shiftright(prefix * F.lit(parts), 32).cast("int")
+    return (occ.withColumn("_part", F.element_at(tags, bucket + 1))
+            .repartition(parts, "_part").drop("_part"))
+
+
+def check_index_order(out):
+    """Each index file's key range (Parquet statistics) after the previous file's: the
+    file names' order is the keys' order. Local output only."""
+    import glob
+    last = None
+    for f in sorted(glob.glob(local_path(out) + "/index/*.parquet")):
+        meta = pq.ParquetFile(f).metadata
+        col = meta.schema.names.index("key")
+        for g in range(meta.num_row_groups):
+            st = meta.row_group(g).column(col).statistics
+            if st is None or not st.has_min_max:
+                return
+            if last is not None and st.min < last:
+                fail(f"{f}: keys before the previous file's last key")
+            last = st.max
+
+
 def main(argv):
     args = parse_args(argv)
     import warnings
@@ -414,9 +461,14 @@ def main(argv):
     t0 = time.perf_counter()
     sc.setJobGroup("stage2", "tabiya spark occurrences, sorted by key")
     occ = stored.select("id", "pgn").mapInArrow(occurrences(args, acc2), OCCURRENCES_DDL)
-    (occ.repartitionByRange(parts, "key").sortWithinPartitions("key", "game")
-     .write.parquet(out + "/index"))
+    if args.split == "range":
+        occ = occ.repartitionByRange(parts, "key")
+    else:
+        occ = by_prefix(spark, occ, parts)
+    occ.sortWithinPartitions("key", "game").write.parquet(out + "/index")
     timings["stage2_index_sec"] = round(time.perf_counter() - t0, 3)
+    if out.startswith("file:"):
+        check_index_order(out)
     n_occ = spark.read.parquet(out + "/index").count()
     if n_occ != (kept_stats["pos"] or 0):
         fail(f"{n_occ} occurrences written, but the games count {kept_stats['pos']} positions")
@@ -428,8 +480,10 @@ def main(argv):
         "rejected": rejected,
         "duplicates": read - rejected - kept,
         "gamesKept": kept,
+        "positions": kept_stats["pos"] or 0,
         "occurrences": n_occ,
         "partitions": parts,
+        "split": args.split,
         "maxPly": args.max_ply,
         "timings": timings,
         "tabiyaStage1": {"wallSec": round(acc["wall"].value, 3),
@@ -443,8 +497,9 @@ def main(argv):
         "out": out,
     }
     text = json.dumps(summary, indent=2)
-    with open(local_path(out) + "/summary.json", "w") as f:
-        f.write(text + "\n")
+    if out.startswith("file:"):
+        with open(local_path(out) + "/summary.json", "w") as f:
+            f.write(text + "\n")
     if args.summary:
         with open(args.summary, "w") as f:
             f.write(text + "\n")

@@ -19,7 +19,9 @@ mod common;
 use common::{BIN, json, run_ok, shared};
 
 fn repo(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(rel)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(rel)
 }
 
 /// pyspark's bundled Spark (`$SPARK_HOME`); fails, saying what installs it, when missing.
@@ -83,7 +85,14 @@ impl Cluster {
     }
 
     /// Runs the build on the cluster; its summary.
-    fn build(&self, inputs: &[&Path], out: &Path, partitions: u32, batch: u32) -> Value {
+    fn build(
+        &self,
+        inputs: &[&Path],
+        out: &Path,
+        partitions: u32,
+        batch: u32,
+        split: &str,
+    ) -> Value {
         let summary = out.with_extension("summary.json");
         let mut cmd = Command::new(spark_home().join("bin/spark-submit"));
         cmd.env("SPARK_LOCAL_IP", "127.0.0.1")
@@ -98,6 +107,7 @@ impl Cluster {
             .arg(out)
             .args(["--partitions", &partitions.to_string()])
             .args(["--batch", &batch.to_string()])
+            .args(["--split", split])
             .args(["--tabiya", BIN])
             .arg("--summary")
             .arg(&summary);
@@ -106,7 +116,7 @@ impl Cluster {
             o.status.success(),
             "spark-submit tabiya_build.py failed: {}\n{}",
             tail(&String::from_utf8_lossy(&o.stderr), 6000),
-            String::from_utf8_lossy(&o.stdout)
+            tail(&String::from_utf8_lossy(&o.stdout), 6000)
         );
         serde_json::from_slice(&std::fs::read(&summary).unwrap()).unwrap()
     }
@@ -296,7 +306,15 @@ fn spark_build_answers_as_import() {
     // twic game and of a generated one (later copies: dropped) and a game with an illegal
     // move (rejected).
     let generated = d.join("generated.pgn");
-    run_ok(&["gen", "--games", "8000", "--seed", "20", "-o", p(&generated)]);
+    run_ok(&[
+        "gen",
+        "--games",
+        "8000",
+        "--seed",
+        "20",
+        "-o",
+        p(&generated),
+    ]);
     let twic = shared("pgn/twic/twic0920.pgn");
     let mentor: Vec<PathBuf> = [
         "Carlsen", "Kasparov", "PolgarJ", "Tal", "Topalov", "Fischer",
@@ -319,7 +337,7 @@ fn spark_build_answers_as_import() {
     assert_eq!(cluster.alive_workers(), 2);
 
     let out = d.join("out");
-    let s = cluster.build(&inputs, &out, 6, 1500);
+    let s = cluster.build(&inputs, &out, 6, 1500, "prefix");
     let imported = d.join("imported");
     let imp = import(&imported, &inputs);
     check_counts(&s, read, &imp);
@@ -334,6 +352,10 @@ fn spark_build_answers_as_import() {
         "{s}"
     );
     assert_eq!(s["partitions"], 6);
+    assert_eq!(s["split"], "prefix");
+    // The games' counted positions are the occurrences written, one at least a game.
+    assert_eq!(s["occurrences"], s["positions"], "{s}");
+    assert!(s["occurrences"].as_u64() > s["gamesKept"].as_u64(), "{s}");
     // Six range partitions of the index (Spark writes no file for an empty one).
     let index_files = std::fs::read_dir(out.join("index"))
         .unwrap()
@@ -364,15 +386,16 @@ fn spark_build_answers_as_import() {
     assert_same_answers(&spark_db, &imported, &at);
 
     // Parquet: a Lichess-schema file (UTCTime, a TIME column Spark's own reader rejects)
-    // and a Hive-partitioned folder, read by the executors with pyarrow.
+    // and a Hive-partitioned folder, read by the executors with pyarrow; the index split
+    // by Spark's sampled ranges this time (above: equal ranges of the keys' prefixes).
     let pq_file = d.join("twic.parquet");
-    let pq_dir = d.join("morphy");
+    let pq_dir = d.join("carlsen");
     for args in [
         vec!["--lichess", "--compression", "zstd", p(&twic), p(&pq_file)],
         vec![
             "--lichess",
             "--partition",
-            p(&shared("pgn/pgnmentor/Morphy.pgn")),
+            p(&shared("pgn/pgnmentor/Carlsen.pgn")),
             p(&pq_dir),
         ],
     ] {
@@ -389,12 +412,12 @@ fn spark_build_answers_as_import() {
     }
     let pq_inputs: [&Path; 2] = [&pq_file, &pq_dir];
     let out2 = d.join("out-parquet");
-    let s2 = cluster.build(&pq_inputs, &out2, 3, 700);
+    let s2 = cluster.build(&pq_inputs, &out2, 3, 700, "range");
     let imported2 = d.join("imported-parquet");
     let imp2 = import(&imported2, &pq_inputs);
     check_counts(
         &s2,
-        games_in(&twic) + games_in(&shared("pgn/pgnmentor/Morphy.pgn")),
+        games_in(&twic) + games_in(&shared("pgn/pgnmentor/Carlsen.pgn")),
         &imp2,
     );
     assert_eq!(s2["inputs"][1]["kind"], "parquet");
@@ -427,7 +450,12 @@ fn bad_arguments_are_refused() {
             .output()
             .unwrap();
         assert!(!o.status.success());
-        String::from_utf8_lossy(&o.stderr).to_string()
+        // spark-submit sends the Python driver's standard error to its standard output.
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        )
     };
     let missing = d.join("missing.pgn");
     let err = run(&[p(&missing), "--out", p(&d.join("o"))]);
