@@ -474,6 +474,7 @@ def main(argv):
         fail(f"{n_occ} occurrences written, but the games count {kept_stats['pos']} positions")
 
     sc.setJobGroup("done", "summary")
+    kinds = {i: d["kind"] for i, d in enumerate(described)}
     summary = {
         "inputs": described,
         "gamesRead": read,
@@ -491,8 +492,12 @@ def main(argv):
         "tabiyaStage2": {"wallSec": round(acc2["wall"].value, 3),
                          "cpuSec": round(acc2["cpu"].value, 3)},
         "sparkStages": stage_metrics(spark, ["stage1", "ids", "stage2"]),
-        "firstErrors": [{"input": args.inputs[r["o_input"]], "file": r["o_file"],
-                         "row": r["o_b"], "error": (r["error"] or "").split("\n")[0],
+        # A Parquet game's place is its file (index in the input's sorted files) and row;
+        # a PGN game's is told by its first line.
+        "firstErrors": [{"input": args.inputs[r["o_input"]],
+                         **({"file": r["o_file"], "row": r["o_b"]}
+                            if kinds[r["o_input"]] == "parquet" else {}),
+                         "error": (r["error"] or "").split("\n")[0],
                          "game": r["head"]} for r in first_errors],
         "out": out,
     }
