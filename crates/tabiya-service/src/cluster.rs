@@ -51,10 +51,22 @@ pub fn prepare_games(
     while let Some(chunk) = chunks.next_chunk().map_err(input)? {
         let mut at = 0;
         prepare_chunk(&chunk, max_ply, |g| {
-            let text = String::from_utf8_lossy(chunk.game_bytes(&chunk.games[at])).into_owned();
+            let bytes = chunk.game_bytes(&chunk.games[at]);
+            let text = String::from_utf8_lossy(bytes).into_owned();
             at += 1;
             let row = rows.len() as i64;
+            let held = games_in(bytes);
             rows.push(match g {
+                // The row is one game to the parser; the others would be lost unseen.
+                Ok(_) if held > 1 => PreparedRow {
+                    row,
+                    pgn: text,
+                    digest: None,
+                    positions: None,
+                    error: Some(format!(
+                        "this row holds {held} games (a game without an [Event tag after another?): give one game a row"
+                    )),
+                },
                 Ok(p) => PreparedRow {
                     row,
                     pgn: text,
@@ -77,6 +89,16 @@ pub fn prepare_games(
     report.refused = report.rows - report.accepted;
     write_prepared(output, &rows).map_err(input)?;
     Ok(report)
+}
+
+/// How many games a text holds, as the PGN import would cut it.
+fn games_in(text: &[u8]) -> usize {
+    let mut split = tabiya_pgn::Splitter::new(text);
+    let mut n = 0;
+    while let Ok(Some(c)) = split.next_chunk() {
+        n += c.games.len();
+    }
+    n
 }
 
 /// Games as a chunk of PGN texts.

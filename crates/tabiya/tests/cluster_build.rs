@@ -138,6 +138,24 @@ fn a_build_in_partitions_loads_as_the_import_of_the_same_files() {
         format!("{again}\n[Event \"Broken\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n"),
     )
     .unwrap();
+    // A row of two games (the second without an [Event tag, as a cut at "[Event " leaves
+    // it) is refused as a whole, never half taken.
+    let two = dir.path().join("two.parquet");
+    let rows = vec![
+        "[Event \"A\"]\n[Result \"*\"]\n\n1. d4 *\n\n[White \"X\"]\n[Result \"*\"]\n\n1. c4 *\n"
+            .to_string(),
+        "[Event \"B\"]\n[Result \"*\"]\n\n1. e4 *\n".to_string(),
+    ];
+    tabiya_parquet::cluster::write_games(&two, None, &rows, None).unwrap();
+    let found = dir.path().join("two-found.parquet");
+    let r = worker("games", &two, &found);
+    assert_eq!(
+        (r["accepted"].clone(), r["refused"].clone()),
+        (1.into(), 1.into())
+    );
+    let prepared = read_prepared(&found).unwrap();
+    let why = prepared[0].error.as_deref().unwrap_or("");
+    assert!(why.contains("holds 2 games"), "{why}");
     let inputs = vec![twic, shared("pgn/pgnmentor/Fischer.pgn"), generated, extra];
     let build_dir = dir.path().join("build");
     let (read, refused, duplicates) = build(&inputs, 3, 5, &build_dir);
