@@ -260,18 +260,18 @@ impl Singles {
 }
 
 /// One flag per occurrence, eight to a byte.
-struct Bits(Vec<u64>);
+pub(crate) struct Bits(pub(crate) Vec<u64>);
 
 impl Bits {
-    fn new(n: usize) -> Bits {
+    pub(crate) fn new(n: usize) -> Bits {
         Bits(vec![0; n.div_ceil(64)])
     }
 
-    fn set(&mut self, i: usize) {
+    pub(crate) fn set(&mut self, i: usize) {
         self.0[i / 64] |= 1 << (i % 64);
     }
 
-    fn get(&self, i: usize) -> bool {
+    pub(crate) fn get(&self, i: usize) -> bool {
         self.0[i / 64] >> (i % 64) & 1 == 1
     }
 }

@@ -18,6 +18,7 @@ use super::streams::TIter;
 use crate::facts::FactsReader;
 use crate::hll::Hll;
 use crate::index::amend::Amendments;
+use crate::index::build::Bits;
 use crate::index::record::{Occ, SEntry, TRecord, make_record, merge_records};
 use crate::index::sorted::{KeyedOcc, OccStream, for_each_key};
 use crate::index::writer::RunWriter;
@@ -355,23 +356,6 @@ impl<'a> TreeParts<'a> {
             rw.record(&rec)?;
         }
         Ok(())
-    }
-}
-
-/// One flag per counted position.
-struct Bits(Vec<u64>);
-
-impl Bits {
-    fn new(n: usize) -> Bits {
-        Bits(vec![0; n.div_ceil(64)])
-    }
-
-    fn set(&mut self, i: usize) {
-        self.0[i / 64] |= 1 << (i % 64);
-    }
-
-    fn get(&self, i: usize) -> bool {
-        self.0[i / 64] >> (i % 64) & 1 == 1
     }
 }
 

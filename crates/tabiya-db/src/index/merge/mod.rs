@@ -97,19 +97,10 @@ pub fn compact_all(db: &Database) -> Result<()> {
 pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
     // No edit between reading the parts and replacing them.
     let _lock = db.lock_changes();
-    let read: ReadTx = db.store.read()?;
-    let m = Merge {
-        db,
-        runs,
-        blocks: read.table(BLOCKS)?,
-        postings: read.table(POSTINGS)?,
-        threads: std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
-            .clamp(1, 8),
-        t0: Instant::now(),
-        amendments: Amendments::new(&read)?,
-        read,
-    };
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, 8);
+    let m = Merge::open(db, runs, threads)?;
     let tree_keys = m.tree_keys()?;
     let Pass1 {
         dense_entries,
@@ -201,17 +192,7 @@ pub(crate) fn merge_sorted(
     open: &dyn Fn() -> Result<crate::index::sorted::OccStream<'static>>,
 ) -> Result<()> {
     let _lock = db.lock_changes();
-    let read: ReadTx = db.store.read()?;
-    let m = Merge {
-        db,
-        runs,
-        blocks: read.table(BLOCKS)?,
-        postings: read.table(POSTINGS)?,
-        threads: 1,
-        t0: Instant::now(),
-        amendments: Amendments::new(&read)?,
-        read,
-    };
+    let m = Merge::open(db, runs, 1)?;
     let new_id = meta_u64(&m.read, "next_run")? as u32;
     let n_games: u64 = runs.iter().map(|r| r.games).sum();
     let w = db.store.write()?;
@@ -278,7 +259,22 @@ struct Merged {
     incomplete: Vec<u128>,
 }
 
-impl Merge<'_> {
+impl<'a> Merge<'a> {
+    /// A merge of `runs`, reading them through one read transaction.
+    fn open(db: &'a Database, runs: &'a [RunDir], threads: usize) -> Result<Merge<'a>> {
+        let read: ReadTx = db.store.read()?;
+        Ok(Merge {
+            db,
+            runs,
+            blocks: read.table(BLOCKS)?,
+            postings: read.table(POSTINGS)?,
+            threads,
+            t0: Instant::now(),
+            amendments: Amendments::new(&read)?,
+            read,
+        })
+    }
+
     /// The merged S entries of the parts, streamed from their blocks.
     fn s_merge(&self) -> SMerge<'_> {
         SMerge::new(
