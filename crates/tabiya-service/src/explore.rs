@@ -7,8 +7,6 @@ use serde::Serialize;
 pub use tabiya_db::chess::{ChessExplore, MoveRow, OpeningName, Player, Reached, TopGame};
 pub use tabiya_db::othello::{OpeningInfo, OthelloExplore, OthelloMove};
 
-use shakmaty::Position as _;
-use shakmaty::uci::UciMove;
 use tabiya_db::chess::position_key;
 
 use crate::analysis::Analysis;
@@ -58,16 +56,9 @@ fn attach_evals(db: &Db, at: &ChessPosition, answer: &mut ChessAnswer) -> Result
     let mut keys = vec![position_key(&at.pos)];
     let mut rows = Vec::new();
     for (i, row) in answer.explore.moves.iter().enumerate() {
-        let Some(m) = row
-            .uci
-            .parse::<UciMove>()
-            .ok()
-            .and_then(|u| u.to_move(&at.pos).ok())
-        else {
+        let Some(child) = at.after_uci(&row.uci) else {
             continue;
         };
-        let mut child = at.pos.clone();
-        child.play_unchecked(m);
         keys.push(position_key(&child));
         rows.push(i);
     }

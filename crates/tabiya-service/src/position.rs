@@ -25,6 +25,14 @@ pub struct ChessPosition {
 }
 
 impl ChessPosition {
+    /// The position after a move given in UCI (`None` when it is not a legal move here).
+    pub fn after_uci(&self, uci: &str) -> Option<Chess> {
+        let m = uci.parse::<UciMove>().ok()?.to_move(&self.pos).ok()?;
+        let mut child = self.pos.clone();
+        child.play_unchecked(m);
+        Some(child)
+    }
+
     /// The standard starting position.
     pub fn start() -> ChessPosition {
         ChessPosition::resolve(None, None).expect("the start position is legal")

@@ -6,8 +6,6 @@
 
 use std::collections::HashMap;
 
-use shakmaty::Position as _;
-use shakmaty::uci::UciMove;
 use tabiya_db::Stats;
 use tabiya_db::chess::{
     ChessExplore, MoveRow, Reached, SINGLE_GAMES_UP_TO, TOP_GAMES, TopGame, top_order,
@@ -153,16 +151,9 @@ fn reached(db: &Db, at: &ChessPosition, moves: &mut [MoveRow]) -> Result<()> {
         .map(|m| m.snapshot())
         .collect::<std::result::Result<Vec<_>, _>>()?;
     for row in moves.iter_mut() {
-        let Some(mv) = row
-            .uci
-            .parse::<UciMove>()
-            .ok()
-            .and_then(|u| u.to_move(&at.pos).ok())
-        else {
+        let Some(child) = at.after_uci(&row.uci) else {
             continue;
         };
-        let mut child = at.pos.clone();
-        child.play_unchecked(mv);
         let mut t = Stats::default();
         for snap in &snaps {
             t.merge(&snap.chess_position(&child, 0)?.totals);
