@@ -5,6 +5,8 @@
 //!
 //! Layers: gzip compression, CORS open for GET, a time limit per request, a size limit on
 //! request bodies, an access log when asked; graceful shutdown on Ctrl-C and SIGTERM.
+//! Connections are held within limits (`listen.rs`): a deadline and a size for each
+//! request's head, a share per peer address, a bound on all.
 
 mod admin;
 mod analysis;
@@ -16,6 +18,7 @@ mod content_type;
 mod error;
 mod gamesets;
 mod lichess;
+mod listen;
 mod log;
 mod novelty;
 mod pages;
@@ -25,7 +28,6 @@ mod repertoire;
 mod served;
 mod state;
 
-use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -44,6 +46,8 @@ pub use admin::{
     HandOff, hand_over_answer, hand_over_delete, hand_over_edit, hand_over_gameset,
     hand_over_gameset_delete, hand_over_import, hand_over_note, served_cards,
 };
+pub use listen::Limits;
+
 use cache::{Cache, Cached};
 use state::{AppState, Served};
 
@@ -69,6 +73,8 @@ pub struct Config {
     pub engine: Option<tabiya_service::engine::EngineSettings>,
     /// Whether the API may edit and delete games (`PATCH`/`DELETE`; see `changes`).
     pub writable: bool,
+    /// What connections may hold: head deadline and size, connections per peer and in all.
+    pub limits: Limits,
 }
 
 impl Default for Config {
@@ -85,6 +91,7 @@ impl Default for Config {
                 ..Default::default()
             }),
             writable: false,
+            limits: Limits::default(),
         }
     }
 }
@@ -119,15 +126,16 @@ async fn serve(config: Config, ready: impl FnOnce(&str)) -> Result<(), Error> {
     admin::announce(&state)?;
     let app = router(Arc::clone(&state), &config);
     ready(&url);
-    let result = axum::serve(
+    listen::serve(
         listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
+        app,
+        config.limits,
+        shutdown_signal(),
+        Duration::from_secs(10),
     )
-    .with_graceful_shutdown(shutdown_signal())
-    .await
-    .map_err(|e| Error::new(ErrorKind::Io, format!("server failed: {e}")));
+    .await;
     admin::withdraw(&state);
-    result
+    Ok(())
 }
 
 /// Opens every database and book (errors name them).

@@ -36,6 +36,17 @@ pub struct ServeArgs {
     /// and `tabiya delete` run on the same machine, which hand their change to the server.
     #[arg(long)]
     pub writable: bool,
+    /// Longest a request may take, in seconds (then 408).
+    #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
+    pub timeout: f64,
+    /// Longest wait for a request's head (request line and headers), idle keep-alive
+    /// included, in seconds: a slower client is closed.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    pub header_timeout: f64,
+    /// Connections open at once from one address (behind a load balancer or proxy, all its
+    /// clients come from its address: raise this).
+    #[arg(long, value_name = "N", default_value_t = 256)]
+    pub connections_per_peer: usize,
 }
 
 /// `NAME=PATH`, or `PATH` named by its last part.
@@ -101,9 +112,23 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             Some(args.engine.settings(args.engines)?)
         },
         writable: args.writable,
+        timeout: seconds(args.timeout, "--timeout")?,
+        limits: tabiya_server::Limits {
+            header_timeout: seconds(args.header_timeout, "--header-timeout")?,
+            per_peer: args.connections_per_peer.max(1),
+            ..tabiya_server::Limits::default()
+        },
         ..Config::default()
     };
     serve(config)
+}
+
+/// A positive, finite number of seconds.
+fn seconds(value: f64, what: &str) -> anyhow::Result<std::time::Duration> {
+    if !(value.is_finite() && value > 0.0 && value <= 86_400.0) {
+        bail!("{what} {value}: give a number of seconds above 0 and at most 86400");
+    }
+    Ok(std::time::Duration::from_secs_f64(value))
 }
 
 /// Serves until Ctrl-C, saying where.
