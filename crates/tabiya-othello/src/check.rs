@@ -124,6 +124,9 @@ pub struct FileReport {
     pub games_with_passes: usize,
     /// Problems found while reading the files (truncation, count mismatch, name files).
     pub read_problems: Vec<String>,
+    /// Set when the game file itself is damaged: cut short, or holding another number of
+    /// records than its header declares (the games it holds whole are still checked).
+    pub damaged: Option<String>,
     /// Set when the file could not be read or checked at all.
     pub error: Option<String>,
     /// Every problem, game by game.
@@ -150,6 +153,8 @@ pub struct CheckReport {
     pub games_with_passes: usize,
     /// Files that could not be read or checked.
     pub unreadable_files: usize,
+    /// Game files that are damaged (see [`FileReport::damaged`]).
+    pub damaged_files: usize,
     /// Per file.
     pub files: Vec<FileReport>,
 }
@@ -190,6 +195,7 @@ pub fn check<P: AsRef<Path>>(files: &[P], options: &CheckOptions) -> CheckReport
         report.unknown_ids += fr.unknown_ids;
         report.games_with_passes += fr.games_with_passes;
         report.unreadable_files += fr.error.is_some() as usize;
+        report.damaged_files += fr.damaged.is_some() as usize;
         report.files.push(fr);
     }
     report
@@ -206,6 +212,37 @@ fn resolve(
     }
 }
 
+/// What is wrong with a game file as a whole, in one sentence: cut short (a record in
+/// part), or another number of whole records than its header declares.
+fn damage(file: &GameFile) -> Option<String> {
+    let declared = file.header.games as usize;
+    let size = file.board.record_size();
+    let held = file.games.len() + file.trailing.len() / size;
+    let part = file.trailing.len() % size;
+    let name = file.path.display();
+    if part > 0 && held < declared {
+        let offset = crate::wthor::HEADER_SIZE + held * size;
+        Some(format!(
+            "{name}: truncated: the header declares {declared} games, the file holds {held} whole and {part} bytes of game {held} at offset {offset}"
+        ))
+    } else if held < declared {
+        Some(format!(
+            "{name}: truncated: the header declares {declared} games, the file ends after {held}"
+        ))
+    } else if held > declared {
+        Some(format!(
+            "{name}: the header declares {declared} games, the file holds {held} (the {} after them are not read)",
+            held - declared
+        ))
+    } else if part > 0 {
+        Some(format!(
+            "{name}: {part} bytes after the last game (not a whole record)"
+        ))
+    } else {
+        None
+    }
+}
+
 fn check_file(path: &Path, options: &CheckOptions, cache: &mut NameCache) -> FileReport {
     let mut fr = FileReport {
         file: path.display().to_string(),
@@ -219,6 +256,7 @@ fn check_file(path: &Path, options: &CheckOptions, cache: &mut NameCache) -> Fil
         }
     };
     fr.year = Some(file.header.year);
+    fr.damaged = damage(&file);
     fr.read_problems
         .extend(file.problems.iter().map(|p| p.to_string()));
     if file.board == BoardSize::Ten {

@@ -516,11 +516,7 @@ impl GameFile {
     /// Reads a game file.
     pub fn read(path: impl AsRef<Path>) -> Result<GameFile, WthorError> {
         let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|source| WthorError::Io {
-            file: path.to_path_buf(),
-            source,
-        })?;
-        GameFile::parse(&bytes, path)
+        GameFile::parse(&read_file(path)?, path)
     }
 
     /// Parses the bytes of a game file; `path` names it in messages. Fails only when the header
@@ -607,6 +603,28 @@ impl GameFile {
         }
         self.games[index].squares_in(&self.path, index, self.record_offset(index))
     }
+}
+
+/// The bytes of a WTHOR file. Only a regular file is read: a directory, a device
+/// (`/dev/zero` never ends) or a pipe is refused, saying what it is.
+fn read_file(path: &Path) -> Result<Vec<u8>, WthorError> {
+    let io = |source| WthorError::Io {
+        file: path.to_path_buf(),
+        source,
+    };
+    let meta = std::fs::metadata(path).map_err(io)?;
+    if !meta.is_file() {
+        let what = if meta.is_dir() {
+            "a directory"
+        } else {
+            "not a regular file (a device or a pipe)"
+        };
+        return Err(io(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("{what}: a WTHOR file is read from a regular file"),
+        )));
+    }
+    std::fs::read(path).map_err(io)
 }
 
 fn read_header(bytes: &[u8], path: &Path) -> Result<Header, WthorError> {
@@ -704,11 +722,7 @@ impl NameFile {
     /// Reads a `.jou` or `.trn` file.
     pub fn read(path: impl AsRef<Path>, kind: NameKind) -> Result<NameFile, WthorError> {
         let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|source| WthorError::Io {
-            file: path.to_path_buf(),
-            source,
-        })?;
-        NameFile::parse(&bytes, path, kind)
+        NameFile::parse(&read_file(path)?, path, kind)
     }
 
     /// Parses the bytes of a name file. Fails only when the header is missing.

@@ -170,6 +170,7 @@ impl RowChunks for PgnColumn {
                 end: data.len(),
                 offset: self.rows_read,
                 line: self.rows_read + 1,
+                dropped: 0,
             });
             data.extend_from_slice(b"\n\n");
             self.rows_read += 1;

@@ -121,6 +121,7 @@ impl ParquetGames {
                 end: text.len(),
                 offset: self.rows_read,
                 line: self.rows_read + 1,
+                dropped: 0,
             });
             self.rows_read += 1;
         }

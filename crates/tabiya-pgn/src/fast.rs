@@ -47,6 +47,8 @@ struct TagSection<'a> {
     /// The first `FEN` and `Variant` values.
     fen: Option<Cow<'a, str>>,
     variant: Option<Cow<'a, str>>,
+    /// Tags read.
+    count: usize,
 }
 
 /// Reads the tag section: `[Name "value"]` lines (empty lines between them allowed),
@@ -54,6 +56,7 @@ struct TagSection<'a> {
 fn tags<'a>(bytes: &'a [u8], v: &mut impl PlainVisitor) -> Option<TagSection<'a>> {
     let mut i = 0;
     let (mut fen, mut variant) = (None, None);
+    let mut count = 0;
     if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
         i = 3;
     }
@@ -66,10 +69,14 @@ fn tags<'a>(bytes: &'a [u8], v: &mut impl PlainVisitor) -> Option<TagSection<'a>
                 movetext: i,
                 fen,
                 variant,
+                count,
             });
         }
         // One tag line.
         let line_end = memchr::memchr(b'\n', &bytes[i..]).map_or(bytes.len(), |o| i + o);
+        if line_end - i > crate::bounds::MAX_TAG_LINE_BYTES {
+            return None; // the full parser refuses it, saying why
+        }
         let line = &bytes[i + 1..line_end];
         let name_end = line
             .iter()
@@ -98,6 +105,7 @@ fn tags<'a>(bytes: &'a [u8], v: &mut impl PlainVisitor) -> Option<TagSection<'a>
         let name = decode_text(&line[..name_end]);
         let value = decode_text(&rest[value_start..q2]);
         v.tag(&name, &value);
+        count += 1;
         match &*name {
             "FEN" if fen.is_none() => fen = Some(value),
             "Variant" if variant.is_none() => variant = Some(value),
@@ -110,6 +118,9 @@ fn tags<'a>(bytes: &'a [u8], v: &mut impl PlainVisitor) -> Option<TagSection<'a>
 /// The direct path over a game, reporting it to `v` as it goes: `Some` for a plain game,
 /// `None` to leave it to the full parser.
 pub fn visit_plain(bytes: &[u8], v: &mut impl PlainVisitor) -> Option<PlainEnd> {
+    if memchr::memchr(0, bytes).is_some() {
+        return None; // the full parser refuses it, saying where
+    }
     let section = tags(bytes, v)?;
     let mut i = section.movetext;
     let (mut pos, castling_mode) =
@@ -174,6 +185,9 @@ pub fn visit_plain(bytes: &[u8], v: &mut impl PlainVisitor) -> Option<PlainEnd> 
             _ => return None,
         }
         i = tok_end;
+    }
+    if section.count == 0 && plies == 0 {
+        return None; // not a game: the full parser says so
     }
     Some(PlainEnd {
         termination,

@@ -15,6 +15,7 @@
 //! - [`write::write_game`] writes a game back as PGN ([`write::write_movetext`] its
 //!   movetext alone).
 
+pub mod bounds;
 pub mod fast;
 pub mod input;
 pub mod model;
@@ -26,7 +27,7 @@ pub mod write;
 
 pub use model::{Game, Node, NullSegment, Variation};
 pub use parse::{GameError, GameParser, parse_game, read_tags};
-pub use split::{Chunk, GameSpan, Splitter};
+pub use split::{Chunk, GameSpan, MAX_GAME_BYTES, Splitter};
 pub use write::{game_to_string, other_tags, write_game, write_movetext, write_tag};
 
 /// Reads every game of an input sequentially: `(span, result)` pairs in file order. A
@@ -41,7 +42,13 @@ pub fn read_all<R: std::io::Read>(
                 Ok(chunk) => chunk
                     .games
                     .iter()
-                    .map(|span| Ok((*span, parse_game(chunk.game_bytes(span), span.line))))
+                    .map(|span| {
+                        let parsed = match span.refusal() {
+                            Some(e) => Err(e),
+                            None => parse_game(chunk.game_bytes(span), span.line),
+                        };
+                        Ok((*span, parsed))
+                    })
                     .collect(),
             }
         },

@@ -12,6 +12,7 @@ use pgn_reader::{Nag, Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visito
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
+use crate::bounds::{MAX_TAG_LINE_BYTES, MAX_VARIATION_DEPTH};
 use crate::model::{Game, Node, NullSegment, Variation};
 use crate::san::{decode_text, san_to_move, start_position};
 
@@ -21,6 +22,64 @@ use crate::san::{decode_text, san_to_move, start_position};
 pub struct GameError {
     pub line: u64,
     pub reason: String,
+}
+
+/// Refuses a game whose tag section has a line longer than [`MAX_TAG_LINE_BYTES`].
+pub fn refuse_long_tags(bytes: &[u8], first_line: u64) -> Result<(), GameError> {
+    let mut at = 0;
+    let mut line = first_line;
+    while at < bytes.len() {
+        let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |o| at + o);
+        let text = &bytes[at..end];
+        let first = text.iter().find(|b| !b.is_ascii_whitespace());
+        match first {
+            None => {}
+            Some(b'[') if text.len() > MAX_TAG_LINE_BYTES => {
+                return Err(GameError {
+                    line,
+                    reason: format!(
+                        "tag line of {} bytes, longer than the {} KiB a tag may hold; game refused",
+                        text.len(),
+                        MAX_TAG_LINE_BYTES >> 10
+                    ),
+                });
+            }
+            Some(b'[') => {}
+            Some(_) => break, // the movetext
+        }
+        at = end + 1;
+        line += 1;
+    }
+    Ok(())
+}
+
+/// How the reason of a [`GameError`] starts for text that is not a game at all: no tag
+/// pair and no move (random bytes, a comment alone, a stray result).
+pub const NOT_A_GAME: &str = "not a PGN game";
+
+impl GameError {
+    /// True when the text was not a game at all (see [`NOT_A_GAME`]), rather than a game
+    /// with a fault.
+    pub fn is_not_a_game(&self) -> bool {
+        self.reason.starts_with(NOT_A_GAME)
+    }
+}
+
+/// Refuses a game holding a NUL byte, which PGN text never holds (a block of zeros left by
+/// a crash, a binary file): the error names the byte's line and its place in the game.
+pub fn refuse_nul(bytes: &[u8], first_line: u64) -> Result<(), GameError> {
+    match memchr::memchr(0, bytes) {
+        None => Ok(()),
+        Some(at) => {
+            let line = first_line + memchr::memchr_iter(b'\n', &bytes[..at]).count() as u64;
+            Err(GameError {
+                line,
+                reason: format!(
+                    "NUL byte at byte {at} of the game: not PGN text (a damaged or binary file?); game refused"
+                ),
+            })
+        }
+    }
 }
 
 struct LineCtx {
@@ -47,6 +106,10 @@ struct Builder {
     nulls: Vec<(usize, NullSegment)>,
     /// The last token of the main line was a null move (its NAGs and comments follow).
     after_null: bool,
+    /// Tag pairs read and moves played (any line): none of either, and the text is not a
+    /// game.
+    tags_seen: usize,
+    moves_seen: usize,
 }
 
 type Tags = Vec<(String, String)>;
@@ -83,6 +146,8 @@ impl Builder {
             partial: String::new(),
             nulls: Vec::new(),
             after_null: false,
+            tags_seen: 0,
+            moves_seen: 0,
         }
     }
 }
@@ -102,6 +167,14 @@ impl Visitor for Builder {
         name: &[u8],
         value: RawTag<'_>,
     ) -> ControlFlow<Self::Output> {
+        // A tag pair: a name that is a PGN symbol (letters, digits, `_+#=:-`).
+        if name.first().is_some_and(u8::is_ascii_alphanumeric)
+            && name
+                .iter()
+                .all(|&b| b.is_ascii_alphanumeric() || b"_+#=:-".contains(&b))
+        {
+            self.tags_seen += 1;
+        }
         let name = decode_text(name).into_owned();
         let value = decode_text(&value.decode()).into_owned();
         tags.push((name, value));
@@ -141,6 +214,7 @@ impl Visitor for Builder {
                         ctx.pos = swapped;
                         self.after_null = true;
                         self.main_ply += 1;
+                        self.moves_seen += 1;
                         ControlFlow::Continue(())
                     }
                     None => {
@@ -160,6 +234,7 @@ impl Visitor for Builder {
                 ctx.prev = ctx.pos.clone();
                 ctx.pos.play_unchecked(mv);
                 ctx.nodes.push(Node::new(mv));
+                self.moves_seen += 1;
                 if depth == 1 {
                     self.main_ply += 1;
                 }
@@ -206,7 +281,11 @@ impl Visitor for Builder {
     fn comment(&mut self, _m: &mut Movetext, comment: RawComment<'_>) -> ControlFlow<Self::Output> {
         let mut text = std::mem::take(&mut self.partial);
         text.push_str(&decode_text(comment.as_bytes()));
-        let text = text.trim().to_string();
+        let mut text = text.trim().to_string();
+        if text.contains('\r') {
+            // Line ends inside a comment read as `\n`, whatever the file's.
+            text = text.replace("\r\n", "\n").replace('\r', "\n");
+        }
         if self.after_null && self.stack.len() == 1 {
             if let Some((_, null)) = self.nulls.last_mut() {
                 null.comments.push(text);
@@ -238,6 +317,12 @@ impl Visitor for Builder {
         if self.after_null && self.stack.len() == 1 {
             self.warnings
                 .push("variation of a null move dropped".to_string());
+            return ControlFlow::Continue(Skip(true));
+        }
+        if self.stack.len() > MAX_VARIATION_DEPTH {
+            self.warnings.push(format!(
+                "variation nested more than {MAX_VARIATION_DEPTH} deep dropped"
+            ));
             return ControlFlow::Continue(Skip(true));
         }
         let parent = self.stack.last().expect("line context");
@@ -390,8 +475,34 @@ fn parse_with<R: std::io::Read>(
     bytes: &[u8],
     first_line: u64,
 ) -> Result<Game, GameError> {
+    refuse_long_tags(bytes, first_line)?;
+    let not_a_game = || GameError {
+        line: first_line,
+        reason: format!(
+            "{NOT_A_GAME}: {} bytes of text without a tag pair or a move",
+            bytes.len()
+        ),
+    };
+    if memchr::memchr(0, bytes).is_some() {
+        // Text with NUL bytes: a game refused, or no game at all (judged with the NULs
+        // read as spaces).
+        let spaced: Vec<u8> = bytes
+            .iter()
+            .map(|&b| if b == 0 { b' ' } else { b })
+            .collect();
+        let mut builder = Builder::new();
+        let _ = Reader::new(&spaced[..]).read_game(&mut builder);
+        if builder.tags_seen == 0 && builder.moves_seen == 0 {
+            return Err(not_a_game());
+        }
+        refuse_nul(bytes, first_line)?;
+    }
     let mut builder = Builder::new();
-    let result = match reader.read_game(&mut builder) {
+    let read = reader.read_game(&mut builder);
+    if builder.tags_seen == 0 && builder.moves_seen == 0 {
+        return Err(not_a_game());
+    }
+    let result = match read {
         Ok(Some(r)) => r,
         Ok(None) => {
             return Err(GameError {

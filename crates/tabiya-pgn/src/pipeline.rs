@@ -303,6 +303,7 @@ fn read_inputs(sources: Vec<Source>, tx: &Sender<Work>, progress: &ReadProgress)
             .file_size
             .store(input.size.unwrap_or(0), Ordering::Relaxed);
         let counter = input.progress.clone();
+        let compression = input.compression;
         let mut splitter = Splitter::new(input.reader);
         let mut games_before = 0u64;
         loop {
@@ -319,7 +320,7 @@ fn read_inputs(sources: Vec<Source>, tx: &Sender<Work>, progress: &ReadProgress)
                 }
                 Ok(None) => break,
                 Err(e) => {
-                    let error = format!("read error after {} bytes: {e}", counter.bytes());
+                    let error = read_error(&e, counter.bytes(), compression);
                     if !out.done(DoneEvent::Error { file, error }) {
                         return;
                     }
@@ -333,6 +334,24 @@ fn read_inputs(sources: Vec<Source>, tx: &Sender<Work>, progress: &ReadProgress)
             return;
         }
     }
+}
+
+/// What a failed read of an input says: where it stopped (in the file's own bytes, which
+/// are compressed ones for a compressed file), and why; the splitter's giving up as it is.
+fn read_error(e: &std::io::Error, bytes: u64, compression: input::Compression) -> String {
+    if let Some(given_up) = e
+        .get_ref()
+        .and_then(|r| r.downcast_ref::<crate::split::GivenUp>())
+    {
+        return given_up.to_string();
+    }
+    let what = match compression {
+        input::Compression::None => "",
+        input::Compression::Zstd => " (zstd: truncated or damaged?)",
+        input::Compression::Gzip => " (gzip: truncated or damaged?)",
+        input::Compression::Bzip2 => " (bzip2: truncated or damaged?)",
+    };
+    format!("read error after {bytes} bytes{what}: {e}; the games before it were read")
 }
 
 /// The reader thread on a [`Source::Rows`]: its chunks as they come. False once nobody
@@ -476,6 +495,7 @@ mod tests {
                     end,
                     offset: 0,
                     line: 1,
+                    dropped: 0,
                 }];
                 Ok(Some(Chunk { data: text, games }))
             }

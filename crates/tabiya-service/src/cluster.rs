@@ -113,6 +113,7 @@ fn chunk_of(texts: &[(i64, String, i32)]) -> Chunk {
             end: data.len(),
             offset: i as u64,
             line: i as u64 + 1,
+            dropped: 0,
         });
         data.extend_from_slice(b"\n\n");
     }

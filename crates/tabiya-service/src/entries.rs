@@ -493,8 +493,7 @@ pub struct SpellingReport {
 /// Loads Scid's spelling file (`.ssp`, or `.ssp.zst`) into a chess database.
 pub fn load_spelling(db: &Db, path: &Path) -> Result<SpellingReport> {
     check_chess(db)?;
-    let bytes = std::fs::read(path)
-        .map_err(|e| Error::bad_input(format!("cannot read {}: {e}", path.display())))?;
+    let bytes = crate::inputs::read_regular(path)?;
     let file = path.file_name().map_or_else(
         || path.display().to_string(),
         |f| f.to_string_lossy().into_owned(),
@@ -506,10 +505,13 @@ pub fn load_spelling(db: &Db, path: &Path) -> Result<SpellingReport> {
             .map(|&d| Ok((d, snap.names().all(d)?)))
             .collect::<Result<_>>()?
     };
-    let (spelling, before, after) = db
-        .inner()?
-        .load_spelling(&file, &bytes)
-        .map_err(|e| Error::bad_input(format!("{}: {e}", path.display())))?;
+    let (spelling, before, after) = db.inner()?.load_spelling(&file, &bytes).map_err(|e| {
+        Error::bad_input(format!(
+            "{}: {}",
+            path.display(),
+            without_name(&e.to_string(), &file)
+        ))
+    })?;
     let snap = db.inner()?.snapshot()?;
     let mut renamed = BTreeMap::new();
     let mut ambiguous = 0;
@@ -694,4 +696,12 @@ pub fn fill_elo(db: &Db) -> Result<EloFilled> {
         ratings,
         records: done.first().map_or(0, |e| e.records),
     })
+}
+
+/// A message without the file name it starts with (the caller names the file itself).
+fn without_name<'a>(message: &'a str, file: &str) -> &'a str {
+    message
+        .strip_prefix(file)
+        .and_then(|m| m.strip_prefix(": "))
+        .unwrap_or(message)
 }

@@ -52,3 +52,24 @@ pub fn source(path: &Path) -> Source {
 pub fn sources(files: &[PathBuf]) -> Result<Vec<Source>> {
     Ok(expand(files)?.iter().map(|p| source(p)).collect())
 }
+
+/// The bytes of a file read whole (a spelling file, a repertoire): only a regular file,
+/// so that a directory or a device that never ends (`/dev/zero`) is refused, saying what it is.
+pub fn read_regular(path: &Path) -> Result<Vec<u8>> {
+    let cannot =
+        |e: std::io::Error| Error::bad_input(format!("cannot read {}: {e}", path.display()));
+    let meta = std::fs::metadata(path).map_err(cannot)?;
+    if meta.is_dir() {
+        return Err(Error::bad_input(format!(
+            "{} is a directory, not a file",
+            path.display()
+        )));
+    }
+    if !meta.is_file() {
+        return Err(Error::bad_input(format!(
+            "{} is not a regular file (a device or a pipe): it is read whole, so it must be a file",
+            path.display()
+        )));
+    }
+    std::fs::read(path).map_err(cannot)
+}

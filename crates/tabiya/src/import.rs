@@ -136,6 +136,13 @@ fn print_head(out: &mut impl Write, s: &ImportSummary, skipped: &str) -> anyhow:
 pub fn print_chess(summary: &ImportSummary, dir: &Path) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     print_head(&mut out, summary, "malformed or unsupported")?;
+    if summary.not_pgn > 0 {
+        writeln!(
+            out,
+            "  text that is not a PGN game (no tag pair, no move), skipped: {}",
+            summary.not_pgn
+        )?;
+    }
     if summary.warnings > 0 {
         writeln!(
             out,

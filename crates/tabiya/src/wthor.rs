@@ -33,8 +33,9 @@ impl NameFiles {
 pub enum WthorCommand {
     /// Replay every game and report illegal moves, unfinished games, wrong scores, unknown ids.
     ///
-    /// Exits 0 even when problems are found (it is a report); non-zero only when a file cannot
-    /// be read or checked.
+    /// Exits 0 even when games have problems (it is a report); non-zero when a file cannot be
+    /// read or checked, or is damaged (cut short, or another number of games than its header
+    /// declares).
     Check {
         /// Game files (.wtb)
         #[arg(required = true)]
@@ -129,6 +130,9 @@ fn run_check(files: &[PathBuf], names: &NameFiles, json: bool) -> anyhow::Result
                 f.score_mismatches,
                 f.unknown_ids
             )?;
+            if let Some(d) = &f.damaged {
+                writeln!(out, "  DAMAGED: {d}")?;
+            }
             for p in &f.read_problems {
                 writeln!(out, "  read: {p}")?;
             }
@@ -162,11 +166,12 @@ fn run_check(files: &[PathBuf], names: &NameFiles, json: bool) -> anyhow::Result
             report.games_with_passes
         )?;
     }
-    if report.unreadable_files > 0 {
+    if report.unreadable_files > 0 || report.damaged_files > 0 {
         anyhow::bail!(
-            "{} of {} files could not be read or checked",
+            "{} of {} files could not be read or checked, {} damaged",
             report.unreadable_files,
-            report.files.len()
+            report.files.len(),
+            report.damaged_files
         );
     }
     Ok(())

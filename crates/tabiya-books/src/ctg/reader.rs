@@ -744,6 +744,20 @@ impl CtgBook {
             slots: h.slots,
             ..WalkReport::default()
         };
+        let part = self.ctg.len() % PAGE_SIZE;
+        if part != 0 {
+            // Cut short: the last page is in part (what it holds may still read).
+            rep.problem(WalkProblem {
+                file: self.names[0].clone(),
+                page: Some(h.data_pages - 1),
+                offset: self.ctg.len() as u64,
+                what: format!(
+                    "truncated: {} bytes, not a whole number of {PAGE_SIZE}-byte pages (data page {} has {part} bytes)",
+                    self.ctg.len(),
+                    h.data_pages - 1
+                ),
+            });
+        }
         for c in 0..h.slots {
             if let Some(p) = self.slot(c) {
                 rep.slots_used += 1;

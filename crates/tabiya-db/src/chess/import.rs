@@ -283,7 +283,10 @@ impl<'a> Intake<'a> {
                     row: None,
                     reason: error,
                 }),
-                Event::FileDone { file, bytes } => self.summary.files[file].bytes = bytes,
+                Event::FileDone { file, bytes } => {
+                    self.summary.files[file].bytes = bytes;
+                    self.no_game_found(file, bytes);
+                }
                 Event::Chunk { info, parsed } => {
                     let taken = self.take_chunk(info.file, &parsed, batches, recycled);
                     let _ = spent.try_send(parsed);
@@ -314,6 +317,12 @@ impl<'a> Intake<'a> {
     ) -> Result<Option<Stop>> {
         for pg in chunk.games.iter() {
             self.game_index[file] += 1;
+            if let Err(e) = &pg.result
+                && e.is_not_a_game()
+            {
+                self.not_pgn(file, e.line, &e.reason);
+                continue;
+            }
             self.summary.games += 1;
             self.summary.files[file].games += 1;
             self.progress.games.fetch_add(1, Ordering::Relaxed);
@@ -373,6 +382,55 @@ impl<'a> Intake<'a> {
             }
         }
         Ok(None)
+    }
+
+    /// A piece of text that is not a game (no tag pair, no move): counted apart from the
+    /// games, reported with its place (its number counts it among the file's pieces).
+    fn not_pgn(&mut self, file: usize, line: u64, reason: &str) {
+        self.summary.not_pgn += 1;
+        self.summary.files[file].not_pgn += 1;
+        let game = self.game_index[file];
+        let rows = self.has_rows[file];
+        self.summary.problems.push(Problem {
+            file: self.names_of[file].clone(),
+            line: if rows { 0 } else { line },
+            game,
+            row: rows.then_some(game),
+            reason: format!("{reason}, skipped"),
+        });
+    }
+
+    /// An input read to its end without a single game: one problem with the file (the
+    /// pieces of text it held are not listed one by one), unless it could not be read.
+    fn no_game_found(&mut self, file: usize, bytes: u64) {
+        let name = &self.names_of[file];
+        let f = &self.summary.files[file];
+        if f.games > 0
+            || self
+                .summary
+                .problems
+                .iter()
+                .any(|p| p.game == 0 && &p.file == name)
+        {
+            return;
+        }
+        let what = match (bytes, f.not_pgn) {
+            (0, _) => "the input is empty".to_string(),
+            (_, 0) => format!("{bytes} bytes read"),
+            (_, n) => {
+                format!("{bytes} bytes read: {n} piece(s) of text without a tag pair or a move")
+            }
+        };
+        self.summary
+            .problems
+            .retain(|p| !(&p.file == name && p.reason.starts_with(tabiya_pgn::parse::NOT_A_GAME)));
+        self.summary.problems.push(Problem {
+            file: name.clone(),
+            line: 0,
+            game: 0,
+            row: None,
+            reason: format!("no PGN game found ({what}); nothing imported from it"),
+        });
     }
 
     /// A game that could not be read: counted and reported.

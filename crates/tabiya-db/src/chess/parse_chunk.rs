@@ -148,7 +148,10 @@ impl ChunkParser {
     ) -> ParsedChunk {
         out.clear();
         for span in &chunk.games {
-            let result = self.prepare(&mut out, chunk.game_bytes(span), span.line, max_ply);
+            let result = match span.refusal() {
+                Some(e) => Err(e),
+                None => self.prepare(&mut out, chunk.game_bytes(span), span.line, max_ply),
+            };
             out.games.push(ParsedGame { result });
         }
         out

@@ -133,6 +133,14 @@ pub struct FileSummary {
     pub duplicates: u64,
     pub skipped: u64,
     pub bytes: u64,
+    /// Pieces of text that were not games at all (no tag pair, no move), skipped; not
+    /// counted in `games`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub not_pgn: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// What an import did.
@@ -144,6 +152,9 @@ pub struct ImportSummary {
     pub imported: u64,
     pub duplicates: u64,
     pub skipped: u64,
+    /// Pieces of text that were not games at all, skipped (see [`FileSummary::not_pgn`]).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub not_pgn: u64,
     /// Skipped games counted by reason (first words of the reason).
     pub skipped_by_reason: BTreeMap<String, u64>,
     /// Games imported with something dropped (a variation cut at an illegal move...).

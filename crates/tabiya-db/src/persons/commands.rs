@@ -184,7 +184,7 @@ impl Database {
     ) -> Result<(tabiya_names::ssp::Spelling, Vec<Entries>, Vec<Entries>)> {
         self.check_names_kind()?;
         let raw = if bytes.starts_with(&[0x28, 0xB5, 0x2F, 0xFD]) {
-            zstd::decode_all(bytes).map_err(|e| Error::Input(format!("{file_name}: {e}")))?
+            unpack_spelling(file_name, bytes)?
         } else {
             bytes.to_vec()
         };
@@ -283,4 +283,30 @@ impl Database {
         }
         Ok((added, spelling))
     }
+}
+
+/// Most bytes a compressed spelling file may unpack to (Scid's own is some 30 MB): past it,
+/// the file is refused rather than filling the memory (a decompression bomb).
+const MAX_SPELLING_BYTES: u64 = 1 << 30;
+
+/// A zstd-compressed spelling file unpacked, within [`MAX_SPELLING_BYTES`]; a truncated or
+/// damaged one refused, saying how far it read.
+fn unpack_spelling(file_name: &str, bytes: &[u8]) -> Result<Vec<u8>> {
+    use std::io::Read;
+    let mut raw = Vec::new();
+    let read = zstd::stream::read::Decoder::new(bytes)
+        .and_then(|d| d.take(MAX_SPELLING_BYTES + 1).read_to_end(&mut raw));
+    if let Err(e) = read {
+        return Err(Error::Input(format!(
+            "{file_name}: zstd data truncated or damaged after {} bytes unpacked ({e})",
+            raw.len()
+        )));
+    }
+    if raw.len() as u64 > MAX_SPELLING_BYTES {
+        return Err(Error::Input(format!(
+            "{file_name}: unpacks to more than {} MiB: not a spelling file",
+            MAX_SPELLING_BYTES >> 20
+        )));
+    }
+    Ok(raw)
 }

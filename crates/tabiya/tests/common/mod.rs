@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+pub mod bounded;
 pub mod server;
 
 use std::path::{Path, PathBuf};

@@ -196,6 +196,9 @@ pub fn read_pgn(inputs: &[PathBuf], opts: ReadOptions) -> Result<GameStream> {
                     .iter()
                     .enumerate()
                     .map(|(i, span)| {
+                        if let Some(e) = span.refusal() {
+                            return Err((e.line, e.reason));
+                        }
                         let bytes = chunk.game_bytes(span);
                         reader.read(bytes, span.line).map(|mut g| {
                             g.file = file;
