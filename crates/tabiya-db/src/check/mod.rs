@@ -6,6 +6,8 @@
 
 mod index;
 mod tables;
+#[cfg(test)]
+mod tests;
 
 use std::path::{Path, PathBuf};
 
