@@ -277,6 +277,7 @@ fn a_full_disk_gives_a_clear_error_and_leaves_the_database_as_it_was() {
             "--set",
             "Annotator=Full Disk",
         ],
+        vec!["analyse", "--play", "e4", "--depth", "8"],
     ] {
         let o = Command::new(BIN)
             .args(&args)
@@ -436,73 +437,127 @@ fn kill_9_during_imports_keeps_whole_segments_and_a_rerun_completes() {
     );
 }
 
+/// The explorer's answer at the start without its evaluations, and the evaluation of 1. e4
+/// when one is kept (its depth).
+fn e4_eval(db: &Path) -> (serde_json::Value, Option<u64>) {
+    let mut v = common::json(&["explore", "--db", s(db), "--json"]);
+    let mut depth = None;
+    for m in v["moves"].as_array_mut().unwrap() {
+        if let Some(e) = m.as_object_mut().unwrap().remove("eval")
+            && m["san"] == "e4"
+        {
+            depth = e["depth"].as_u64();
+        }
+    }
+    (v, depth)
+}
+
 #[test]
-fn kill_9_during_edits_deletes_notes_and_cards_keeps_all_or_none() {
+fn kill_9_during_every_write_keeps_all_of_a_change_or_none() {
     let tmp = tempfile::tempdir().unwrap();
     let base = tmp.path().join("base");
     run_ok(&["import", "--db", s(&base), s(&tcec())]);
+    run_ok(&[
+        "gameset",
+        "create",
+        "--db",
+        s(&base),
+        "--where",
+        "result = '1-0'",
+        "wins",
+    ]);
+    let src = tmp.path().join("src");
+    kasparov_db(&src);
     let before = answers(&base).unwrap();
     let mut moments = Moments(99);
-    // Each write path, its arguments, and where a completed change shows.
-    let paths: Vec<Vec<String>> = vec![
+    // Each write path ("DB" is the database written to).
+    let paths: Vec<Vec<&str>> = vec![
+        vec!["edit", "--db", "DB", "--game", "5", "--set", "Result=1-0"],
+        vec!["delete", "--db", "DB", "--game", "7"],
+        vec!["note", "set", "--db", "DB", "--play", "e4", "kill test"],
         vec![
-            "edit".into(),
-            "--game".into(),
-            "5".into(),
-            "--set".into(),
-            "Result=1-0".into(),
+            "cards", "add", "--db", "DB", "--play", "e4 e5", "--move", "Nf3",
         ],
-        vec!["delete".into(), "--game".into(), "7".into()],
-        vec![
-            "note".into(),
-            "set".into(),
-            "--play".into(),
-            "e4".into(),
-            "kill test".into(),
-        ],
-        vec![
-            "cards".into(),
-            "add".into(),
-            "--play".into(),
-            "e4 e5".into(),
-            "--move".into(),
-            "Nf3".into(),
-        ],
+        vec!["db", "merge", "--into", "DB", s(&src)],
+        vec!["gameset", "refresh", "--db", "DB", "wins"],
     ];
     for p in &paths {
-        // The state after the change, done without a kill.
+        // The state after the change, made without a kill.
         let done = tmp.path().join("done");
         let _ = std::fs::remove_dir_all(&done);
         copy_db(&base, &done);
-        let mut args: Vec<&str> = p.iter().map(String::as_str).collect();
-        args.extend(["--db", s(&done)]);
+        let args: Vec<&str> = p
+            .iter()
+            .map(|a| if *a == "DB" { s(&done) } else { a })
+            .collect();
+        let t0 = std::time::Instant::now();
         let o = Command::new(BIN)
             .env("TABIYA_NOW", "2026-03-01")
             .args(&args)
             .output()
             .unwrap();
+        // Kills land within the time the change took (start-up included).
+        let took = (t0.elapsed().as_millis() as u64).max(1);
         assert!(
             o.status.success(),
             "{args:?}: {}",
             String::from_utf8_lossy(&o.stderr)
         );
         let after = answers(&done).unwrap();
-        for round in 0..5 {
+        let (mut none, mut all, mut mid) = (0, 0, 0);
+        for round in 0..6 {
             let db = tmp.path().join("k");
             let _ = std::fs::remove_dir_all(&db);
             copy_db(&base, &db);
-            let mut args: Vec<&str> = p.iter().map(String::as_str).collect();
-            args.extend(["--db", s(&db)]);
-            let ms = moments.next_ms(400);
-            kill_after(&args, ms);
+            let args: Vec<&str> = p
+                .iter()
+                .map(|a| if *a == "DB" { s(&db) } else { a })
+                .collect();
+            let ms = moments.next_ms(took);
+            mid += u32::from(kill_after(&args, ms));
             assert_checks(&db);
             let now = answers(&db).unwrap();
             assert!(
                 now == before || now == after,
                 "{p:?} killed at {ms} ms (round {round}): neither the state before nor after"
             );
+            none += u32::from(now == before && now != after);
+            all += u32::from(now == after);
         }
+        eprintln!("{p:?}: 6 kills, {mid} while running: {none} left none of the change, {all} all");
     }
+    // An evaluation stored by `analyse`: the engine's numbers vary from run to run, so the
+    // rest of the answer is compared, and the evaluation is either absent or whole.
+    let (start, none_kept) = e4_eval(&base);
+    assert_eq!(none_kept, None);
+    let done = tmp.path().join("done");
+    let _ = std::fs::remove_dir_all(&done);
+    copy_db(&base, &done);
+    let t0 = std::time::Instant::now();
+    run_ok(&["analyse", "--db", s(&done), "--play", "e4", "--depth", "14"]);
+    let analyse_took = t0.elapsed().as_millis() as u64;
+    assert_eq!(e4_eval(&done).1, Some(14));
+    let (mut none, mut all) = (0, 0);
+    for round in 0..6 {
+        let db = tmp.path().join("k");
+        let _ = std::fs::remove_dir_all(&db);
+        copy_db(&base, &db);
+        let ms = moments.next_ms(analyse_took);
+        kill_after(
+            &["analyse", "--db", s(&db), "--play", "e4", "--depth", "14"],
+            ms,
+        );
+        assert_checks(&db);
+        let (now, depth) = e4_eval(&db);
+        assert_eq!(now, start, "analyse killed at {ms} ms (round {round})");
+        assert!(
+            matches!(depth, None | Some(14)),
+            "a partial evaluation: {depth:?}"
+        );
+        none += u32::from(depth.is_none());
+        all += u32::from(depth.is_some());
+    }
+    eprintln!("analyse: 6 kills: {none} left no evaluation, {all} the whole one");
 }
 
 fn copy_db(from: &Path, to: &Path) {
