@@ -65,13 +65,28 @@ impl Database {
                 dir.display()
             )));
         }
+        let file = dir.join(tabiya_store::STORE_FILE);
+        if std::fs::metadata(&file).is_ok_and(|m| m.len() == 0) {
+            // redb would make a new store of an empty file: say what it is instead.
+            return Err(Error::Corrupt(format!("{} is empty", file.display())));
+        }
         let store = Store::open_with_cache(dir, cache).map_err(|e| in_use(dir, e))?;
         let read = store.read()?;
         let kind = match meta_get(&read, "kind")?.as_deref() {
             Some("chess") => Kind::Chess,
             Some("othello") => Kind::Othello,
-            Some(k) => return Err(Error::Corrupt(format!("unknown database kind {k:?}"))),
-            None => return Err(Error::Corrupt("database has no kind".into())),
+            Some(k) => {
+                return Err(Error::Corrupt(format!(
+                    "{}: unknown database kind {k:?}",
+                    file.display()
+                )));
+            }
+            None => {
+                return Err(Error::Corrupt(format!(
+                    "{}: the database has no kind",
+                    file.display()
+                )));
+            }
         };
         let version: u32 = meta_get(&read, "version")?
             .and_then(|v| v.parse().ok())
@@ -110,7 +125,11 @@ impl Database {
 
     /// Opens a database, creating it for `kind` (with the given ply cap) if it does not exist.
     pub fn open_or_create(dir: &Path, kind: Kind, max_ply: Option<u32>) -> Result<Database> {
-        if Store::exists(dir) {
+        // An empty file is a store whose creation was cut short (killed before redb wrote
+        // its header): made again.
+        let empty =
+            std::fs::metadata(dir.join(tabiya_store::STORE_FILE)).is_ok_and(|m| m.len() == 0);
+        if Store::exists(dir) && !empty {
             let db = Database::open_with_cache(dir, Store::DEFAULT_CACHE)?;
             if db.kind != kind {
                 return Err(Error::Usage(format!(
@@ -154,9 +173,10 @@ impl Database {
         })
     }
 
-    /// Whether `dir` holds a database.
+    /// Whether `dir` holds a database (an empty store file is a creation cut short: none).
     pub fn exists(dir: &Path) -> bool {
         Store::exists(dir)
+            && std::fs::metadata(dir.join(tabiya_store::STORE_FILE)).is_ok_and(|m| m.len() > 0)
     }
 
     /// How many commits this handle has made: answers computed at one generation stay

@@ -31,6 +31,7 @@
 
 mod cards;
 mod changes;
+mod check;
 mod codec;
 mod database;
 mod dbstats;
@@ -65,6 +66,7 @@ pub use cards::{
     Schedule as CardSchedule, StoredCard,
 };
 pub use changes::{Deleted, Edited, TagEdit, check_edit};
+pub use check::{CheckReport, Problem as CheckProblem, check};
 pub(crate) use database::meta_u64;
 pub use database::{Database, FORMAT_VERSION, GAMES, Kind, META, PinnedAnswers, QUERY_CACHE_MAX};
 pub use dbstats::{

@@ -203,6 +203,23 @@ impl Records {
         failed.map_or(Ok(()), Err)
     }
 
+    /// Every stored game in id order, decompressed or not: `f(key, raw stored form or why
+    /// it cannot be read)` for every entry, a damaged one included (for `tabiya check`).
+    pub fn scan_all(
+        &self,
+        mut f: impl FnMut(&[u8], std::result::Result<&[u8], String>),
+    ) -> Result<()> {
+        let mut d = self.decompressor.borrow_mut();
+        self.table.scan(&[], None, |k, v| {
+            match unpack(v, self.dict.is_some(), d.as_mut()) {
+                Ok(raw) => f(k, Ok(&raw)),
+                Err(e) => f(k, Err(e)),
+            }
+            true
+        })?;
+        Ok(())
+    }
+
     /// Ids of all games, in id order.
     pub fn ids(&self) -> Result<Vec<u32>> {
         let mut ids = Vec::new();

@@ -137,6 +137,8 @@ pub(crate) fn kind_of_db_error(e: &tabiya_db::Error) -> ErrorKind {
         tabiya_db::Error::InUse(_) => ErrorKind::InUse,
         tabiya_db::Error::Input(_) => ErrorKind::BadInput,
         tabiya_db::Error::Corrupt(_) | tabiya_db::Error::Decode(_) => ErrorKind::Damaged,
+        tabiya_db::Error::Store(s) if s.is_damaged() => ErrorKind::Damaged,
+        tabiya_db::Error::Store(s) if s.is_read_only() => ErrorKind::BadRequest,
         tabiya_db::Error::Store(_) => ErrorKind::Io,
     }
 }

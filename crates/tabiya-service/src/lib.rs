@@ -28,6 +28,7 @@ pub mod analysis;
 pub mod annotate;
 pub mod books;
 pub mod cards;
+pub mod check;
 pub mod cluster;
 pub mod codecs;
 pub mod database;

@@ -15,7 +15,13 @@ use redb::{ReadableDatabase, ReadableTable, ReadableTableMetadata, TableDefiniti
 /// The file inside a database directory that holds the store.
 pub const STORE_FILE: &str = "tabiya.redb";
 
-/// A storage error, with what was being done.
+mod guard;
+mod verify;
+
+pub use guard::quiet_storage_panics;
+pub use verify::{Integrity, verify};
+
+/// A storage error, with what was being done (naming the store's file).
 #[derive(Debug, thiserror::Error)]
 #[error("{context}: {source}")]
 pub struct StoreError {
@@ -23,6 +29,7 @@ pub struct StoreError {
     #[source]
     source: Box<dyn std::error::Error + Send + Sync>,
     in_use: bool,
+    read_only: bool,
 }
 
 impl StoreError {
@@ -34,6 +41,7 @@ impl StoreError {
             context: context.into(),
             source: Box::new(source),
             in_use: false,
+            read_only: false,
         }
     }
 
@@ -42,7 +50,42 @@ impl StoreError {
     pub fn is_in_use(&self) -> bool {
         self.in_use
     }
+
+    /// True when a write was refused because the store is open read-only (its file or
+    /// directory cannot be written).
+    pub fn is_read_only(&self) -> bool {
+        self.read_only
+    }
+
+    /// True when the file is damaged: the storage engine found a page that fails its
+    /// checksum or cannot be read as what it should be.
+    pub fn is_damaged(&self) -> bool {
+        self.source.downcast_ref::<guard::Damaged>().is_some()
+            || self.source.to_string().contains("corrupted")
+    }
+
+    /// True when the disk (or the file system's quota) is full.
+    pub fn is_disk_full(&self) -> bool {
+        let mut e: Option<&(dyn std::error::Error + 'static)> = Some(self.source.as_ref());
+        while let Some(x) = e {
+            if let Some(io) = x.downcast_ref::<std::io::Error>()
+                && matches!(
+                    io.kind(),
+                    std::io::ErrorKind::StorageFull | std::io::ErrorKind::QuotaExceeded
+                )
+            {
+                return true;
+            }
+            e = x.source();
+        }
+        false
+    }
 }
+
+/// Why a store is open read-only.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct ReadOnly(String);
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 
@@ -50,10 +93,25 @@ fn def(name: &str) -> TableDefinition<'_, &'static [u8], &'static [u8]> {
     TableDefinition::new(name)
 }
 
-/// An open store.
+/// An open store: writable, or read-only when its file or directory cannot be written.
 pub struct Store {
-    db: redb::Database,
+    db: Backing,
     path: PathBuf,
+}
+
+enum Backing {
+    Writable(redb::Database),
+    /// Why the store is read-only (said when a write is refused).
+    ReadOnly(redb::ReadOnlyDatabase, String),
+}
+
+/// Whether an error opening a file for writing means the file or its directory is read-only.
+fn read_only_reason(e: &std::io::Error) -> Option<&'static str> {
+    match e.kind() {
+        std::io::ErrorKind::ReadOnlyFilesystem => Some("its file system is mounted read-only"),
+        std::io::ErrorKind::PermissionDenied => Some("its file cannot be written (permissions)"),
+        _ => None,
+    }
 }
 
 /// How much room a table takes.
@@ -78,21 +136,91 @@ impl Store {
 
     /// [`Store::open`] with a page cache of at most `cache_bytes` (memory is taken as pages
     /// are read, up to that bound).
+    ///
+    /// An existing store whose file or directory cannot be written (a read-only mount, an
+    /// immutable file, no write permission) is opened read-only: it answers reads, and every
+    /// write is refused with an error saying why ([`StoreError::is_read_only`]).
     pub fn open_with_cache(dir: &Path, cache_bytes: usize) -> Result<Store> {
+        let path = dir.join(STORE_FILE);
+        if path.is_file()
+            && let Err(e) = std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .open(&path)
+            && let Some(reason) = read_only_reason(&e)
+        {
+            return Store::open_read_only(path, cache_bytes, reason);
+        }
         std::fs::create_dir_all(dir).map_err(|e| {
             StoreError::new(format!("creating database directory {}", dir.display()), e)
         })?;
-        let path = dir.join(STORE_FILE);
-        let db = redb::Database::builder()
-            .set_cache_size(cache_bytes)
-            .create(&path)
-            .map_err(|e| {
-                let in_use = matches!(e, redb::DatabaseError::DatabaseAlreadyOpen);
-                let mut err = StoreError::new(format!("opening database {}", path.display()), e);
-                err.in_use = in_use;
-                err
-            })?;
-        Ok(Store { db, path })
+        let db = guard::caught(&path, "opening", || {
+            redb::Database::builder()
+                .set_cache_size(cache_bytes)
+                .create(&path)
+                .map_err(|e| {
+                    let in_use = matches!(e, redb::DatabaseError::DatabaseAlreadyOpen);
+                    let mut err =
+                        StoreError::new(format!("opening database {}", path.display()), e);
+                    err.in_use = in_use;
+                    err
+                })
+        })?;
+        Ok(Store {
+            db: Backing::Writable(db),
+            path,
+        })
+    }
+
+    fn open_read_only(path: PathBuf, cache_bytes: usize, reason: &str) -> Result<Store> {
+        let db = guard::caught(&path, "opening", || {
+            redb::Database::builder()
+                .set_cache_size(cache_bytes)
+                .open_read_only(&path)
+                .map_err(|e| {
+                    let in_use = matches!(e, redb::DatabaseError::DatabaseAlreadyOpen);
+                    let what = if matches!(e, redb::DatabaseError::RepairAborted) {
+                        format!(
+                            "opening database {} read-only ({reason}): it was not closed cleanly and needs a recovery, which writes; open it once where it can be written",
+                            path.display()
+                        )
+                    } else {
+                        format!("opening database {} read-only ({reason})", path.display())
+                    };
+                    let mut err = StoreError::new(what, e);
+                    err.in_use = in_use;
+                    err
+                })
+        })?;
+        Ok(Store {
+            db: Backing::ReadOnly(db, reason.to_string()),
+            path,
+        })
+    }
+
+    /// Why the store is read-only, when it is.
+    pub fn read_only(&self) -> Option<&str> {
+        match &self.db {
+            Backing::Writable(_) => None,
+            Backing::ReadOnly(_, why) => Some(why),
+        }
+    }
+
+    fn writable(&self, what: &str) -> Result<&redb::Database> {
+        match &self.db {
+            Backing::Writable(db) => Ok(db),
+            Backing::ReadOnly(_, why) => {
+                let mut e = StoreError::new(
+                    format!(
+                        "{what} refused: the database {} is read-only",
+                        self.path.display()
+                    ),
+                    ReadOnly(why.clone()),
+                );
+                e.read_only = true;
+                Err(e)
+            }
+        }
     }
 
     /// True when `dir` holds a store.
@@ -126,22 +254,33 @@ impl Store {
 
     /// Starts a snapshot read.
     pub fn read(&self) -> Result<ReadTx> {
-        let txn = self
-            .db
-            .begin_read()
-            .map_err(|e| StoreError::new("starting a read", e))?;
+        let file: std::sync::Arc<Path> = self.path.as_path().into();
+        let txn = guard::caught(&file, "starting a read of", || {
+            match &self.db {
+                Backing::Writable(db) => db.begin_read(),
+                Backing::ReadOnly(db, _) => db.begin_read(),
+            }
+            .map_err(|e| StoreError::new(format!("starting a read of {}", file.display()), e))
+        })?;
         Ok(ReadTx {
             txn: std::sync::Arc::new(txn),
+            file,
         })
     }
 
-    /// Starts a write. Only one write runs at a time; others wait.
+    /// Starts a write. Only one write runs at a time; others wait. Refused when the store is
+    /// read-only.
     pub fn write(&self) -> Result<WriteTx> {
-        let txn = self
-            .db
-            .begin_write()
-            .map_err(|e| StoreError::new("starting a write", e))?;
-        Ok(WriteTx { txn })
+        let db = self.writable("writing")?;
+        let txn = guard::caught(&self.path, "starting a write to", || {
+            db.begin_write().map_err(|e| {
+                StoreError::new(format!("starting a write to {}", self.path.display()), e)
+            })
+        })?;
+        Ok(WriteTx {
+            txn,
+            file: self.path.as_path().into(),
+        })
     }
 
     /// Sizes of the named tables (absent tables count as empty).
@@ -149,24 +288,25 @@ impl Store {
         let read = self.read()?;
         let mut out = Vec::new();
         for &name in names {
-            let size = match read.txn.open_table(def(name)) {
-                Ok(t) => {
-                    let stats = t
-                        .stats()
-                        .map_err(|e| StoreError::new(format!("sizing table {name}"), e))?;
-                    TableSize {
-                        entries: t
-                            .len()
-                            .map_err(|e| StoreError::new(format!("counting table {name}"), e))?,
-                        stored_bytes: stats.stored_bytes(),
-                        allocated_bytes: stats.stored_bytes()
-                            + stats.metadata_bytes()
-                            + stats.fragmented_bytes(),
+            let size =
+                match guard::caught(&self.path, "sizing", || Ok(read.txn.open_table(def(name))))? {
+                    Ok(t) => {
+                        let stats = t
+                            .stats()
+                            .map_err(|e| StoreError::new(format!("sizing table {name}"), e))?;
+                        TableSize {
+                            entries: t.len().map_err(|e| {
+                                StoreError::new(format!("counting table {name}"), e)
+                            })?,
+                            stored_bytes: stats.stored_bytes(),
+                            allocated_bytes: stats.stored_bytes()
+                                + stats.metadata_bytes()
+                                + stats.fragmented_bytes(),
+                        }
                     }
-                }
-                Err(redb::TableError::TableDoesNotExist(_)) => TableSize::default(),
-                Err(e) => return Err(StoreError::new(format!("opening table {name}"), e)),
-            };
+                    Err(redb::TableError::TableDoesNotExist(_)) => TableSize::default(),
+                    Err(e) => return Err(StoreError::new(format!("opening table {name}"), e)),
+                };
             out.push((name.to_string(), size));
         }
         Ok(out)
@@ -174,9 +314,15 @@ impl Store {
 
     /// Rewrites the file to drop free pages (after large deletions).
     pub fn compact(&mut self) -> Result<()> {
-        self.db
-            .compact()
-            .map_err(|e| StoreError::new("compacting the store", e))?;
+        let path = self.path.clone();
+        let Backing::Writable(db) = &mut self.db else {
+            self.writable("compacting")?;
+            return Ok(());
+        };
+        guard::caught(&path, "compacting", || {
+            db.compact()
+                .map_err(|e| StoreError::new(format!("compacting {}", path.display()), e))
+        })?;
         Ok(())
     }
 }
@@ -186,21 +332,31 @@ impl Store {
 #[derive(Clone)]
 pub struct ReadTx {
     txn: std::sync::Arc<redb::ReadTransaction>,
+    file: std::sync::Arc<Path>,
 }
 
 impl ReadTx {
     /// Opens a table for reading; a table never written reads as empty.
     pub fn table(&self, name: &str) -> Result<TableRef> {
-        match self.txn.open_table(def(name)) {
+        let file = self.file.clone();
+        let opened = guard::caught(&file, &format!("opening table {name} of"), || {
+            Ok(self.txn.open_table(def(name)))
+        })?;
+        match opened {
             Ok(t) => Ok(TableRef {
                 name: name.to_string(),
                 table: Some(t),
+                file,
             }),
             Err(redb::TableError::TableDoesNotExist(_)) => Ok(TableRef {
                 name: name.to_string(),
                 table: None,
+                file,
             }),
-            Err(e) => Err(StoreError::new(format!("opening table {name}"), e)),
+            Err(e) => Err(StoreError::new(
+                format!("opening table {name} of {}", file.display()),
+                e,
+            )),
         }
     }
 }
@@ -209,18 +365,29 @@ impl ReadTx {
 pub struct TableRef {
     name: String,
     table: Option<redb::ReadOnlyTable<&'static [u8], &'static [u8]>>,
+    file: std::sync::Arc<Path>,
 }
 
 impl TableRef {
+    /// What a failed read of this table was doing, naming the file.
+    fn doing(&self, what: &str) -> String {
+        format!("{what} table {} of {}", self.name, self.file.display())
+    }
+
     /// Calls `f` with the value of `key`, if present, without copying it.
     pub fn get_with<R>(&self, key: &[u8], f: impl FnOnce(&[u8]) -> R) -> Result<Option<R>> {
         let Some(t) = &self.table else {
             return Ok(None);
         };
-        let v = t
-            .get(key)
-            .map_err(|e| StoreError::new(format!("reading table {}", self.name), e))?;
-        Ok(v.map(|g| f(g.value())))
+        let doing = || self.doing("reading");
+        guard::caught(
+            &self.file,
+            &format!("reading table {} of", self.name),
+            || {
+                let v = t.get(key).map_err(|e| StoreError::new(doing(), e))?;
+                Ok(v.map(|g| f(g.value())))
+            },
+        )
     }
 
     /// The value of `key`, copied.
@@ -236,19 +403,24 @@ impl TableRef {
         mut f: impl FnMut(&[u8], &[u8]) -> bool,
     ) -> Result<()> {
         let Some(t) = &self.table else { return Ok(()) };
-        let err =
-            |e: redb::StorageError| StoreError::new(format!("scanning table {}", self.name), e);
-        let iter = match to {
-            Some(to) => t.range::<&[u8]>(from..to).map_err(err)?,
-            None => t.range::<&[u8]>(from..).map_err(err)?,
-        };
-        for item in iter {
-            let (k, v) = item.map_err(err)?;
-            if !f(k.value(), v.value()) {
-                break;
-            }
-        }
-        Ok(())
+        let err = |e: redb::StorageError| StoreError::new(self.doing("scanning"), e);
+        guard::caught(
+            &self.file,
+            &format!("scanning table {} of", self.name),
+            || {
+                let iter = match to {
+                    Some(to) => t.range::<&[u8]>(from..to).map_err(err)?,
+                    None => t.range::<&[u8]>(from..).map_err(err)?,
+                };
+                for item in iter {
+                    let (k, v) = item.map_err(err)?;
+                    if !f(k.value(), v.value()) {
+                        break;
+                    }
+                }
+                Ok(())
+            },
+        )
     }
 
     /// The last entry with key `<= key`.
@@ -256,23 +428,34 @@ impl TableRef {
         let Some(t) = &self.table else {
             return Ok(None);
         };
-        let err =
-            |e: redb::StorageError| StoreError::new(format!("reading table {}", self.name), e);
-        let mut iter = t.range::<&[u8]>(..=key).map_err(err)?;
-        match iter.next_back() {
-            Some(item) => {
-                let (k, v) = item.map_err(err)?;
-                Ok(Some((k.value().to_vec(), v.value().to_vec())))
-            }
-            None => Ok(None),
-        }
+        let err = |e: redb::StorageError| StoreError::new(self.doing("reading"), e);
+        guard::caught(
+            &self.file,
+            &format!("reading table {} of", self.name),
+            || {
+                let mut iter = t.range::<&[u8]>(..=key).map_err(err)?;
+                match iter.next_back() {
+                    Some(item) => {
+                        let (k, v) = item.map_err(err)?;
+                        Ok(Some((k.value().to_vec(), v.value().to_vec())))
+                    }
+                    None => Ok(None),
+                }
+            },
+        )
     }
 
     /// Number of entries.
     pub fn len(&self) -> Result<u64> {
         let Some(t) = &self.table else { return Ok(0) };
-        t.len()
-            .map_err(|e| StoreError::new(format!("counting table {}", self.name), e))
+        guard::caught(
+            &self.file,
+            &format!("counting table {} of", self.name),
+            || {
+                t.len()
+                    .map_err(|e| StoreError::new(self.doing("counting"), e))
+            },
+        )
     }
 
     pub fn is_empty(&self) -> Result<bool> {
@@ -284,6 +467,7 @@ impl TableRef {
 /// Dropping it without committing discards everything.
 pub struct WriteTx {
     txn: redb::WriteTransaction,
+    file: std::sync::Arc<Path>,
 }
 
 impl WriteTx {
@@ -293,52 +477,61 @@ impl WriteTx {
         name: &str,
         f: impl FnOnce(&mut TableMut<'_>) -> Result<R>,
     ) -> Result<R> {
-        let table = self
-            .txn
-            .open_table(def(name))
-            .map_err(|e| StoreError::new(format!("opening table {name}"), e))?;
-        let mut t = TableMut { name, table };
+        let mut t = self.table(name)?;
         f(&mut t)
     }
 
     /// Opens a table for writing (created if needed). Several different tables may be open at
     /// once; drop them before committing.
     pub fn table<'t>(&'t self, name: &'t str) -> Result<TableMut<'t>> {
-        let table = self
-            .txn
-            .open_table(def(name))
-            .map_err(|e| StoreError::new(format!("opening table {name}"), e))?;
-        Ok(TableMut { name, table })
+        let table = guard::caught(&self.file, &format!("opening table {name} of"), || {
+            self.txn.open_table(def(name)).map_err(|e| {
+                StoreError::new(
+                    format!("opening table {name} of {}", self.file.display()),
+                    e,
+                )
+            })
+        })?;
+        Ok(TableMut {
+            name,
+            table,
+            file: &self.file,
+        })
     }
 
-    /// Makes every write of this transaction durable and visible, all at once.
+    /// Makes every write of this transaction durable and visible, all at once. When it fails
+    /// (a full disk), nothing of the transaction is kept.
     pub fn commit(self) -> Result<()> {
-        self.txn
-            .commit()
-            .map_err(|e| StoreError::new("committing", e))
+        let file = self.file.clone();
+        guard::caught(&file, "committing to", || {
+            self.txn
+                .commit()
+                .map_err(|e| StoreError::new(format!("committing to {}", file.display()), e))
+        })
     }
 }
 
-fn table_err(name: &str, e: redb::StorageError) -> StoreError {
-    StoreError::new(format!("writing table {name}"), e)
+fn table_err(name: &str, file: &Path, e: redb::StorageError) -> StoreError {
+    StoreError::new(format!("writing table {name} of {}", file.display()), e)
 }
 
 /// A table open for writing.
 pub struct TableMut<'t> {
     name: &'t str,
     table: redb::Table<'t, &'static [u8], &'static [u8]>,
+    file: &'t Path,
 }
 
 impl TableMut<'_> {
     fn err(&self, e: redb::StorageError) -> StoreError {
-        table_err(self.name, e)
+        table_err(self.name, self.file, e)
     }
 
     pub fn put(&mut self, key: &[u8], value: &[u8]) -> Result<()> {
-        let name = self.name;
+        let (name, file) = (self.name, self.file);
         self.table
             .insert(key, value)
-            .map_err(|e| table_err(name, e))?;
+            .map_err(|e| table_err(name, file, e))?;
         Ok(())
     }
 
@@ -348,8 +541,11 @@ impl TableMut<'_> {
     }
 
     pub fn remove(&mut self, key: &[u8]) -> Result<bool> {
-        let name = self.name;
-        let v = self.table.remove(key).map_err(|e| table_err(name, e))?;
+        let (name, file) = (self.name, self.file);
+        let v = self
+            .table
+            .remove(key)
+            .map_err(|e| table_err(name, file, e))?;
         Ok(v.is_some())
     }
 
@@ -369,10 +565,10 @@ impl TableMut<'_> {
             keys
         };
         for k in keys {
-            let name = self.name;
+            let (name, file) = (self.name, self.file);
             self.table
                 .remove(k.as_slice())
-                .map_err(|e| table_err(name, e))?;
+                .map_err(|e| table_err(name, file, e))?;
             n += 1;
         }
         Ok(n)

@@ -8,6 +8,7 @@ mod annotate;
 mod args;
 mod book;
 mod cards;
+mod check;
 mod db;
 mod demo;
 mod duplicates;
@@ -102,6 +103,9 @@ enum Command {
     Db(db::DbCommand),
     /// What the database holds and what it costs on disk.
     Stats(stats::StatsArgs),
+    /// Verify a database: every page's checksum, every table decoded, the index recomputed
+    /// from the stored games; says what is wrong and where (exit status 1 when anything is).
+    Check(check::CheckArgs),
     /// Player, event and site names: search (any case, accents, typos) and list.
     #[command(subcommand)]
     Names(names::NamesCommand),
@@ -146,6 +150,7 @@ fn main() {
         Command::Cards(cmd) => cards::run(cmd),
         Command::Train(a) => train::run(a),
         Command::Stats(a) => stats::run(a),
+        Command::Check(a) => check::run(a),
         Command::Names(cmd) => names::run(cmd),
         Command::Serve(a) => serve::run(a),
         Command::Gen(a) => generate::run(a),
