@@ -44,6 +44,8 @@ pub struct PlainEnd {
 struct TagSection<'a> {
     /// Where the movetext starts.
     movetext: usize,
+    /// Whether a tag was read.
+    any_tag: bool,
     /// The first `FEN` and `Variant` values.
     fen: Option<Cow<'a, str>>,
     variant: Option<Cow<'a, str>>,
@@ -54,6 +56,7 @@ struct TagSection<'a> {
 fn tags<'a>(bytes: &'a [u8], v: &mut impl PlainVisitor) -> Option<TagSection<'a>> {
     let mut i = 0;
     let (mut fen, mut variant) = (None, None);
+    let mut any_tag = false;
     if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
         i = 3;
     }
@@ -64,6 +67,7 @@ fn tags<'a>(bytes: &'a [u8], v: &mut impl PlainVisitor) -> Option<TagSection<'a>
         if i >= bytes.len() || bytes[i] != b'[' {
             return Some(TagSection {
                 movetext: i,
+                any_tag,
                 fen,
                 variant,
             });
@@ -79,7 +83,9 @@ fn tags<'a>(bytes: &'a [u8], v: &mut impl PlainVisitor) -> Option<TagSection<'a>
         }
         let rest = &line[name_end..];
         let q1 = rest.iter().position(|&b| b == b'"')?;
-        if !rest[..q1].iter().all(|&b| b == b' ' || b == b'\t') {
+        // The tokenizer takes the name up to the quote less one space: anything else
+        // between them would be part of its name.
+        if !matches!(rest[..q1], [] | [b' ']) {
             return None;
         }
         let value_start = q1 + 1;
@@ -103,6 +109,7 @@ fn tags<'a>(bytes: &'a [u8], v: &mut impl PlainVisitor) -> Option<TagSection<'a>
             "Variant" if variant.is_none() => variant = Some(value),
             _ => {}
         }
+        any_tag = true;
         i = line_end;
     }
 }
@@ -111,6 +118,9 @@ fn tags<'a>(bytes: &'a [u8], v: &mut impl PlainVisitor) -> Option<TagSection<'a>
 /// `None` to leave it to the full parser.
 pub fn visit_plain(bytes: &[u8], v: &mut impl PlainVisitor) -> Option<PlainEnd> {
     let section = tags(bytes, v)?;
+    if !section.any_tag && section.movetext >= bytes.len() {
+        return None; // no game at all: the full parser says so
+    }
     let mut i = section.movetext;
     let (mut pos, castling_mode) =
         start_position_from(section.fen.as_deref(), section.variant.as_deref()).ok()?;
@@ -231,6 +241,38 @@ pub fn parse_plain(bytes: &[u8]) -> Option<Game> {
 mod tests {
     use super::*;
     use crate::parse::parse_game;
+
+    /// Found by fuzzing (`fuzz/`, target `pgn_direct`): the direct path took bytes holding
+    /// no game (nothing, or only spaces) as an empty game, which the full parser refuses.
+    #[test]
+    fn no_game_is_left_to_the_full_parser() {
+        for bytes in [&b""[..], b"  \r\n\t\n", b"\xEF\xBB\xBF\n"] {
+            assert!(parse_plain(bytes).is_none(), "{bytes:?}");
+            let e = parse_game(bytes, 1).unwrap_err();
+            assert_eq!(e.reason, "no game");
+        }
+        // A tag alone is a game (with no moves) on both paths.
+        let g = parse_plain(b"[Event \"x\"]\n").unwrap();
+        assert_eq!(g.tags, [("Event".to_string(), "x".to_string())]);
+        assert!(parse_game(b"[Event \"x\"]\n", 1).is_ok());
+    }
+
+    /// Found by fuzzing (`fuzz/`, target `pgn_direct`): `[Event  "x"]` (two spaces). The
+    /// tokenizer (pgn-reader) takes a tag's name up to its quote less one space, so its name
+    /// is `Event `; the direct path said `Event`. It now leaves such tags to the full parser.
+    #[test]
+    fn tag_spacing_other_than_one_space_is_left_to_the_full_parser() {
+        for text in [&b"[Event  \"x\"]\n1. e4 *"[..], b"[Event\t\"x\"]\n1. e4 *"] {
+            assert!(parse_plain(text).is_none(), "{text:?}");
+        }
+        let g = parse_game(b"[Event  \"x\"]\n1. e4 *", 1).unwrap();
+        assert_eq!(g.tags, [("Event ".to_string(), "x".to_string())]);
+        for text in [&b"[Event \"x\"]\n1. e4 *"[..], b"[Event\"x\"]\n1. e4 *"] {
+            let plain = parse_plain(text).unwrap();
+            assert_eq!(plain.tags, [("Event".to_string(), "x".to_string())]);
+            assert_eq!(parse_game(text, 1).unwrap().tags, plain.tags);
+        }
+    }
 
     /// Every game of the shared PGN: the direct path, when it takes a game, gives exactly
     /// what the full parser gives; and it takes most of them.
