@@ -691,15 +691,17 @@ fn material(s: &str) -> Option<Material> {
     let count = |side: &str| -> Option<[u8; 5]> {
         let mut n = [0u8; 5];
         for c in side.chars() {
-            match c.to_ascii_uppercase() {
-                'K' => {}
-                'Q' => n[0] += 1,
-                'R' => n[1] += 1,
-                'B' => n[2] += 1,
-                'N' => n[3] += 1,
-                'P' => n[4] += 1,
+            let i = match c.to_ascii_uppercase() {
+                'K' => continue,
+                'Q' => 0,
+                'R' => 1,
+                'B' => 2,
+                'N' => 3,
+                'P' => 4,
                 _ => return None,
-            }
+            };
+            // More than 255 of a piece is no material a game can have.
+            n[i] = n[i].checked_add(1)?;
         }
         Some(n)
     };
