@@ -131,6 +131,14 @@ pub fn visit_plain(bytes: &[u8], v: &mut impl PlainVisitor) -> Option<PlainEnd> 
     while i < n {
         let b = bytes[i];
         if is_space(b) {
+            if b == b'\n' && matches!(bytes[i + 1..], [b'\n', ..] | [b'\r', b'\n', ..]) {
+                // The tokenizer ends the movetext at an empty line: anything after it is
+                // not this game's, which only the full parser says as it does.
+                if bytes[i..].iter().all(|&c| is_space(c)) {
+                    break;
+                }
+                return None;
+            }
             i += 1;
             continue;
         }
@@ -272,6 +280,20 @@ mod tests {
             assert_eq!(plain.tags, [("Event".to_string(), "x".to_string())]);
             assert_eq!(parse_game(text, 1).unwrap().tags, plain.tags);
         }
+    }
+
+    /// Found by fuzzing (`fuzz/`, target `pgn_direct`): an empty line inside the movetext.
+    /// The tokenizer (pgn-reader) ends the movetext there; the direct path read on. It now
+    /// leaves such games to the full parser; empty lines at the end change nothing.
+    #[test]
+    fn an_empty_line_inside_the_movetext_is_left_to_the_full_parser() {
+        for text in [&b"1. e4 e5\n\n2. Nf3 *"[..], b"1. e4 e5\n\r\n2. Nf3 *"] {
+            assert!(parse_plain(text).is_none(), "{text:?}");
+            assert_eq!(parse_game(text, 1).unwrap().moves.len(), 2);
+        }
+        let text = b"1. e4 e5 2. Nf3 *\n\n\n\r\n";
+        assert_eq!(parse_plain(text).unwrap().moves.len(), 3);
+        assert_eq!(parse_game(text, 1).unwrap().moves.len(), 3);
     }
 
     /// Every game of the shared PGN: the direct path, when it takes a game, gives exactly
