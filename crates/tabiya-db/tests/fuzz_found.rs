@@ -56,3 +56,20 @@ fn material_with_too_many_pieces_is_refused() {
         Ok(vec![])
     );
 }
+
+/// `gameset_criteria`: fifty thousand `(` (or `not`) overflowed the stack (the parser
+/// recurses once a level; a segmentation fault, not even a panic). 64 levels are read,
+/// a 65th is refused.
+#[test]
+fn criteria_nested_too_deeply_are_refused() {
+    let nested = |n: usize| format!("{}year = 1{}", "(".repeat(n), ")".repeat(n));
+    assert_eq!(tabiya_db::files_of(&nested(64)), Ok(vec![]));
+    let e = tabiya_db::files_of(&nested(65)).unwrap_err();
+    assert!(e.contains("nested too deeply"), "{e}");
+    let e = tabiya_db::files_of(&nested(50_000)).unwrap_err();
+    assert!(e.contains("nested too deeply"), "{e}");
+    let nots = |n: usize| format!("{}year = 1", "not ".repeat(n));
+    assert_eq!(tabiya_db::files_of(&nots(64)), Ok(vec![]));
+    let e = tabiya_db::files_of(&nots(50_000)).unwrap_err();
+    assert!(e.contains("nested too deeply"), "{e}");
+}
