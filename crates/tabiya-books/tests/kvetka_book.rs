@@ -17,8 +17,8 @@ use tabiya_books::{
     BookGame, BookMove, BookPosition, BookStats, GameResult, SourceRef,
     kvetka::{
         GameFilter, GameLink, IndexSource, KvetkaBook, KvetkaBookSpec, KvetkaGameInfo,
-        KvetkaGameRef, KvetkaKey, KvetkaPositionInput, KvetkaSource, aggregate_games, position_key,
-        write_book,
+        KvetkaGameRef, KvetkaKey, KvetkaPositionInput, KvetkaSource, ReadOptions, aggregate_games,
+        position_key, write_book,
     },
 };
 
@@ -414,6 +414,33 @@ fn twic_book_written_and_read_back() {
     assert_eq!(book.index_source(), IndexSource::Kin);
     assert!(book.verify().unwrap().is_empty());
     check_against(&book, &t, &exp, report.game_links_trimmed > 0);
+
+    // The same files handed over as bytes (`from_bytes`, what the fuzz target reads) give
+    // the same book, its .kin and .ksf used.
+    let read = |name: &str| fs::read(dir.path().join(name)).unwrap();
+    let memory = KvetkaBook::from_bytes(
+        read("twic_0.kob"),
+        Some(read("twic.kin")),
+        Some(read("twic.ksf")),
+        ReadOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(memory.index_source(), IndexSource::Kin);
+    assert!(memory.sources().is_some());
+    check_against(&memory, &t, &exp, report.game_links_trimmed > 0);
+    // A .kin of the wrong length is named as the in-memory book's.
+    let err = KvetkaBook::from_bytes(
+        read("twic_0.kob"),
+        Some(vec![0; 5]),
+        None,
+        ReadOptions::default(),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("<memory>.kin") && err.contains(".kin holds 5 bytes"),
+        "{err}"
+    );
 
     // ECO comments where the tables name the position.
     let mut after = Chess::default();

@@ -39,6 +39,10 @@ mod digest;
 mod error;
 mod evals;
 mod facts;
+/// Stored bytes' decoders for the fuzz targets (`fuzz/`), behind the `fuzzing` feature.
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub mod fuzzing;
 mod game;
 mod gamesets;
 mod hll;

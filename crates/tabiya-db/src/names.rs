@@ -22,7 +22,7 @@ fn row_key(dict: Dict, id: u32) -> [u8; 5] {
 }
 
 /// Decodes a row into its 64 slots.
-fn decode_row(data: &[u8]) -> Vec<Option<String>> {
+pub(crate) fn decode_row(data: &[u8]) -> Vec<Option<String>> {
     let mut r = crate::codec::Reader::new(data);
     let mut out = Vec::with_capacity(PER_ROW as usize);
     while !r.is_empty() && out.len() < PER_ROW as usize {

@@ -233,7 +233,7 @@ impl Records {
     }
 }
 
-fn unpack(
+pub(crate) fn unpack(
     stored: &[u8],
     has_dict: bool,
     d: Option<&mut zstd::bulk::Decompressor<'static>>,

@@ -86,7 +86,9 @@ fn tags<'a>(bytes: &'a [u8], v: &mut impl PlainVisitor) -> Option<TagSection<'a>
         }
         let rest = &line[name_end..];
         let q1 = rest.iter().position(|&b| b == b'"')?;
-        if !rest[..q1].iter().all(|&b| b == b' ' || b == b'\t') {
+        // The tokenizer takes the name up to the quote less one space: anything else
+        // between them would be part of its name.
+        if !matches!(rest[..q1], [] | [b' ']) {
             return None;
         }
         let value_start = q1 + 1;
@@ -122,6 +124,9 @@ pub fn visit_plain(bytes: &[u8], v: &mut impl PlainVisitor) -> Option<PlainEnd> 
         return None; // the full parser refuses it, saying where
     }
     let section = tags(bytes, v)?;
+    if section.count == 0 && section.movetext >= bytes.len() {
+        return None; // no game at all: the full parser says so
+    }
     let mut i = section.movetext;
     let (mut pos, castling_mode) =
         start_position_from(section.fen.as_deref(), section.variant.as_deref()).ok()?;
@@ -132,6 +137,14 @@ pub fn visit_plain(bytes: &[u8], v: &mut impl PlainVisitor) -> Option<PlainEnd> 
     while i < n {
         let b = bytes[i];
         if is_space(b) {
+            if b == b'\n' && matches!(bytes[i + 1..], [b'\n', ..] | [b'\r', b'\n', ..]) {
+                // The tokenizer ends the movetext at an empty line: anything after it is
+                // not this game's, which only the full parser says as it does.
+                if bytes[i..].iter().all(|&c| is_space(c)) {
+                    break;
+                }
+                return None;
+            }
             i += 1;
             continue;
         }
@@ -245,6 +258,52 @@ pub fn parse_plain(bytes: &[u8]) -> Option<Game> {
 mod tests {
     use super::*;
     use crate::parse::parse_game;
+
+    /// Found by fuzzing (`fuzz/`, target `pgn_direct`): the direct path took bytes holding
+    /// no game (nothing, or only spaces) as an empty game, which the full parser refuses.
+    #[test]
+    fn no_game_is_left_to_the_full_parser() {
+        for bytes in [&b""[..], b"  \r\n\t\n", b"\xEF\xBB\xBF\n"] {
+            assert!(parse_plain(bytes).is_none(), "{bytes:?}");
+            let e = parse_game(bytes, 1).unwrap_err();
+            assert_eq!(e.reason, "no game");
+        }
+        // A tag alone is a game (with no moves) on both paths.
+        let g = parse_plain(b"[Event \"x\"]\n").unwrap();
+        assert_eq!(g.tags, [("Event".to_string(), "x".to_string())]);
+        assert!(parse_game(b"[Event \"x\"]\n", 1).is_ok());
+    }
+
+    /// Found by fuzzing (`fuzz/`, target `pgn_direct`): `[Event  "x"]` (two spaces). The
+    /// tokenizer (pgn-reader) takes a tag's name up to its quote less one space, so its name
+    /// is `Event `; the direct path said `Event`. It now leaves such tags to the full parser.
+    #[test]
+    fn tag_spacing_other_than_one_space_is_left_to_the_full_parser() {
+        for text in [&b"[Event  \"x\"]\n1. e4 *"[..], b"[Event\t\"x\"]\n1. e4 *"] {
+            assert!(parse_plain(text).is_none(), "{text:?}");
+        }
+        let g = parse_game(b"[Event  \"x\"]\n1. e4 *", 1).unwrap();
+        assert_eq!(g.tags, [("Event ".to_string(), "x".to_string())]);
+        for text in [&b"[Event \"x\"]\n1. e4 *"[..], b"[Event\"x\"]\n1. e4 *"] {
+            let plain = parse_plain(text).unwrap();
+            assert_eq!(plain.tags, [("Event".to_string(), "x".to_string())]);
+            assert_eq!(parse_game(text, 1).unwrap().tags, plain.tags);
+        }
+    }
+
+    /// Found by fuzzing (`fuzz/`, target `pgn_direct`): an empty line inside the movetext.
+    /// The tokenizer (pgn-reader) ends the movetext there; the direct path read on. It now
+    /// leaves such games to the full parser; empty lines at the end change nothing.
+    #[test]
+    fn an_empty_line_inside_the_movetext_is_left_to_the_full_parser() {
+        for text in [&b"1. e4 e5\n\n2. Nf3 *"[..], b"1. e4 e5\n\r\n2. Nf3 *"] {
+            assert!(parse_plain(text).is_none(), "{text:?}");
+            assert_eq!(parse_game(text, 1).unwrap().moves.len(), 2);
+        }
+        let text = b"1. e4 e5 2. Nf3 *\n\n\n\r\n";
+        assert_eq!(parse_plain(text).unwrap().moves.len(), 3);
+        assert_eq!(parse_game(text, 1).unwrap().moves.len(), 3);
+    }
 
     /// Every game of the shared PGN: the direct path, when it takes a game, gives exactly
     /// what the full parser gives; and it takes most of them.

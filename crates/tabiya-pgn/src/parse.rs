@@ -642,6 +642,11 @@ fn locate_main_line_move(bytes: &[u8], ply: usize) -> (u64, Option<String>) {
                 while i < bytes.len() && !b" \t\r\n{}();".contains(&bytes[i]) {
                     i += 1;
                 }
+                if i == start {
+                    // A stray `}` (no comment open): stepped over, not read as a token.
+                    i += 1;
+                    continue;
+                }
                 let token = &bytes[start..i];
                 let token = trim_move_number(token);
                 let is_move = !token.is_empty()
@@ -678,6 +683,16 @@ mod tests {
 
     use super::*;
     use crate::san::fast_san;
+
+    /// Found by fuzzing (`fuzz/`, target `pgn_parse`): a stray `}` (no comment open) before
+    /// an illegal move made the search for that move's line loop for ever.
+    #[test]
+    fn stray_closing_brace_before_an_illegal_move() {
+        let e = parse_game(b"1.e4 e5 2.Nf3 } 3.Kh1", 1).unwrap_err();
+        // Black's second move (ply 4): the king on e8 cannot reach h1.
+        assert!(e.reason.starts_with("move 2... Kh1 (ply 4): "), "{e:?}");
+        assert_eq!(e.line, 1);
+    }
 
     #[test]
     fn parses_tags_moves_variations_comments_nags() {

@@ -23,6 +23,12 @@ mod log;
 mod novelty;
 mod pages;
 mod params;
+/// The query-string reader, public for the fuzz targets (`fuzz/`) only.
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub mod fuzzing {
+    pub use crate::params::Params;
+}
 mod priority;
 mod repertoire;
 mod served;

@@ -64,6 +64,27 @@ impl Filter {
     /// The index's filter for a database, its players' names looked up in `snap`: a player
     /// by any spelling, any case, means the player every spelling of theirs names.
     pub(crate) fn resolve(&self, snap: &tabiya_db::Snapshot<'_>) -> Result<GameFilter> {
+        let mut f = self.checked()?;
+        if let Some(name) = &self.player {
+            f.player = Some(PlayerFilter {
+                names: crate::entries::player_selector(snap, name)?,
+                colour: self.colour.map(|c| match c {
+                    Colour::White => 0,
+                    Colour::Black => 1,
+                }),
+            });
+        } else if self.colour.is_some() {
+            return Err(Error::bad_request("color needs a player"));
+        }
+        f.games =
+            crate::gamesets::selection(snap, self.gameset.as_deref(), self.criteria.as_deref())?;
+        Ok(f)
+    }
+
+    /// The parts that need no database — the period, the ratings, the speeds — checked and
+    /// made the index's filter (no player, every game); the first error found, as
+    /// [`Filter::resolve`] would give it.
+    pub fn checked(&self) -> Result<GameFilter> {
         let mut f = GameFilter {
             since: self
                 .since
@@ -119,19 +140,6 @@ impl Filter {
             }
             f.speeds = Some(speeds);
         }
-        if let Some(name) = &self.player {
-            f.player = Some(PlayerFilter {
-                names: crate::entries::player_selector(snap, name)?,
-                colour: self.colour.map(|c| match c {
-                    Colour::White => 0,
-                    Colour::Black => 1,
-                }),
-            });
-        } else if self.colour.is_some() {
-            return Err(Error::bad_request("color needs a player"));
-        }
-        f.games =
-            crate::gamesets::selection(snap, self.gameset.as_deref(), self.criteria.as_deref())?;
         Ok(f)
     }
 }

@@ -64,6 +64,25 @@ impl Data {
     }
 }
 
+/// A `.kin` or `.ksf` file: beside the `.kob` on disk (read when present), given, or absent.
+enum Extra {
+    OnDisk,
+    Bytes(Vec<u8>),
+    Absent,
+}
+
+impl Extra {
+    /// The file's bytes when it is to be used and exists.
+    fn read(self, path: &Path, wanted: bool) -> Result<Option<Vec<u8>>, KvetkaError> {
+        match self {
+            _ if !wanted => Ok(None),
+            Extra::OnDisk if path.is_file() => fs::read(path).map(Some).map_err(io_err(path)),
+            Extra::Bytes(b) => Ok(Some(b)),
+            Extra::OnDisk | Extra::Absent => Ok(None),
+        }
+    }
+}
+
 struct KobFile {
     path: PathBuf,
     data: Data,
@@ -298,12 +317,40 @@ impl KvetkaBook {
         options: ReadOptions,
     ) -> Result<KvetkaBook, KvetkaError> {
         let (base, paths) = book_files(path.as_ref())?;
-        let dir = base.parent().map(Path::to_path_buf).unwrap_or_default();
         let mut files = Vec::with_capacity(paths.len());
         for p in paths {
             let data = load(&p)?;
             files.push(KobFile { path: p, data });
         }
+        Self::assemble(base, files, Extra::OnDisk, Extra::OnDisk, options)
+    }
+
+    /// A book from bytes in memory: the `.kob` file (one, unnumbered) and the `.kin` index
+    /// and `.ksf` sources when given; file names in errors are `<memory>.kob` etc.
+    pub fn from_bytes(
+        kob: Vec<u8>,
+        kin: Option<Vec<u8>>,
+        ksf: Option<Vec<u8>>,
+        options: ReadOptions,
+    ) -> Result<KvetkaBook, KvetkaError> {
+        let base = PathBuf::from("<memory>");
+        let files = vec![KobFile {
+            path: PathBuf::from("<memory>.kob"),
+            data: Data::Bytes(kob),
+        }];
+        let extra = |b: Option<Vec<u8>>| b.map_or(Extra::Absent, Extra::Bytes);
+        Self::assemble(base, files, extra(kin), extra(ksf), options)
+    }
+
+    /// The book from its `.kob` files, the `.kin` and `.ksf` read from disk or given.
+    fn assemble(
+        base: PathBuf,
+        files: Vec<KobFile>,
+        kin: Extra,
+        ksf: Extra,
+        options: ReadOptions,
+    ) -> Result<KvetkaBook, KvetkaError> {
+        let dir = base.parent().map(Path::to_path_buf).unwrap_or_default();
         let first = &files[0];
         let (header, header_len) = KvetkaHeader::parse(first.data.bytes(), options.string_order)
             .map_err(parse_err(&first.path, 0))?;
@@ -356,23 +403,22 @@ impl KvetkaBook {
             ksf: None,
             options,
         };
-        if options.use_kin && book.kin_path.is_file() {
-            book.index = book.read_kin()?;
-            book.index_source = IndexSource::Kin;
-        } else {
-            book.index = book.scan_index()?;
+        match kin.read(&book.kin_path, options.use_kin)? {
+            Some(data) => {
+                book.index = book.read_kin(&data)?;
+                book.index_source = IndexSource::Kin;
+            }
+            None => book.index = book.scan_index()?,
         }
-        if options.use_ksf && ksf_path.is_file() {
-            let data = fs::read(&ksf_path).map_err(io_err(&ksf_path))?;
+        if let Some(data) = ksf.read(&ksf_path, options.use_ksf)? {
             book.ksf =
                 Some(Ksf::parse(&data, options.string_order).map_err(parse_err(&ksf_path, 0))?);
         }
         Ok(book)
     }
 
-    fn read_kin(&self) -> Result<Vec<(KvetkaKey, u32)>, KvetkaError> {
+    fn read_kin(&self, data: &[u8]) -> Result<Vec<(KvetkaKey, u32)>, KvetkaError> {
         let path = &self.kin_path;
-        let data = fs::read(path).map_err(io_err(path))?;
         let expected = self.blocks.len() * KEY_LEN;
         if data.len() != expected {
             return Err(corrupt(

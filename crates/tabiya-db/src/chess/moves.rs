@@ -184,10 +184,19 @@ pub(crate) fn decode_move_ep(
     let board = pos.board();
     let role = board.role_at(from).expect("piece on from");
     if role == Role::King && board.by_color(pos.turn()).contains(to) {
-        return Ok(Move::Castle {
+        let castle = Move::Castle {
             king: from,
             rook: to,
-        });
+        };
+        // The targets hold the castling rooks, not whether the way is free: a damaged
+        // record could castle through pieces (rare enough to check in full).
+        if !pos.is_legal(castle) {
+            return Err(r.bad("move: castling"));
+        }
+        return Ok(castle);
+    }
+    if board.kings().contains(to) {
+        return Err(r.bad("move: a king taken"));
     }
     if role == Role::Pawn && from.file() != to.file() && !board.occupied().contains(to) {
         return Ok(Move::EnPassant { from, to });

@@ -243,10 +243,16 @@ fn lex(text: &str) -> Result<Vec<Token>, ParseError> {
 const WORDS: &str = "white, black, player, event, site, round, eco, result, elo, whiteelo, blackelo, \
 avgelo, date, year, plies, opening, reaches, material, annotated, follows, has, or any tag by name";
 
+/// How deep `(` and `not` may nest: the parser, the compiler and the tree's drop recurse
+/// once a level, and a deeper criterion overflowed the stack (found by fuzzing).
+const MAX_DEPTH: usize = 64;
+
 struct Parser<'t> {
     toks: &'t [Token],
     i: usize,
     end: usize,
+    /// `(` and `not` open around the token being read.
+    depth: usize,
 }
 
 fn is_kw(t: &Tok, kw: &str) -> bool {
@@ -306,10 +312,25 @@ impl<'t> Parser<'t> {
                 format!("a condition is missing at the end: one of {WORDS}"),
             );
         };
+        let nests = matches!(&t.tok, Tok::Open) || is_kw(&t.tok, "not");
+        if nests && self.depth >= MAX_DEPTH {
+            return self.err(
+                Some(t),
+                format!("nested too deeply: at most {MAX_DEPTH} `(` and `not` inside each other"),
+            );
+        }
         match &t.tok {
-            Tok::Word(w) if w.eq_ignore_ascii_case("not") => Ok(Expr::Not(Box::new(self.unary()?))),
+            Tok::Word(w) if w.eq_ignore_ascii_case("not") => {
+                self.depth += 1;
+                let e = self.unary();
+                self.depth -= 1;
+                Ok(Expr::Not(Box::new(e?)))
+            }
             Tok::Open => {
-                let e = self.or()?;
+                self.depth += 1;
+                let e = self.or();
+                self.depth -= 1;
+                let e = e?;
                 match self.next() {
                     Some(Token {
                         tok: Tok::Close, ..
@@ -691,15 +712,17 @@ fn material(s: &str) -> Option<Material> {
     let count = |side: &str| -> Option<[u8; 5]> {
         let mut n = [0u8; 5];
         for c in side.chars() {
-            match c.to_ascii_uppercase() {
-                'K' => {}
-                'Q' => n[0] += 1,
-                'R' => n[1] += 1,
-                'B' => n[2] += 1,
-                'N' => n[3] += 1,
-                'P' => n[4] += 1,
+            let i = match c.to_ascii_uppercase() {
+                'K' => continue,
+                'Q' => 0,
+                'R' => 1,
+                'B' => 2,
+                'N' => 3,
+                'P' => 4,
                 _ => return None,
-            }
+            };
+            // More than 255 of a piece is no material a game can have.
+            n[i] = n[i].checked_add(1)?;
         }
         Some(n)
     };
@@ -725,6 +748,7 @@ pub fn parse(text: &str) -> Result<Expr, ParseError> {
         toks: &toks,
         i: 0,
         end: text.len(),
+        depth: 0,
     };
     let e = p.or()?;
     if let Some(t) = p.peek() {

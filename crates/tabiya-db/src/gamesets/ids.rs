@@ -113,8 +113,12 @@ impl IdSet {
         let mut r = Reader::new(data);
         let mut at = 0u64;
         while !r.remaining().is_empty() {
-            let start = at + r.varint("range start")?;
-            let end = start + r.varint("range length")?;
+            let start = at
+                .checked_add(r.varint("range start")?)
+                .ok_or_else(|| r.bad("range start"))?;
+            let end = start
+                .checked_add(r.varint("range length")?)
+                .ok_or_else(|| r.bad("range length"))?;
             if end >= ROW_IDS as u64 {
                 return Err(r.bad("range past its row"));
             }

@@ -237,7 +237,9 @@ fn s_head(block: &[u8]) -> Result<Option<SHead<'_>>, DecodeError> {
         });
     }
     let c = r.varint("checkpoint count")?;
-    if c > n {
+    // Each checkpoint takes two bytes at least: a count past that is damage, not a reason
+    // to reserve memory for it.
+    if c > n || c > r.remaining().len() as u64 / 2 {
         return Err(DecodeError {
             what: "checkpoint count",
             offset: r.pos(),
@@ -353,4 +355,25 @@ pub fn find_in_s_block(block: &[u8], want: u32) -> Result<Vec<SEntry>, DecodeErr
     decode_s_from(&h, index, prefix, bit, |p| p <= want, &mut out)?;
     out.retain(|e| e.prefix == want);
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Found by fuzzing (`fuzz/`, target `index_blocks`): an S block's header claiming about
+    /// 3.1 billion checkpoints made the decoder reserve 50 GB for them. Read by hand: the
+    /// entry count (a varint, 8 bytes), the first prefix (4), k 0, width 0, the first game
+    /// 7, then the checkpoint count 97 97 97 ce 0b (3,116,747,671) with 7 bytes left.
+    #[test]
+    fn checkpoint_count_past_the_block_is_an_error() {
+        let block = [
+            0xff, 0xff, 0x97, 0x97, 0x97, 0x97, 0x97, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+            0x07, 0x97, 0x97, 0x97, 0xce, 0x0b, 0x6b, 0xdf, 0xac, 0x00, 0x00, 0x00, 0x11,
+        ];
+        let e = decode_s_block(&block).unwrap_err();
+        assert_eq!((e.what, e.offset), ("checkpoint count", 20));
+        let e = find_in_s_block(&block, 0).unwrap_err();
+        assert_eq!(e.what, "checkpoint count");
+    }
 }
