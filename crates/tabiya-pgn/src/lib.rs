@@ -17,6 +17,7 @@
 
 pub mod bounds;
 pub mod fast;
+mod game_error;
 pub mod input;
 pub mod model;
 pub mod parse;
@@ -25,8 +26,9 @@ pub mod san;
 pub mod split;
 pub mod write;
 
+pub use game_error::GameError;
 pub use model::{Game, Node, NullSegment, Variation};
-pub use parse::{GameError, GameParser, parse_game, read_tags};
+pub use parse::{GameParser, parse_game, read_tags};
 pub use split::{Chunk, GameSpan, MAX_GAME_BYTES, Splitter};
 pub use write::{game_to_string, other_tags, write_game, write_movetext, write_tag};
 

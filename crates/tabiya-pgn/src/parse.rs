@@ -4,6 +4,7 @@
 //! goes (main line and variations), accepts UCI moves where SAN is expected (as python-chess
 //! does), starts games from their `FEN` tag (Chess960 included) and refuses other variants.
 
+pub use crate::game_error::GameError;
 use std::cell::RefCell;
 use std::ops::ControlFlow;
 use std::rc::Rc;
@@ -15,14 +16,6 @@ use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 use crate::bounds::{MAX_TAG_LINE_BYTES, MAX_VARIATION_DEPTH};
 use crate::model::{Game, Node, NullSegment, Variation};
 use crate::san::{decode_text, san_to_move, start_position};
-
-/// Why a game could not be read. `line` is the 1-based line in the input.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}: {reason}")]
-pub struct GameError {
-    pub line: u64,
-    pub reason: String,
-}
 
 /// Refuses a game whose tag section has a line longer than [`MAX_TAG_LINE_BYTES`].
 pub fn refuse_long_tags(bytes: &[u8], first_line: u64) -> Result<(), GameError> {
