@@ -70,12 +70,22 @@ pub fn announce(state: &AppState) -> Result<(), Error> {
             db: d.name.clone(),
         };
         let path = d.dir.join(SERVE_FILE);
-        write_private(&path, &serde_json::to_vec_pretty(&file)?).map_err(|e| {
-            Error::new(
-                ErrorKind::Io,
-                format!("cannot write {}: {e}", path.display()),
-            )
-        })?;
+        match write_private(&path, &serde_json::to_vec_pretty(&file)?) {
+            Ok(()) => {}
+            // A read-only directory takes no import: there is nothing to hand over, and
+            // its database is served for reading.
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::ReadOnlyFilesystem | std::io::ErrorKind::PermissionDenied
+                ) => {}
+            Err(e) => {
+                return Err(Error::new(
+                    ErrorKind::Io,
+                    format!("cannot write {}: {e}", path.display()),
+                ));
+            }
+        }
     }
     Ok(())
 }

@@ -306,6 +306,20 @@ fn a_read_only_directory_answers_and_refuses_writes() {
     let before = answers(&db).unwrap();
     mnt.remount_read_only();
     assert_eq!(answers(&db).unwrap(), before);
+    // A server answers from it too (with no import hand-over file: it takes no import).
+    let mut server = common::server::Server::start(&["--db", s(&db)]);
+    let explored = common::server::get(&format!(
+        "{}api/explore?fen=rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR%20w%20KQkq%20-%200%201",
+        server.url
+    ))
+    .json();
+    let direct = common::json(&["explore", "--db", s(&db), "--json"]);
+    assert_eq!(explored["white"], direct["white"]);
+    assert_eq!(
+        explored["moves"].as_array().unwrap().len(),
+        direct["moves"].as_array().unwrap().len()
+    );
+    assert!(server.stop());
     for args in [
         vec!["import", s(&shared("pgn/pgnmentor/Morphy.pgn"))],
         vec!["edit", "--game", "3", "--set", "Result=0-1"],

@@ -134,7 +134,8 @@ impl BitReader<'_> {
             let ones = (!self.acc).trailing_zeros().min(self.n);
             if ones < self.n {
                 q += ones;
-                self.acc >>= ones + 1;
+                // 63 ones and their zero fill the whole word: a shift by 64 (found by fuzzing).
+                self.acc = self.acc.checked_shr(ones + 1).unwrap_or(0);
                 self.n -= ones + 1;
                 return Some(q);
             }
@@ -375,5 +376,24 @@ mod tests {
         assert_eq!((e.what, e.offset), ("checkpoint count", 20));
         let e = find_in_s_block(&block, 0).unwrap_err();
         assert_eq!(e.what, "checkpoint count");
+    }
+
+    /// Found by fuzzing (`index_blocks`): a unary code of 63 ones and its zero filling a
+    /// whole 64-bit word shifted by 64 (a panic with overflow checks; without them the
+    /// shift did nothing and the next codes were read from the wrong bits).
+    #[test]
+    fn unary_code_filling_the_word() {
+        let mut data = vec![0xff; 7];
+        data.extend([0x7f, 0b101]);
+        let mut br = BitReader {
+            data: &data,
+            pos: 0,
+            acc: 0,
+            n: 0,
+        };
+        assert_eq!(br.unary(), Some(63));
+        // The next byte, 0b101, read from its first bit: 1, 0, 1.
+        assert_eq!(br.get(1), Some(1));
+        assert_eq!(br.get(2), Some(0b10));
     }
 }
