@@ -82,7 +82,7 @@ fn slow_clients_are_closed_at_the_head_deadline_and_others_are_answered_meanwhil
         &db,
         "--no-engine",
         "--header-timeout",
-        "2",
+        "5",
         "--connections-per-peer",
         "100",
     ]);
@@ -97,7 +97,7 @@ fn slow_clients_are_closed_at_the_head_deadline_and_others_are_answered_meanwhil
             s
         })
         .collect();
-    let trickle_until = Instant::now() + Duration::from_secs(4);
+    let trickle_until = Instant::now() + Duration::from_secs(6);
     // Meanwhile, from 127.0.0.1: every request answered, and answered right.
     let mut answered = 0;
     while Instant::now() < trickle_until {
@@ -113,7 +113,8 @@ fn slow_clients_are_closed_at_the_head_deadline_and_others_are_answered_meanwhil
     assert!(answered > 0);
 
     // The address's share is 100: the other 200 were told 503 at once; the 100 held were
-    // closed at their head deadline, 2 s after they began, though they kept sending.
+    // closed at their head deadline, 5 s after they began, though they kept sending (the
+    // 300 connect within a few milliseconds: the deadline leaves room on a loaded machine).
     let mut refused = 0;
     let mut closed_quietly = 0;
     for s in &mut slow {
