@@ -8,7 +8,11 @@ fuzz_target!(|data: &[u8]| {
     let _ = decode_cdb_setup(data);
     if let Ok(pos) = decode_cdb(data) {
         if let Ok(bytes) = encode_cdb(&pos) {
-            assert_eq!(decode_cdb(&bytes).ok(), Some(pos), "re-encoded position differs");
+            assert_eq!(
+                decode_cdb(&bytes).ok(),
+                Some(pos),
+                "re-encoded position differs"
+            );
         }
     }
 });

@@ -10,7 +10,11 @@ fuzz_target!(|data: &[u8]| {
     };
     let p = Params::parse(Some(query));
     let canonical = p.canonical();
-    assert_eq!(Params::parse(Some(&canonical)).canonical(), canonical, "canonical form moved");
+    assert_eq!(
+        Params::parse(Some(&canonical)).canonical(),
+        canonical,
+        "canonical form moved"
+    );
     let _ = p.number("moves", 12, 500);
     let _ = p.capped("topGames", 4, 15);
     let _ = p.list("speeds");

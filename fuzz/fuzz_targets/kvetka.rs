@@ -8,7 +8,12 @@ use tabiya_books::kvetka::{KvetkaBook, ReadOptions};
 fuzz_target!(|data: &[u8]| {
     let p = tabiya_fuzz::parts(data, 3);
     let some = |b: &[u8]| (!b.is_empty()).then(|| b.to_vec());
-    let book = KvetkaBook::from_bytes(p[0].to_vec(), some(p[1]), some(p[2]), ReadOptions::default());
+    let book = KvetkaBook::from_bytes(
+        p[0].to_vec(),
+        some(p[1]),
+        some(p[2]),
+        ReadOptions::default(),
+    );
     let Ok(book) = book else {
         return;
     };

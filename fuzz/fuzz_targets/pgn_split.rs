@@ -13,5 +13,8 @@ fuzz_target!(|data: &[u8]| {
             total += chunk.game_bytes(span).len();
         }
     }
-    assert!(total <= data.len() + 3, "spans hold more bytes than the input");
+    assert!(
+        total <= data.len() + 3,
+        "spans hold more bytes than the input"
+    );
 });

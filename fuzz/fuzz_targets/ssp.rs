@@ -9,9 +9,22 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let _ = sp.warnings().len();
-    for section in [Section::Player, Section::Event, Section::Site, Section::Round] {
-        let names: Vec<String> = sp.correct_names(section).take(8).map(String::from).collect();
-        for name in names.iter().map(String::as_str).chain(["Kasparov, G", "Polgar,Ju", "a"]) {
+    for section in [
+        Section::Player,
+        Section::Event,
+        Section::Site,
+        Section::Round,
+    ] {
+        let names: Vec<String> = sp
+            .correct_names(section)
+            .take(8)
+            .map(String::from)
+            .collect();
+        for name in names
+            .iter()
+            .map(String::as_str)
+            .chain(["Kasparov, G", "Polgar,Ju", "a"])
+        {
             let _ = sp.normalise(section, name);
             let _ = sp.find(section, name);
             let _ = sp.correct_dated(section, name, Some((1990, Some(5), None)));
