@@ -391,10 +391,19 @@ impl Visitor for Builder {
     }
 }
 
+/// pgn-reader over `r`, holding tag lines up to the bound the direct path keeps too
+/// ([`MAX_TAG_LINE_BYTES`]; pgn-reader's own default is 255 bytes, and a longer line read
+/// or refused as "unterminated" by where it fell in its buffer).
+fn pgn_reader<R: std::io::Read>(r: R) -> Reader<R> {
+    Reader::build(r)
+        .set_supported_tag_line_length(MAX_TAG_LINE_BYTES)
+        .finish()
+}
+
 /// Parses one game. `first_line` is the line of the game's first byte in its input, used in
 /// error messages.
 pub fn parse_game(bytes: &[u8], first_line: u64) -> Result<Game, GameError> {
-    let mut reader = Reader::new(bytes);
+    let mut reader = pgn_reader(bytes);
     parse_with(&mut reader, bytes, first_line)
 }
 
@@ -424,7 +433,7 @@ impl Default for GameParser {
     fn default() -> Self {
         let feed = Feed::default();
         GameParser {
-            reader: Reader::new(feed.clone()),
+            reader: pgn_reader(feed.clone()),
             feed,
         }
     }
@@ -484,7 +493,7 @@ fn parse_with<R: std::io::Read>(
             .map(|&b| if b == 0 { b' ' } else { b })
             .collect();
         let mut builder = Builder::new();
-        let _ = Reader::new(&spaced[..]).read_game(&mut builder);
+        let _ = pgn_reader(&spaced[..]).read_game(&mut builder);
         if builder.tags_seen == 0 && builder.moves_seen == 0 {
             return Err(not_a_game());
         }
@@ -577,7 +586,7 @@ pub fn read_tags(bytes: &[u8]) -> Option<Vec<(String, String)>> {
         }
     }
 
-    Reader::new(bytes).read_game(&mut TagsOnly).ok().flatten()
+    pgn_reader(bytes).read_game(&mut TagsOnly).ok().flatten()
 }
 
 /// Finds the `ply`-th main-line move token of a game's text: its line (0-based, relative to
