@@ -293,11 +293,10 @@ mod tests {
         }
         for text in &texts {
             let full = parse_game(text, 1);
-            match parse_plain(text) {
-                Some(plain) => {
-                    let full = full.unwrap_or_else(|e| panic!("direct path took it, parser: {e}"));
-                    assert_eq!(plain.tags, full.tags);
-                }
+            if let Some(plain) = parse_plain(text) {
+                let full = full.unwrap_or_else(|e| panic!("direct path took it, parser: {e}"));
+                assert_eq!(plain.tags, full.tags);
+            }
                 None => {}
             }
         }
