@@ -297,8 +297,6 @@ mod tests {
                 let full = full.unwrap_or_else(|e| panic!("direct path took it, parser: {e}"));
                 assert_eq!(plain.tags, full.tags);
             }
-                None => {}
-            }
         }
         for text in &texts[1..] {
             assert!(parse_game(text, 1).is_ok());
