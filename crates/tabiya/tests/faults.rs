@@ -62,14 +62,22 @@ fn check(db: &Path) -> Output {
     run_raw(&["check", "--db", s(db)])
 }
 
+/// What a command printed, standard output then standard error.
+fn said(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
 fn assert_checks(db: &Path) {
     let o = check(db);
     assert!(
         o.status.success(),
-        "check failed on {}: {}{}",
+        "check failed on {}: {}",
         db.display(),
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
+        said(&o)
     );
 }
 
@@ -148,11 +156,7 @@ fn a_damaged_file_is_named_and_never_answered_wrongly_in_silence() {
         b[off] ^= 0x10;
         std::fs::write(&file, &b).unwrap();
         let c = check(&bad);
-        let said = format!(
-            "{}{}",
-            String::from_utf8_lossy(&c.stdout),
-            String::from_utf8_lossy(&c.stderr)
-        );
+        let said = said(&c);
         assert!(
             !said.contains("panicked"),
             "check panicked at offset {off}: {said}"
@@ -203,11 +207,7 @@ fn a_damaged_file_is_named_and_never_answered_wrongly_in_silence() {
     ] {
         std::fs::write(&file, &store[..len]).unwrap();
         let c = check(&bad);
-        let said = format!(
-            "{}{}",
-            String::from_utf8_lossy(&c.stdout),
-            String::from_utf8_lossy(&c.stderr)
-        );
+        let said = said(&c);
         assert!(!said.contains("panicked"), "truncated to {len}: {said}");
         assert!(
             !c.status.success(),

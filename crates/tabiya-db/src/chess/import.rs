@@ -389,6 +389,11 @@ impl<'a> Intake<'a> {
     fn not_pgn(&mut self, file: usize, line: u64, reason: &str) {
         self.summary.not_pgn += 1;
         self.summary.files[file].not_pgn += 1;
+        self.game_problem(file, line, format!("{reason}, skipped"));
+    }
+
+    /// A problem of the file's current game: by its line, or by its row in a Parquet file.
+    fn game_problem(&mut self, file: usize, line: u64, reason: String) {
         let game = self.game_index[file];
         let rows = self.has_rows[file];
         self.summary.problems.push(Problem {
@@ -396,7 +401,7 @@ impl<'a> Intake<'a> {
             line: if rows { 0 } else { line },
             game,
             row: rows.then_some(game),
-            reason: format!("{reason}, skipped"),
+            reason,
         });
     }
 
@@ -442,15 +447,7 @@ impl<'a> Intake<'a> {
             .skipped_by_reason
             .entry(reason_kind(reason))
             .or_default() += 1;
-        let game = self.game_index[file];
-        let rows = self.has_rows[file];
-        self.summary.problems.push(Problem {
-            file: self.names_of[file].clone(),
-            line: if rows { 0 } else { line },
-            game,
-            row: rows.then_some(game),
-            reason: reason.to_string(),
-        });
+        self.game_problem(file, line, reason.to_string());
     }
 
     /// Hands the full batch to the writer and starts a new one (a recycled one when the
