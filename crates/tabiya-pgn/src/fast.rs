@@ -81,7 +81,9 @@ fn tags<'a>(bytes: &'a [u8], v: &mut impl PlainVisitor) -> Option<TagSection<'a>
         let name_end = line
             .iter()
             .position(|&b| !(b.is_ascii_alphanumeric() || b == b'_'))?;
-        if name_end == 0 {
+        if name_end == 0 || !line[0].is_ascii_alphanumeric() {
+            // No name, or one that is not a PGN symbol (`_x`): the full parser does not
+            // count such a line as a tag pair, so it decides whether this is a game.
             return None;
         }
         let rest = &line[name_end..];
@@ -319,6 +321,33 @@ mod tests {
             assert_eq!(plain.tags, [("Event".to_string(), "x".to_string())]);
             assert_eq!(parse_game(text, 1).unwrap().tags, plain.tags);
         }
+    }
+
+    /// Found by fuzzing (`fuzz/`, target `pgn_direct`): `[_vene"…"]`, a tag whose name does
+    /// not start with a letter or digit. PGN's symbols do, so the full parser does not count
+    /// the line as a tag pair, and with no move either it is "not a PGN game"; the direct
+    /// path took it as a game of one tag. It now leaves such names to the full parser.
+    #[test]
+    fn a_tag_name_that_is_not_a_symbol_is_left_to_the_full_parser() {
+        let found = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/fuzz/pgn_direct-tag-name-not-a-symbol"
+        ))
+        .unwrap();
+        for text in [&found[..], b"[_Event \"x\"]\n", b"[_Event \"x\"]\n1. e4 *"] {
+            assert!(parse_plain(text).is_none(), "{text:?}");
+        }
+        for text in [&found[..], b"[_Event \"x\"]\n"] {
+            let e = parse_game(text, 1).unwrap_err();
+            assert!(e.reason.starts_with("not a PGN game"), "{}", e.reason);
+        }
+        // With a move it is a game; the line is kept as a tag, as pgn-reader reads it.
+        let g = parse_game(b"[_Event \"x\"]\n1. e4 *", 1).unwrap();
+        assert_eq!(g.tags, [("_Event".to_string(), "x".to_string())]);
+        assert_eq!(g.moves.len(), 1);
+        // A name that starts with a digit is a symbol, as in pgn-reader.
+        let plain = parse_plain(b"[9Event \"x\"]\n").unwrap();
+        assert_eq!(parse_game(b"[9Event \"x\"]\n", 1).unwrap().tags, plain.tags);
     }
 
     /// Found by fuzzing (`fuzz/`, target `pgn_direct`): an empty line inside the movetext.
