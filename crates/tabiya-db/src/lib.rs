@@ -70,7 +70,7 @@ pub use cards::{
     Schedule as CardSchedule, StoredCard,
 };
 pub use changes::{Deleted, Edited, TagEdit, check_edit};
-pub use check::{CheckReport, Problem as CheckProblem, check};
+pub use check::{CheckReport, Problem as CheckProblem, check, verify_pages};
 pub(crate) use database::meta_u64;
 pub use database::{Database, FORMAT_VERSION, GAMES, Kind, META, PinnedAnswers, QUERY_CACHE_MAX};
 pub use dbstats::{

@@ -12,3 +12,10 @@ use crate::error::Result;
 pub fn check(dir: &Path) -> Result<CheckReport> {
     Ok(tabiya_db::check(dir)?)
 }
+
+/// Verifies every page's checksum of the database in `dir` (the first step of [`check`]):
+/// `Ok(true)` verified, `Ok(false)` read only (the storage engine cannot verify it), an
+/// error of kind `Corrupt` naming the file when a page fails.
+pub fn verify_pages(dir: &Path) -> Result<bool> {
+    Ok(tabiya_db::verify_pages(dir)?)
+}

@@ -47,6 +47,10 @@ pub struct ServeArgs {
     /// clients come from its address: raise this).
     #[arg(long, value_name = "N", default_value_t = 256)]
     pub connections_per_peer: usize,
+    /// Serve without first verifying every page's checksum of each database (the check
+    /// takes about a second a million games; a damaged database is refused by it).
+    #[arg(long)]
+    pub no_verify: bool,
 }
 
 /// `NAME=PATH`, or `PATH` named by its last part.
@@ -112,6 +116,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             Some(args.engine.settings(args.engines)?)
         },
         writable: args.writable,
+        verify_pages: !args.no_verify,
         timeout: seconds(args.timeout, "--timeout")?,
         limits: tabiya_server::Limits {
             header_timeout: seconds(args.header_timeout, "--header-timeout")?,

@@ -151,6 +151,7 @@ fn a_damaged_file_is_named_and_never_answered_wrongly_in_silence() {
         offsets.push(8192 + (x as usize) % (store.len() - 8192));
     }
     let mut detected = 0;
+    let mut refused = 0;
     for &off in &offsets {
         let mut b = store.clone();
         b[off] ^= 0x10;
@@ -182,6 +183,25 @@ fn a_damaged_file_is_named_and_never_answered_wrongly_in_silence() {
                 "offset {off}: {e}"
             ),
         }
+        // A server verifies every page before it serves: damage that the pages' checksums
+        // reveal keeps it from starting, saying which file; other damage it serves as the
+        // queries above answer.
+        std::fs::write(&file, &b).unwrap();
+        let pages_damaged = said.contains(&format!("{}: store: ", s(&file)));
+        match common::server::Server::try_start(&["--db", s(&bad), "--no-engine"], &[]) {
+            Ok(mut server) => {
+                assert!(
+                    !pages_damaged,
+                    "offset {off}: served what check found damaged: {said}"
+                );
+                assert!(server.stop());
+            }
+            Err(e) => {
+                assert!(!e.contains("panicked"), "offset {off}: {e}");
+                assert!(e.contains(s(&file)), "offset {off}: {e}");
+                refused += 1;
+            }
+        }
         // The magic number (offset 200 falls in whichever commit slot is not the latest
         // from one import to the next: found or harmless).
         if off == 0 {
@@ -195,6 +215,10 @@ fn a_damaged_file_is_named_and_never_answered_wrongly_in_silence() {
         detected >= offsets.len() / 2,
         "only {detected} of {} flips found",
         offsets.len()
+    );
+    assert!(
+        refused >= detected / 2,
+        "the server refused {refused} of the {detected} damaged files check found"
     );
     // Truncated files.
     for len in [

@@ -394,21 +394,26 @@ fn kvetka_truncated() {
     }
 }
 
+/// A database of the Deep Blue games in `db`; its names (`names list --json`).
+fn names_of_deep_blue_db(db: &Path) -> String {
+    run_ok(&[
+        "import",
+        "--db",
+        s(db),
+        s(&shared(
+            "pgn/edge-cases/data_pgn_kasparov-deep-blue-1997.pgn",
+        )),
+    ]);
+    text(&run_ok(&["names", "list", "--db", s(db), "--json"]).stdout)
+}
+
 /// Scid's spelling file cut short (inside its zstd frame) or not a spelling file: refused,
 /// naming it; the names of the database unchanged.
 #[test]
 fn spelling_file_truncated() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("db");
-    run_ok(&[
-        "import",
-        "--db",
-        s(&db),
-        s(&shared(
-            "pgn/edge-cases/data_pgn_kasparov-deep-blue-1997.pgn",
-        )),
-    ]);
-    let before = text(&run_ok(&["names", "list", "--db", s(&db), "--json"]).stdout);
+    let before = names_of_deep_blue_db(&db);
     for n in [3usize, 100_000, 5_000_000] {
         let t = cut(
             &shared("names/spelling.ssp.zst"),
@@ -432,6 +437,44 @@ fn spelling_file_truncated() {
             );
         }
     }
+    assert_eq!(
+        text(&run_ok(&["names", "list", "--db", s(&db), "--json"]).stdout),
+        before
+    );
+}
+
+/// A spelling file that unpacks past the bound of 256 MiB (a decompression bomb: some hundred
+/// kilobytes holding 1 GiB of one name): refused, naming it, its memory near the bound and
+/// far below the bomb; the names of the database unchanged.
+#[test]
+fn spelling_file_bomb_is_refused_in_bounded_memory() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db");
+    let before = names_of_deep_blue_db(&db);
+    let bomb = dir.path().join("bomb.ssp.zst");
+    let mut enc =
+        zstd::stream::write::Encoder::new(std::fs::File::create(&bomb).unwrap(), 3).unwrap();
+    enc.write_all(b"@PLAYER\n").unwrap();
+    let block = b"Kasparov, Garry\n".repeat(1 << 16);
+    for _ in 0..1024 {
+        enc.write_all(&block).unwrap();
+    }
+    enc.finish().unwrap();
+    assert!(std::fs::metadata(&bomb).unwrap().len() < 1 << 20);
+    let r = run_bounded(
+        dir.path(),
+        120,
+        &["names", "load-spelling", "--db", "db", "bomb.ssp.zst"],
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("bomb.ssp.zst: unpacks to more than 256 MiB: not a spelling file"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.peak_rss < 400 << 20, "peak {} bytes", r.peak_rss);
     assert_eq!(
         text(&run_ok(&["names", "list", "--db", s(&db), "--json"]).stdout),
         before

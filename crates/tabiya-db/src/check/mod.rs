@@ -85,25 +85,17 @@ pub fn check(dir: &Path) -> Result<CheckReport> {
         file: dir.join(tabiya_store::STORE_FILE),
         ..CheckReport::default()
     };
-    // Opened once as any command would (a crash's recovery happens here), then the pages.
-    match Database::open(dir) {
-        Ok(db) => drop(db),
-        Err(e @ (Error::NotFound(_) | Error::InUse(_))) => return Err(e),
-        Err(e) => {
-            report.problem("store", report.file.display().to_string(), e.to_string());
+    let integrity = match pages(dir)? {
+        Ok(i) => i,
+        Err(damage) => {
+            report.problem(
+                "store",
+                report.file.display().to_string(),
+                damage.to_string(),
+            );
             return Ok(report);
         }
-    }
-    let integrity = tabiya_store::verify(dir).map_err(|e| {
-        if e.is_in_use() {
-            Error::InUse(format!(
-                "the database in {} is open in another process; check it when that ends",
-                dir.display()
-            ))
-        } else {
-            Error::Store(e)
-        }
-    })?;
+    };
     crate::trace::trace("check: pages verified", t0);
     report.file_bytes = integrity.bytes;
     report.pages_verified = integrity.verified;
@@ -124,6 +116,46 @@ pub fn check(dir: &Path) -> Result<CheckReport> {
     crate::trace::trace("check: tables", t0);
     index::check(&db, &read, &mut report, t0)?;
     Ok(report)
+}
+
+/// The storage engine's check of every page's checksum: the database opened once as any
+/// command would (a crash's recovery happens there, so only damage is left), then its pages
+/// read back. The inner error: the database could not be opened at all (damage found on
+/// opening); the outer: there is none, another process has it, or the check failed to run.
+fn pages(dir: &Path) -> Result<Result<tabiya_store::Integrity>> {
+    match Database::open(dir) {
+        Ok(db) => drop(db),
+        Err(e @ (Error::NotFound(_) | Error::InUse(_))) => return Err(e),
+        Err(damage) => return Ok(Err(damage)),
+    }
+    let integrity = tabiya_store::verify(dir).map_err(|e| {
+        if e.is_in_use() {
+            Error::InUse(format!(
+                "the database in {} is open in another process; check it when that ends",
+                dir.display()
+            ))
+        } else {
+            Error::Store(e)
+        }
+    })?;
+    Ok(Ok(integrity))
+}
+
+/// Verifies the checksum of every page of the database in `dir` (what `tabiya check` does
+/// first, without its walk of the tables and the index: a second a few million games), so
+/// that a server does not answer from a damaged file in silence. `Ok(true)`: verified;
+/// `Ok(false)`: a read-only file, which the storage engine cannot verify (its check
+/// writes); an error of kind `Corrupt` names the file and what failed.
+pub fn verify_pages(dir: &Path) -> Result<bool> {
+    let integrity = pages(dir)??;
+    match integrity.problem {
+        None => Ok(integrity.verified),
+        Some(p) => Err(Error::Corrupt(format!(
+            "{}: {p}; `tabiya check --db {}` says more",
+            integrity.file.display(),
+            dir.display()
+        ))),
+    }
 }
 
 /// A step that failed with an error: a problem of `part` (the error names what it read).

@@ -287,7 +287,7 @@ impl Database {
 
 /// Most bytes a compressed spelling file may unpack to (Scid's own is some 30 MB): past it,
 /// the file is refused rather than filling the memory (a decompression bomb).
-const MAX_SPELLING_BYTES: u64 = 1 << 30;
+const MAX_SPELLING_BYTES: u64 = 256 << 20;
 
 /// A zstd-compressed spelling file unpacked, within [`MAX_SPELLING_BYTES`]; a truncated or
 /// damaged one refused, saying how far it read.

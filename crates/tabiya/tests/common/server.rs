@@ -3,6 +3,7 @@
 
 use std::io::{BufRead, BufReader, Read};
 use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
 
 use super::BIN;
 
@@ -10,7 +11,7 @@ pub struct Server {
     child: Child,
     /// `http://127.0.0.1:PORT/`
     pub url: String,
-    stderr: std::sync::Arc<std::sync::Mutex<String>>,
+    stderr: Arc<std::sync::Mutex<String>>,
 }
 
 impl Server {
@@ -21,6 +22,11 @@ impl Server {
 
     /// [`Server::start`] with these environment variables set (`TABIYA_NOW`, say).
     pub fn start_with_env(args: &[&str], env: &[(&str, &str)]) -> Server {
+        Server::try_start(args, env).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`Server::start_with_env`], or what the server said when it exited without listening.
+    pub fn try_start(args: &[&str], env: &[(&str, &str)]) -> Result<Server, String> {
         let mut child = Command::new(BIN)
             .arg("serve")
             .args(args)
@@ -30,9 +36,9 @@ impl Server {
             .stderr(Stdio::piped())
             .spawn()
             .expect("start tabiya serve");
-        let stderr = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let stderr = Arc::new(std::sync::Mutex::new(String::new()));
         let mut err = child.stderr.take().expect("stderr");
-        let sink = std::sync::Arc::clone(&stderr);
+        let sink = Arc::clone(&stderr);
         std::thread::spawn(move || {
             let mut buf = [0u8; 4096];
             while let Ok(n) = err.read(&mut buf) {
@@ -47,16 +53,22 @@ impl Server {
         let mut out = BufReader::new(child.stdout.take().expect("stdout"));
         let mut first = String::new();
         out.read_line(&mut first).expect("the server's first line");
-        let url = first
+        let Some(url) = first
             .split_whitespace()
             .find(|w| w.starts_with("http://"))
-            .unwrap_or_else(|| {
-                panic!(
-                    "no URL in {first:?}; stderr: {}",
-                    stderr.lock().map(|s| s.clone()).unwrap_or_default()
-                )
-            })
-            .to_string();
+            .map(str::to_string)
+        else {
+            // It ended without listening: what it said once it exited.
+            let _ = child.wait();
+            for _ in 0..100 {
+                if Arc::strong_count(&stderr) == 1 {
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            let said = stderr.lock().map(|s| s.clone()).unwrap_or_default();
+            return Err(format!("no URL in {first:?}; stderr: {said}"));
+        };
         // Keep reading its output so it never blocks on a full pipe.
         std::thread::spawn(move || {
             let mut sink = String::new();
@@ -64,7 +76,7 @@ impl Server {
                 sink.clear();
             }
         });
-        Server { child, url, stderr }
+        Ok(Server { child, url, stderr })
     }
 
     /// The server's process id.
