@@ -166,19 +166,35 @@ fn dev_zero_is_given_up() {
     assert_eq!(stored(&db), 2);
 }
 
-/// Writes `inner` (plain bytes, made by `fill`) zstd-compressed to `path` as a stream:
-/// gigabytes of input never held.
-fn zstd_stream(path: &Path, fill: impl FnOnce(&mut dyn Write)) {
+/// Writes plain bytes (made by `fill`) to `path` compressed as its extension says (`.zst`,
+/// `.gz`, `.bz2`), as a stream: gigabytes of input never held.
+fn compressed_stream(path: &Path, fill: impl FnOnce(&mut dyn Write)) {
     let file = std::fs::File::create(path).unwrap();
-    let mut enc = zstd::stream::write::Encoder::new(file, 1).unwrap();
-    fill(&mut enc);
-    enc.finish().unwrap();
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("zst") => {
+            let mut enc = zstd::stream::write::Encoder::new(file, 1).unwrap();
+            fill(&mut enc);
+            enc.finish().unwrap();
+        }
+        Some("gz") => {
+            let mut enc = flate2::write::GzEncoder::new(file, flate2::Compression::best());
+            fill(&mut enc);
+            enc.finish().unwrap();
+        }
+        Some("bz2") => {
+            let mut enc = bzip2::write::BzEncoder::new(file, bzip2::Compression::best());
+            fill(&mut enc);
+            enc.finish().unwrap();
+        }
+        other => panic!("no compression for {other:?}"),
+    }
 }
 
-/// Decompression bombs: a `.pgn.zst` of 4 GiB of zeros after two games, and one of a game
-/// whose comment never ends (4 GiB of `x`). Each is read up to the bound and given up with
-/// the game and its offset; the games before it are imported; memory stays far below what
-/// the bomb unpacks to.
+/// Decompression bombs: a `.pgn.zst` of 4 GiB of zeros after two games, and games whose
+/// comment never ends — 4 GiB of `x` in zstd, 1 GiB in gzip and in bzip2 (four times the
+/// bound of one game). Each is read up to the bound and given up with the game and its
+/// offset; the games before it are imported; memory stays far below what the bomb unpacks
+/// to.
 #[test]
 fn decompression_bombs_stay_bounded() {
     let dir = tempfile::tempdir().unwrap();
@@ -186,17 +202,26 @@ fn decompression_bombs_stay_bounded() {
     let before = games("before", 2);
     let zeros = dir.path().join("zeros.pgn.zst");
     let comment = dir.path().join("comment.pgn.zst");
+    let comment_gz = dir.path().join("comment.pgn.gz");
+    let comment_bz2 = dir.path().join("comment.pgn.bz2");
     let head = "[Event \"bomb\"]\n\n1. e4 {";
-    for (path, fill_byte, tail) in [(&zeros, 0u8, ""), (&comment, b'x', head)] {
-        zstd_stream(path, |w| {
+    for (path, fill_byte, tail, mib) in [
+        (&zeros, 0u8, "", 4096),
+        (&comment, b'x', head, 4096),
+        (&comment_gz, b'x', head, 1024),
+        (&comment_bz2, b'x', head, 1024),
+    ] {
+        compressed_stream(path, |w| {
             w.write_all(before.as_bytes()).unwrap();
             w.write_all(tail.as_bytes()).unwrap();
             let block = vec![fill_byte; 1 << 20];
-            for _ in 0..4096 {
+            for _ in 0..mib {
                 w.write_all(&block).unwrap();
             }
         });
-        assert!(std::fs::metadata(path).unwrap().len() < 1 << 20);
+        // A bomb: some hundred times smaller than what it unpacks to (gzip's most is 1,032).
+        let size = std::fs::metadata(path).unwrap().len();
+        assert!(size < mib << 12, "{}: {size} bytes", path.display());
     }
     // Zeros after the second game's text carry on that game (no line starting with `[`
     // follows): it is the one without an end, at the second game's offset and line (7 lines
@@ -205,6 +230,8 @@ fn decompression_bombs_stay_bounded() {
     let cases = [
         (&zeros, 2, 8, second, 1),
         (&comment, 3, 15, before.len(), 2),
+        (&comment_gz, 3, 15, before.len(), 2),
+        (&comment_bz2, 3, 15, before.len(), 2),
     ];
     for (path, number, line, offset, imported) in cases {
         let name = path.file_name().unwrap().to_str().unwrap();
@@ -237,8 +264,8 @@ fn decompression_bombs_stay_bounded() {
         );
         assert!(r.peak_rss < 512 << 20, "{name}: peak {} bytes", r.peak_rss);
     }
-    // The first game of the zeros' file; both of the comment's.
-    assert_eq!(stored(&db), 4 + 1 + 2);
+    // The first game of the zeros' file; both of each comment file's.
+    assert_eq!(stored(&db), 4 + 1 + 2 * 3);
 }
 
 /// The games of a file, compressed by a command-line tool.
