@@ -5,7 +5,8 @@
 //! game with its key's prefix, or *implicit* — the game's next position, one ply later and
 //! not in a T record, has an S entry with `pred` set. Nothing else may be in the runs. Each T
 //! record's statistics (after the patches of edits and deletions) must equal those of its
-//! games' facts, and each run's counts what its blocks hold. Where a merge left an implicit
+//! games' facts, its top games be games of it playing the move it lists, once each, and each
+//! run's counts what its blocks hold. Where a merge left an implicit
 //! position explicit is allowed: queries find it either way.
 //!
 //! Three passes over the T blocks (count the games' claims, place them, then the
@@ -420,8 +421,22 @@ pub(super) fn check(
                 if m == NO_MOVER {
                     return; // every game of it deleted (or none replayed: said above)
                 }
+                let place = || format!("run {} position {:032x}", run.id, rec.key);
+                // Its top games (game, move slot, seen among its games playing that move).
+                let mut top: Vec<(u32, u8, bool)> =
+                    rec.top.iter().map(|t| (t.game, t.slot, false)).collect();
+                top.sort_unstable();
+                if let Some(w) = top.windows(2).find(|w| w[0].0 == w[1].0) {
+                    bad.push((
+                        place(),
+                        format!("lists game {} twice among its top games", w[0].0),
+                    ));
+                }
                 let mut want = vec![Stats::default(); rec.moves.len()];
                 for p in list.iter().filter(|p| !amend.is_removed(p.game)) {
+                    if let Ok(i) = top.binary_search_by_key(&p.game, |t| t.0) {
+                        top[i].2 |= top[i].1 == p.slot;
+                    }
                     match (facts.get(p.game), want.get_mut(p.slot as usize)) {
                         (Ok(f), Some(s)) => s.add_game(&f, m),
                         (Err(e), _) => {
@@ -430,7 +445,7 @@ pub(super) fn check(
                         }
                         (_, None) => {
                             bad.push((
-                                format!("run {} position {:032x}", run.id, rec.key),
+                                place(),
                                 format!(
                                     "game {} plays move slot {}, the record has {}",
                                     p.game,
@@ -449,6 +464,15 @@ pub(super) fn check(
                             format!("the record says {:?}, its games' facts {:?}", mv.stats, w),
                         ));
                     }
+                }
+                for (game, slot, _) in top.iter().filter(|t| !t.2).take(1) {
+                    bad.push((
+                        place(),
+                        format!(
+                            "lists game {game} (move slot {slot}) among its top games: that game \
+                             does not play that move here"
+                        ),
+                    ));
                 }
             },
         )?;

@@ -2,6 +2,8 @@
 //! changed through the store (checksums and all), as a bug of ours would leave them.
 
 use super::check;
+use crate::codec::put_varint;
+use crate::index::record::{decode_t_block, encode_record};
 use crate::index::{BLOCKS, block_key, decode_s_block, sblock::encode_s_block};
 use crate::{Database, ImportOptions, ImportProgress, Kind};
 
@@ -18,7 +20,7 @@ fn morphy(dir: &std::path::Path) {
 }
 
 #[test]
-fn a_sound_database_checks_and_a_lost_s_entry_or_changed_facts_do_not() {
+fn a_sound_database_checks_and_a_lost_s_entry_a_wrong_top_game_or_changed_facts_do_not() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("db");
     morphy(&dir);
@@ -53,6 +55,48 @@ fn a_sound_database_checks_and_a_lost_s_entry_or_changed_facts_do_not() {
         r.problems
             .iter()
             .any(|p| p.part == "runs" && p.what.contains("S entries")),
+        "{:?}",
+        r.problems
+    );
+
+    // A top game of a T record said to play another of the position's moves.
+    let dir = tmp.path().join("db3");
+    morphy(&dir);
+    let changed = {
+        let db = Database::open(&dir).unwrap();
+        let run = db.runs().unwrap()[0].clone();
+        let w = db.store.write().unwrap();
+        let mut changed = None;
+        w.with_table(BLOCKS, |t| {
+            let key = block_key(run.id, b'T', 0);
+            let mut records = decode_t_block(&t.get(&key)?.unwrap()).unwrap();
+            let rec = records
+                .iter_mut()
+                .find(|r| !r.top.is_empty() && r.moves.len() > 1)
+                .expect("a T record with top games and two moves");
+            let top = &mut rec.top[0];
+            top.slot = (top.slot + 1) % rec.moves.len() as u8;
+            changed = Some((top.game, top.slot));
+            let mut block = Vec::new();
+            put_varint(&mut block, records.len() as u64);
+            for r in &records {
+                encode_record(r, &mut block);
+            }
+            t.put(&key, &block)
+        })
+        .unwrap();
+        w.commit().unwrap();
+        changed.unwrap()
+    };
+    let r = check(&dir).unwrap();
+    let said = format!(
+        "lists game {} (move slot {}) among its top games: that game does not play that move here",
+        changed.0, changed.1
+    );
+    assert!(
+        r.problems
+            .iter()
+            .any(|p| p.part == "index" && p.what == said),
         "{:?}",
         r.problems
     );
