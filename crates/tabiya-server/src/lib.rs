@@ -82,7 +82,7 @@ pub struct Config {
     /// What connections may hold: head deadline and size, connections per peer and in all.
     pub limits: Limits,
     /// Verify every page's checksum of each database before serving it (refusing a damaged
-    /// one): a few seconds at ten million games.
+    /// one): about half a second a million games.
     pub verify_pages: bool,
 }
 

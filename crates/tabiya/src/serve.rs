@@ -48,7 +48,7 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", default_value_t = 256)]
     pub connections_per_peer: usize,
     /// Serve without first verifying every page's checksum of each database (the check
-    /// takes about a second a million games; a damaged database is refused by it).
+    /// takes about half a second a million games; a damaged database is refused by it).
     #[arg(long)]
     pub no_verify: bool,
 }

@@ -142,7 +142,7 @@ fn pages(dir: &Path) -> Result<Result<tabiya_store::Integrity>> {
 }
 
 /// Verifies the checksum of every page of the database in `dir` (what `tabiya check` does
-/// first, without its walk of the tables and the index: a second a few million games), so
+/// first, without its walk of the tables and the index: half a second a million games), so
 /// that a server does not answer from a damaged file in silence. `Ok(true)`: verified;
 /// `Ok(false)`: a read-only file, which the storage engine cannot verify (its check
 /// writes); an error of kind `Corrupt` names the file and what failed.
