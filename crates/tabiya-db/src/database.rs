@@ -26,7 +26,7 @@ pub struct Database {
 }
 
 /// A store error, or, when another process has the store open, the error saying so.
-fn in_use(dir: &Path, e: tabiya_store::StoreError) -> Error {
+pub(crate) fn in_use(dir: &Path, e: tabiya_store::StoreError) -> Error {
     if e.is_in_use() {
         Error::InUse(format!(
             "the database in {} is open in another process (a `tabiya serve` or an import); it is opened by one process at a time",

@@ -128,16 +128,7 @@ fn pages(dir: &Path) -> Result<Result<tabiya_store::Integrity>> {
         Err(e @ (Error::NotFound(_) | Error::InUse(_))) => return Err(e),
         Err(damage) => return Ok(Err(damage)),
     }
-    let integrity = tabiya_store::verify(dir).map_err(|e| {
-        if e.is_in_use() {
-            Error::InUse(format!(
-                "the database in {} is open in another process; check it when that ends",
-                dir.display()
-            ))
-        } else {
-            Error::Store(e)
-        }
-    })?;
+    let integrity = tabiya_store::verify(dir).map_err(|e| crate::database::in_use(dir, e))?;
     Ok(Ok(integrity))
 }
 

@@ -39,7 +39,7 @@ impl Server {
         let stderr = Arc::new(std::sync::Mutex::new(String::new()));
         let mut err = child.stderr.take().expect("stderr");
         let sink = Arc::clone(&stderr);
-        std::thread::spawn(move || {
+        let reader = std::thread::spawn(move || {
             let mut buf = [0u8; 4096];
             while let Ok(n) = err.read(&mut buf) {
                 if n == 0 {
@@ -58,14 +58,9 @@ impl Server {
             .find(|w| w.starts_with("http://"))
             .map(str::to_string)
         else {
-            // It ended without listening: what it said once it exited.
+            // It ended without listening: what it said, read to the end.
             let _ = child.wait();
-            for _ in 0..100 {
-                if Arc::strong_count(&stderr) == 1 {
-                    break;
-                }
-                std::thread::sleep(std::time::Duration::from_millis(10));
-            }
+            let _ = reader.join();
             let said = stderr.lock().map(|s| s.clone()).unwrap_or_default();
             return Err(format!("no URL in {first:?}; stderr: {said}"));
         };
