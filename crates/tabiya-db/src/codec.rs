@@ -1,13 +1,29 @@
 //! Small binary helpers: LEB128 varints, length-prefixed strings, and a bounds-checked reader
 //! whose errors say what was being read at which offset.
 
-/// A decoding error: the data is shorter than it claims or holds an impossible value.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("corrupt {what} at byte {offset}")]
+/// A decoding error: the data is shorter than it claims or holds an impossible value, or a
+/// value it refers to could not be read (`cause`: the store's error, naming the file).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DecodeError {
     pub what: &'static str,
     pub offset: usize,
+    pub cause: Option<std::sync::Arc<str>>,
 }
+
+impl std::fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.cause {
+            None => write!(f, "corrupt {} at byte {}", self.what, self.offset),
+            Some(c) => write!(
+                f,
+                "{} at byte {} could not be read: {c}",
+                self.what, self.offset
+            ),
+        }
+    }
+}
+
+impl std::error::Error for DecodeError {}
 
 pub fn put_varint(out: &mut Vec<u8>, v: u64) {
     if v < 0x80 {
@@ -63,6 +79,7 @@ impl<'a> Reader<'a> {
         DecodeError {
             what,
             offset: self.pos,
+            cause: None,
         }
     }
 
@@ -71,6 +88,7 @@ impl<'a> Reader<'a> {
         DecodeError {
             what,
             offset: self.pos,
+            cause: None,
         }
     }
 

@@ -47,4 +47,10 @@ pub trait Names {
 /// Resolves dictionary ids back to names.
 pub trait NameLookup {
     fn name(&self, dict: Dict, id: u32) -> Option<String>;
+
+    /// Why the last name asked for was not found, when the store could not be read (a
+    /// damaged file: the error names it), rather than the name missing.
+    fn failure(&self) -> Option<std::sync::Arc<str>> {
+        None
+    }
 }

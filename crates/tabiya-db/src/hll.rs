@@ -80,6 +80,7 @@ impl Hll {
             return Err(DecodeError {
                 what: "distinct-count sketch",
                 offset: 0,
+                cause: None,
             });
         }
         let mut regs = Vec::with_capacity(M);

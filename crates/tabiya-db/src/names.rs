@@ -229,6 +229,8 @@ pub fn write_names(w: &WriteTx, names: &[(Dict, u32, String)]) -> Result<()> {
 pub struct StoreNames {
     table: TableRef,
     rows: std::cell::RefCell<HashMap<[u8; 5], Vec<Option<String>>>>,
+    /// The store's error of the last row that could not be read.
+    failed: std::cell::RefCell<Option<std::sync::Arc<str>>>,
 }
 
 impl StoreNames {
@@ -236,6 +238,7 @@ impl StoreNames {
         Ok(StoreNames {
             table: read.table(NAMES)?,
             rows: Default::default(),
+            failed: Default::default(),
         })
     }
 
@@ -304,15 +307,21 @@ impl NameLookup for StoreNames {
             if rows.len() > 4096 {
                 rows.clear();
             }
-            let row = self
-                .table
-                .get(&key)
-                .ok()
-                .flatten()
-                .map(|v| decode_row(&v))
-                .unwrap_or_default();
-            rows.insert(key, row);
+            match self.table.get(&key) {
+                Ok(v) => {
+                    rows.insert(key, v.map(|v| decode_row(&v)).unwrap_or_default());
+                }
+                Err(e) => {
+                    // Not kept: the name is missing, and the decoder's error says why.
+                    *self.failed.borrow_mut() = Some(e.to_string().into());
+                    return None;
+                }
+            }
         }
         rows[&key].get((id % PER_ROW) as usize).cloned().flatten()
+    }
+
+    fn failure(&self) -> Option<std::sync::Arc<str>> {
+        self.failed.borrow().clone()
     }
 }

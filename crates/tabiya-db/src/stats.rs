@@ -294,6 +294,7 @@ impl Stats {
             return Err(DecodeError {
                 what: "stats mask",
                 offset: r.pos(),
+                cause: None,
             });
         }
         let mut f = [0u64; Self::FIELDS];

@@ -8,8 +8,12 @@ use tabiya_engine::Engine;
 
 #[test]
 fn kill_all_leaves_no_engine() {
-    let a = Engine::start(&fake("good", &["kill-all-a"])).unwrap();
-    let b = Engine::start(&fake("good", &["kill-all-b"])).unwrap();
+    // The fake engine counts its starts in the file it is given: one under a temporary
+    // directory, never in the source tree.
+    let dir = tempfile::tempdir().unwrap();
+    let (ca, cb) = (dir.path().join("a"), dir.path().join("b"));
+    let a = Engine::start(&fake("good", &[ca.to_str().unwrap()])).unwrap();
+    let b = Engine::start(&fake("good", &[cb.to_str().unwrap()])).unwrap();
     let (pa, pb) = (a.pid(), b.pid());
     assert!(tabiya_engine::children::running().contains(&pa));
     assert!(tabiya_engine::children::kill_all() >= 2);

@@ -283,10 +283,14 @@ pub fn load(
     loaded
 }
 
-/// Removes what opening a database made in a directory that held none (its store and an
-/// import's spill; nothing else of the directory).
+/// Removes what opening a database made in a directory that held none (its store, the
+/// store's checksums and an import's spill; nothing else of the directory).
 fn remove_database_files(dir: &Path) -> std::io::Result<()> {
     std::fs::remove_file(dir.join("tabiya.redb"))?;
+    match std::fs::remove_file(dir.join("tabiya.sums")) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+        _ => {}
+    }
     match std::fs::remove_dir_all(dir.join("spill")) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
         _ => Ok(()),

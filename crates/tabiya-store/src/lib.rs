@@ -15,11 +15,18 @@ use redb::{ReadableDatabase, ReadableTable, ReadableTableMetadata, TableDefiniti
 /// The file inside a database directory that holds the store.
 pub const STORE_FILE: &str = "tabiya.redb";
 
+mod checked;
 mod guard;
+mod opening;
+mod sums;
 mod verify;
 
 pub use guard::quiet_storage_panics;
+pub use sums::{SUMS_FILE, SumsDamaged, UNIT, UnitDamaged};
 pub use verify::{Integrity, verify};
+
+use opening::{changed, judge, open_file, open_sums, rebuild, unverifiable, verifying};
+use sums::Verdict;
 
 /// A storage error, with what was being done (naming the store's file).
 #[derive(Debug, thiserror::Error)]
@@ -60,8 +67,23 @@ impl StoreError {
     /// True when the file is damaged: the storage engine found a page that fails its
     /// checksum or cannot be read as what it should be.
     pub fn is_damaged(&self) -> bool {
-        self.source.downcast_ref::<guard::Damaged>().is_some()
-            || self.source.to_string().contains("corrupted")
+        let mut e: Option<&(dyn std::error::Error + 'static)> = Some(self.source.as_ref());
+        while let Some(x) = e {
+            if x.is::<guard::Damaged>() || x.is::<UnitDamaged>() || x.is::<SumsDamaged>() {
+                return true;
+            }
+            // An I/O error's own source skips the error it wraps.
+            if let Some(inner) = x
+                .downcast_ref::<std::io::Error>()
+                .and_then(|io| io.get_ref())
+                && (inner.is::<UnitDamaged>() || inner.is::<SumsDamaged>())
+            {
+                return true;
+            }
+            e = x.source();
+        }
+        let text = self.source.to_string();
+        text.contains("corrupted") || text.contains(" is damaged")
     }
 
     /// True when the disk (or the file system's quota) is full.
@@ -97,6 +119,7 @@ fn def(name: &str) -> TableDefinition<'_, &'static [u8], &'static [u8]> {
 pub struct Store {
     db: Backing,
     path: PathBuf,
+    sums: std::sync::Arc<sums::Sums>,
 }
 
 enum Backing {
@@ -154,29 +177,65 @@ impl Store {
         std::fs::create_dir_all(dir).map_err(|e| {
             StoreError::new(format!("creating database directory {}", dir.display()), e)
         })?;
-        let db = guard::caught(&path, "opening", || {
-            redb::Database::builder()
-                .set_cache_size(cache_bytes)
-                .create(&path)
-                .map_err(|e| {
+        let sums = open_sums(&path, true)?;
+        let (file, len) = open_file(&path, true)?;
+        let verdict = judge(&sums, &path, &file, len)?;
+        let builder = || {
+            let mut b = redb::Database::builder();
+            b.set_cache_size(cache_bytes);
+            b
+        };
+        let open = |b: redb::Builder, file: std::fs::File| {
+            let backend = checked::Checked::new(file, sums.clone())
+                .map_err(|e| StoreError::new(format!("opening database {}", path.display()), e))?;
+            guard::caught(&path, "opening", || {
+                b.create_with_backend(backend).map_err(|e| {
                     let in_use = matches!(e, redb::DatabaseError::DatabaseAlreadyOpen);
                     let mut err =
                         StoreError::new(format!("opening database {}", path.display()), e);
                     err.in_use = in_use;
                     err
                 })
-        })?;
+            })
+        };
+        let db = match verdict {
+            Verdict::Trusted | Verdict::Fresh => open(builder(), file)?,
+            Verdict::Changed(what) => return Err(changed(&path, &sums, &what)),
+            Verdict::Unverified(_) => {
+                // Opened once as it is (redb recovers from a crash there), then verified
+                // whole, so that only damage is left to find; then its sums written again.
+                drop(open(builder(), file)?);
+                let (file, _) = open_file(&path, true)?;
+                let mut b = builder();
+                verifying(&mut b);
+                let db = match open(b, file) {
+                    Ok(db) => db,
+                    Err(e) if e.in_use => return Err(e),
+                    Err(e) => return Err(unverifiable(&path, e)),
+                };
+                rebuild(&sums, &path)?;
+                db
+            }
+        };
         Ok(Store {
             db: Backing::Writable(db),
             path,
+            sums,
         })
     }
 
     fn open_read_only(path: PathBuf, cache_bytes: usize, reason: &str) -> Result<Store> {
+        let sums = open_sums(&path, false)?;
+        let (file, len) = open_file(&path, false)?;
+        if let Verdict::Changed(what) = judge(&sums, &path, &file, len)? {
+            return Err(changed(&path, &sums, &what));
+        }
+        let backend = checked::Checked::new(file, sums.clone())
+            .map_err(|e| StoreError::new(format!("opening database {}", path.display()), e))?;
         let db = guard::caught(&path, "opening", || {
             redb::Database::builder()
                 .set_cache_size(cache_bytes)
-                .open_read_only(&path)
+                .open_read_only_with_backend(backend)
                 .map_err(|e| {
                     let in_use = matches!(e, redb::DatabaseError::DatabaseAlreadyOpen);
                     let what = if matches!(e, redb::DatabaseError::RepairAborted) {
@@ -195,7 +254,25 @@ impl Store {
         Ok(Store {
             db: Backing::ReadOnly(db, reason.to_string()),
             path,
+            sums,
         })
+    }
+
+    /// Runs `f` and says which spans of the store file (offset, length) were read from disk
+    /// meanwhile: pages not already in the store's cache. On a store just opened, the pages
+    /// a lookup goes through, root to leaf — how a fault test finds the page that holds an
+    /// entry from the store's own structure rather than from an offset.
+    pub fn reads_during<R>(&self, f: impl FnOnce() -> R) -> (R, Vec<(u64, u64)>) {
+        self.sums.record(true);
+        let r = f();
+        (r, self.sums.record(false))
+    }
+
+    /// Whether every unit read from the store's file is checked against its sum (not for a
+    /// read-only store that has no sums yet, or was not closed cleanly: its sums cannot be
+    /// written again without verifying it, which writes).
+    pub fn reads_verified(&self) -> bool {
+        self.sums.trusted()
     }
 
     /// Why the store is read-only, when it is.

@@ -1,29 +1,35 @@
-//! The storage engine's own check of a store file: every page of the committed trees read
-//! back and its checksum verified (redb's integrity check), without letting it repair damage
-//! by rolling back to an earlier commit.
+//! A store file checked whole: redb's check of every page of the committed trees (each
+//! page's checksum in its parent), and every 4 KiB unit of the file against its sum
+//! ([`crate::sums`]), free pages included. A store without trusted sums (not closed cleanly,
+//! from an earlier Tabiya) gets them written again once redb's check passes.
 
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
-use crate::{Result, STORE_FILE, StoreError, guard};
+use crate::opening::{changed, judge, open_file, open_sums, rebuild, unverifiable, verifying};
+use crate::sums::Verdict;
+use crate::{Result, STORE_FILE, StoreError, checked, guard};
 
-/// What the storage engine's check of a store file found.
+/// What the check of a store file found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Integrity {
     pub file: PathBuf,
     /// The file's length in bytes.
     pub bytes: u64,
-    /// Whether the pages were verified (a read-only store cannot be: redb's check writes).
+    /// Whether the pages were verified: by redb's check and the sums, or, for a read-only
+    /// store (redb's check writes), by the sums alone when it has them.
     pub verified: bool,
     /// What is wrong, when something is.
     pub problem: Option<String>,
+    /// Said of the sums, when they were written again (why).
+    pub sums_rewritten: Option<String>,
 }
 
-/// Verifies the checksum of every page of the store in `dir` (redb's
-/// `set_check_integrity_on_open`). redb would repair a file whose latest commit fails its
-/// checksums by going back to the commit before (what it does after a crash): here that
-/// repair is refused and reported, since a store closed cleanly that fails them was damaged
-/// after it was written. Open the store normally first (it then recovers from a crash), so
-/// that only damage is left to find.
+/// Verifies the store in `dir` (see the module's documentation). redb would repair a file
+/// whose latest commit fails its checksums by going back to the commit before (what it does
+/// after a crash): here that repair is refused and reported, since a store closed cleanly
+/// that fails them was damaged after it was written. Open the store normally first (it then
+/// recovers from a crash), so that only damage is left to find.
 pub fn verify(dir: &Path) -> Result<Integrity> {
     let file = dir.join(STORE_FILE);
     let bytes = std::fs::metadata(&file)
@@ -34,30 +40,54 @@ pub fn verify(dir: &Path) -> Result<Integrity> {
         bytes,
         verified: false,
         problem: None,
+        sums_rewritten: None,
     };
-    if let Err(e) = std::fs::OpenOptions::new()
+    let writable = match std::fs::OpenOptions::new()
         .read(true)
         .write(true)
         .open(&file)
     {
-        if e.kind() == std::io::ErrorKind::NotFound {
+        Ok(_) => true,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return Err(StoreError::new(format!("opening {}", file.display()), e));
         }
-        // Read-only: redb's check writes, so the pages are left unverified.
+        Err(_) => false,
+    };
+    let sums = open_sums(&file, writable)?;
+    let (f, len) = open_file(&file, writable)?;
+    let verdict = judge(&sums, &file, &f, len)?;
+    if let Verdict::Changed(what) = &verdict {
+        out.problem = Some(changed(&file, &sums, what).source.to_string());
         return Ok(out);
     }
-    let opened = guard::caught(&file, "verifying", || {
-        Ok(redb::Database::builder()
-            .set_cache_size(64 << 20)
-            .set_check_integrity_on_open(true)
-            .set_repair_callback(|session| {
-                // 0.3 is the step that rolls back to the previous commit (redb's `do_repair`).
-                if (0.2..0.4).contains(&session.progress()) {
-                    session.abort();
-                }
-            })
-            .open(&file))
-    });
+    let scan = |out: &mut Integrity| -> Result<()> {
+        let (f, _) = open_file(&file, false)?;
+        let bad = sums
+            .scan(&|at, buf| f.read_exact_at(buf, at))
+            .map_err(|e| StoreError::new(format!("reading {}", file.display()), e))?;
+        if let Some(&(offset, len)) = bad.first() {
+            out.problem = Some(format!(
+                "{} of its 4 KiB units differ from the checksums written with them ({}), the first at offset {offset} ({len} bytes)",
+                bad.len(),
+                sums.path().display()
+            ));
+        }
+        Ok(())
+    };
+    if !writable {
+        // redb's check writes: the sums alone, when they are trusted.
+        if sums.trusted() {
+            scan(&mut out)?;
+            out.verified = true;
+        }
+        return Ok(out);
+    }
+    let mut b = redb::Database::builder();
+    b.set_cache_size(64 << 20);
+    verifying(&mut b);
+    let backend = checked::Checked::new(f, sums.clone())
+        .map_err(|e| StoreError::new(format!("opening {}", file.display()), e))?;
+    let opened = guard::caught(&file, "verifying", || Ok(b.create_with_backend(backend)));
     match opened {
         Ok(Ok(db)) => {
             drop(db);
@@ -71,13 +101,24 @@ pub fn verify(dir: &Path) -> Result<Integrity> {
             err.in_use = true;
             return Err(err);
         }
-        Ok(Err(redb::DatabaseError::RepairAborted)) => {
-            out.problem = Some(
-                "the latest commit's pages fail their checksums (the storage engine would go back to the commit before it, losing that change)".into(),
-            );
+        Ok(Err(e)) => {
+            let e = unverifiable(&file, StoreError::new("verifying", e));
+            out.problem = Some(e.source.to_string());
+            return Ok(out);
         }
-        Ok(Err(e)) => out.problem = Some(e.to_string()),
-        Err(e) => out.problem = Some(e.to_string()),
+        Err(e) => {
+            out.problem = Some(e.to_string());
+            return Ok(out);
+        }
+    }
+    match verdict {
+        Verdict::Unverified(why) => {
+            rebuild(&sums, &file)?;
+            sums.seal()
+                .map_err(|e| StoreError::new(format!("writing {}", sums.path().display()), e))?;
+            out.sums_rewritten = Some(why);
+        }
+        _ => scan(&mut out)?,
     }
     Ok(out)
 }

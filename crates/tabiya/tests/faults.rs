@@ -24,8 +24,20 @@ fn s(p: &Path) -> &str {
 }
 
 /// What a database answers: the explorer at the start and after 1. e4 c5, the games of a
-/// position, and the statistics' counts (not their bytes on disk).
+/// position, the cards. (Each a single read: what a change killed part way must leave as
+/// before or after it. Names' entries are computed in a transaction after an import's, so
+/// a merge killed between them leaves its games with the earlier entries: not asked here.)
 fn answers(db: &Path) -> Result<Vec<String>, String> {
+    answers_of(db, false)
+}
+
+/// [`answers`], and every game exported under its entries' names, the statistics' counts, a
+/// name search, and what only [`full_db`] holds: a gameset's games, a note.
+fn full_answers(db: &Path) -> Result<Vec<String>, String> {
+    answers_of(db, true)
+}
+
+fn answers_of(db: &Path, full: bool) -> Result<Vec<String>, String> {
     let mut out = Vec::new();
     for args in [
         vec!["explore", "--json"],
@@ -33,7 +45,21 @@ fn answers(db: &Path) -> Result<Vec<String>, String> {
         vec!["games", "--json", "--play", "e4 c5 Nf3", "--limit", "200"],
         vec!["games", "--json", "--limit", "50", "--offset", "1000"],
         vec!["cards", "list", "--json"],
-    ] {
+    ]
+    .into_iter()
+    .chain(
+        full.then(|| {
+            [
+                vec!["export", "--canonical-names"],
+                vec!["stats", "--json"],
+                vec!["names", "search", "--json", "Kasp"],
+                vec!["gameset", "games", "--json", "wins", "--limit", "100000"],
+                vec!["note", "show", "--play", "e4 c5"],
+            ]
+        })
+        .into_iter()
+        .flatten(),
+    ) {
         let o = Command::new(BIN)
             .env("TABIYA_NOW", "2026-03-01")
             .args(&args)
@@ -45,7 +71,17 @@ fn answers(db: &Path) -> Result<Vec<String>, String> {
         if !o.status.success() {
             return Err(err);
         }
-        out.push(String::from_utf8_lossy(&o.stdout).to_string());
+        let text = String::from_utf8_lossy(&o.stdout).to_string();
+        if args[0] == "stats" {
+            // The counts, not the bytes on disk (opening a store may move its free pages).
+            let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+            for k in ["fileBytes", "bytesPerGame", "parts"] {
+                v.as_object_mut().unwrap().remove(k);
+            }
+            out.push(v.to_string());
+        } else {
+            out.push(text);
+        }
     }
     Ok(out)
 }
@@ -130,97 +166,209 @@ fn kasparov_db(dir: &Path) {
     run_ok(&["import", "--db", s(dir), s(&kasparov())]);
 }
 
+/// A database of Kasparov's games with something in every table a user can fill: a note,
+/// a card, a gameset, an edited game (patches), a deleted one, a name rule, an evaluation.
+fn full_db(dir: &Path) {
+    kasparov_db(dir);
+    let d = s(dir);
+    for args in [
+        vec!["note", "set", "--db", d, "--play", "e4 c5", "the Sicilian"],
+        vec!["cards", "add", "--db", d, "--play", "e4", "--move", "c5"],
+        vec![
+            "gameset",
+            "create",
+            "--db",
+            d,
+            "--where",
+            "result = '1-0'",
+            "wins",
+        ],
+        vec!["edit", "--db", d, "--game", "5", "--set", "Result=0-1"],
+        vec!["delete", "--db", d, "--game", "7"],
+        vec![
+            "names",
+            "alias",
+            "--db",
+            d,
+            "--to",
+            "Kasparov, Gary",
+            "Kasparov, G.",
+        ],
+        vec!["analyse", "--db", d, "--play", "e4 c5", "--depth", "6"],
+    ] {
+        run_ok(&args);
+    }
+}
+
+/// The pages to damage, one of each kind, found through the store's own structure: the
+/// header; the tables' directory; for every table, the root and the leaf on the path to its
+/// first, middle and last entries; a game's record; a T block and an S block of the index.
+/// (What, offset, length.)
+fn pages_of_each_kind(db: &Path) -> Vec<(String, u64, u64)> {
+    use tabiya_store::Store;
+    let mut lookups: Vec<(String, String, Vec<u8>)> = Vec::new();
+    {
+        let store = Store::open(db).unwrap();
+        let r = store.read().unwrap();
+        for table in [
+            "meta",
+            "games",
+            "facts",
+            "players",
+            "names",
+            "runs",
+            "blocks",
+            "postings",
+            "sketches",
+            "evals",
+            "entries",
+            "name_rules",
+            "notes",
+            "gamesets",
+            "gameset_ids",
+            "cards",
+            "card_keys",
+            "patches",
+        ] {
+            let mut keys = Vec::new();
+            r.table(table)
+                .unwrap()
+                .scan(&[], None, |k, _| {
+                    keys.push(k.to_vec());
+                    true
+                })
+                .unwrap();
+            assert!(
+                !keys.is_empty(),
+                "table {table} is empty: fill it in full_db"
+            );
+            for (at, k) in [
+                ("first", 0),
+                ("middle", keys.len() / 2),
+                ("last", keys.len() - 1),
+            ] {
+                lookups.push((
+                    format!("{table}'s {at} entry"),
+                    table.into(),
+                    keys[k].clone(),
+                ));
+            }
+            if table == "blocks" {
+                for kind in [b'T', b'S'] {
+                    let k = keys
+                        .iter()
+                        .find(|k| k[4] == kind)
+                        .expect("a block of the kind");
+                    lookups.push((format!("{} block", kind as char), table.into(), k.clone()));
+                }
+            }
+        }
+    }
+    let mut out = vec![("the header".to_string(), 0, tabiya_store::UNIT)];
+    for (what, table, key) in lookups {
+        // A store just opened: every page of the lookup is read from disk.
+        let store = Store::open(db).unwrap();
+        let r = store.read().unwrap();
+        let (t, directory) = store.reads_during(|| r.table(&table).unwrap());
+        let (v, path) = store.reads_during(|| t.get(&key).unwrap());
+        assert!(v.is_some(), "{what}: not found again");
+        if let Some(&(o, l)) = directory.last() {
+            out.push((format!("the tables' directory (opening {table})"), o, l));
+        }
+        // Nothing read: the entry's page was read already, while the store opened.
+        let Some((&(o, l), above)) = path.split_last() else {
+            continue;
+        };
+        out.push((format!("the leaf holding {what}"), o, l));
+        if let Some(&(o, l)) = above.first() {
+            out.push((format!("the branch above {what}"), o, l));
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|(_, o, _)| seen.insert(*o));
+    out
+}
+
 #[test]
 fn a_damaged_file_is_named_and_never_answered_wrongly_in_silence() {
     let tmp = tempfile::tempdir().unwrap();
     let good = tmp.path().join("good");
-    kasparov_db(&good);
-    let before = answers(&good).unwrap();
-    let store = std::fs::read(good.join("tabiya.redb")).unwrap();
+    full_db(&good);
+    let pages = pages_of_each_kind(&good);
+    let before = full_answers(&good).unwrap();
     let bad = tmp.path().join("bad");
-    std::fs::create_dir_all(&bad).unwrap();
     let file = bad.join("tabiya.redb");
-    // The header's magic number and its commit slot; then pages all over the file (B-tree
-    // branch and leaf pages, the games', the index's), chosen by a seeded generator.
-    let mut offsets = vec![0usize, 200];
-    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-    for _ in 0..14 {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        offsets.push(8192 + (x as usize) % (store.len() - 8192));
-    }
-    let mut detected = 0;
-    let mut refused = 0;
-    for &off in &offsets {
-        let mut b = store.clone();
-        b[off] ^= 0x10;
+    let damage = |at: u64| {
+        let _ = std::fs::remove_dir_all(&bad);
+        std::fs::create_dir_all(&bad).unwrap();
+        for f in ["tabiya.redb", "tabiya.sums"] {
+            std::fs::copy(good.join(f), bad.join(f)).unwrap();
+        }
+        let mut b = std::fs::read(&file).unwrap();
+        b[at as usize] ^= 0x10;
         std::fs::write(&file, &b).unwrap();
+    };
+    for (what, offset, len) in &pages {
+        // A byte in the middle of the page: inside what it holds, whatever its layout.
+        let at = offset + len / 2;
+        damage(at);
         let c = check(&bad);
         let said = said(&c);
+        assert!(!said.contains("panicked"), "{what}: check panicked: {said}");
         assert!(
-            !said.contains("panicked"),
-            "check panicked at offset {off}: {said}"
+            !c.status.success(),
+            "{what} (byte {at}): check found nothing: {said}"
         );
-        if !c.status.success() {
-            detected += 1;
-            assert!(
-                said.contains(s(&file)),
-                "offset {off}: check does not name the file: {said}"
-            );
-            assert!(said.contains("damaged"), "offset {off}: {said}");
-        }
-        // Queries on the damaged copy (check may have rewritten its allocator state: the
-        // original damage is written again first).
-        std::fs::write(&file, &b).unwrap();
-        match answers(&bad) {
+        assert!(
+            said.contains(s(&file)),
+            "{what}: check does not name the file: {said}"
+        );
+        assert!(said.contains("damaged"), "{what}: {said}");
+        // The queries: the same answers, or an error naming the file (check may have
+        // written to the copy: it is damaged again first).
+        damage(at);
+        match full_answers(&bad) {
             Ok(a) => assert_eq!(
                 a, before,
-                "offset {off}: a different answer, no error (check said: {said})"
+                "{what} (byte {at}): a different answer, no error"
             ),
             Err(e) => assert!(
-                e.contains("tabiya.redb") || e.contains("damaged"),
-                "offset {off}: {e}"
+                e.contains(s(&file)) && e.contains("damaged"),
+                "{what} (byte {at}): {e}"
             ),
         }
-        // A server verifies every page before it serves: damage that the pages' checksums
-        // reveal keeps it from starting, saying which file; other damage it serves as the
-        // queries above answer.
-        std::fs::write(&file, &b).unwrap();
-        let pages_damaged = said.contains(&format!("{}: store: ", s(&file)));
+        // A server verifies every page before it serves: it refuses, naming the file.
+        damage(at);
         match common::server::Server::try_start(&["--db", s(&bad), "--no-engine"], &[]) {
             Ok(mut server) => {
-                assert!(
-                    !pages_damaged,
-                    "offset {off}: served what check found damaged: {said}"
-                );
                 assert!(server.stop());
+                panic!("{what} (byte {at}): served a damaged file");
             }
             Err(e) => {
-                assert!(!e.contains("panicked"), "offset {off}: {e}");
-                assert!(e.contains(s(&file)), "offset {off}: {e}");
-                refused += 1;
+                assert!(!e.contains("panicked"), "{what}: {e}");
+                assert!(e.contains(s(&file)), "{what}: {e}");
             }
         }
-        // The magic number (offset 200 falls in whichever commit slot is not the latest
-        // from one import to the next: found or harmless).
-        if off == 0 {
-            assert!(
-                !c.status.success(),
-                "the magic number's damage not found: {said}"
-            );
+    }
+    eprintln!("{} pages damaged, one at a time", pages.len());
+    // The checksums file damaged: its header, its first chunk.
+    for at in [20u64, tabiya_store::UNIT + 100] {
+        let _ = std::fs::remove_dir_all(&bad);
+        std::fs::create_dir_all(&bad).unwrap();
+        for f in ["tabiya.redb", "tabiya.sums"] {
+            std::fs::copy(good.join(f), bad.join(f)).unwrap();
+        }
+        let sums = bad.join("tabiya.sums");
+        let mut b = std::fs::read(&sums).unwrap();
+        b[at as usize] ^= 0x10;
+        std::fs::write(&sums, &b).unwrap();
+        match full_answers(&bad) {
+            Ok(a) => assert_eq!(a, before, "tabiya.sums byte {at}: a different answer"),
+            Err(e) => assert!(e.contains("tabiya.sums") && e.contains("damaged"), "{e}"),
         }
     }
-    assert!(
-        detected >= offsets.len() / 2,
-        "only {detected} of {} flips found",
-        offsets.len()
-    );
-    assert!(
-        refused >= detected / 2,
-        "the server refused {refused} of the {detected} damaged files check found"
-    );
     // Truncated files.
+    let store = std::fs::read(good.join("tabiya.redb")).unwrap();
     for len in [
         0usize,
         100,
@@ -229,6 +377,9 @@ fn a_damaged_file_is_named_and_never_answered_wrongly_in_silence() {
         store.len() / 2,
         store.len() - 4096,
     ] {
+        let _ = std::fs::remove_dir_all(&bad);
+        std::fs::create_dir_all(&bad).unwrap();
+        std::fs::copy(good.join("tabiya.sums"), bad.join("tabiya.sums")).unwrap();
         std::fs::write(&file, &store[..len]).unwrap();
         let c = check(&bad);
         let said = said(&c);
@@ -238,8 +389,9 @@ fn a_damaged_file_is_named_and_never_answered_wrongly_in_silence() {
             "truncated to {len}: check passed: {said}"
         );
         assert!(said.contains("tabiya.redb"), "truncated to {len}: {said}");
+        std::fs::copy(good.join("tabiya.sums"), bad.join("tabiya.sums")).unwrap();
         std::fs::write(&file, &store[..len]).unwrap();
-        match answers(&bad) {
+        match full_answers(&bad) {
             Ok(a) => assert_eq!(
                 a, before,
                 "truncated to {len}: a different answer, no error"
@@ -557,9 +709,16 @@ fn kill_9_during_every_write_keeps_all_of_a_change_or_none() {
             mid += u32::from(kill_after(&args, ms));
             assert_checks(&db);
             let now = answers(&db).unwrap();
+            let differs = |x: &[String]| -> Option<(usize, String, String)> {
+                let i = x.iter().zip(&now).position(|(a, b)| a != b)?;
+                let cut = |t: &str| t.chars().take(400).collect::<String>();
+                Some((i, cut(&x[i]), cut(&now[i])))
+            };
             assert!(
                 now == before || now == after,
-                "{p:?} killed at {ms} ms (round {round}): neither the state before nor after"
+                "{p:?} killed at {ms} ms (round {round}): neither the state before nor after: from before {:?}; from after {:?}",
+                differs(&before),
+                differs(&after)
             );
             none += u32::from(now == before && now != after);
             all += u32::from(now == after);
@@ -600,7 +759,111 @@ fn kill_9_during_every_write_keeps_all_of_a_change_or_none() {
     eprintln!("analyse: 6 kills: {none} left no evaluation, {all} the whole one");
 }
 
+/// A copy of a database: its store and the store's checksums.
 fn copy_db(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
-    std::fs::copy(from.join("tabiya.redb"), to.join("tabiya.redb")).unwrap();
+    for f in ["tabiya.redb", "tabiya.sums"] {
+        std::fs::copy(from.join(f), to.join(f)).unwrap();
+    }
+}
+
+/// What the library answers from a database (the answers the command line and the server
+/// serialise), in this process: the explorer at three positions, the games of one, every
+/// game exported, the statistics' counts, a note, the cards, a gameset's games, a name
+/// search. Or the first error.
+fn answers_in_process(db: &Path) -> Result<Vec<String>, String> {
+    use tabiya_service::{
+        ChessPosition, Db, cards, explore, export, games, gamesets, names, notes,
+    };
+    let e = |e: tabiya_service::Error| e.to_string();
+    let db = Db::open(db).map_err(e)?;
+    let mut out = Vec::new();
+    let at = |line: &str| ChessPosition::resolve(None, Some(line)).unwrap();
+    for line in ["", "e4 c5", "d4 Nf6 c4 g6 Nc3 d5"] {
+        let p = if line.is_empty() {
+            ChessPosition::start()
+        } else {
+            at(line)
+        };
+        out.push(format!("{:?}", explore::chess(&db, &p, 8, &[]).map_err(e)?));
+    }
+    out.push(format!(
+        "{:?}",
+        games::chess(&db, &at("e4 c5"), games::GameSort::Id, 0, 10_000).map_err(e)?
+    ));
+    let mut pgn = Vec::new();
+    export::pgn(&db, &export::Selection::All, &mut pgn).map_err(e)?;
+    out.push(String::from_utf8_lossy(&pgn).into_owned());
+    let mut stats = serde_json::to_value(db.stats().map_err(e)?).unwrap();
+    for k in ["fileBytes", "bytesPerGame", "parts"] {
+        stats.as_object_mut().unwrap().remove(k);
+    }
+    out.push(stats.to_string());
+    out.push(format!("{:?}", notes::show(&db, &at("e4 c5")).map_err(e)?));
+    let req = cards::ListRequest {
+        due_only: false,
+        side: None,
+        limit: None,
+    };
+    out.push(format!(
+        "{:?}",
+        cards::list(&db, &req, 1_772_323_200).map_err(e)?
+    ));
+    out.push(format!(
+        "{:?}",
+        gamesets::games(&db, "wins", 0, 100_000).map_err(e)?
+    ));
+    out.push(format!(
+        "{:?}",
+        names::search(&db, names::NameKind::Player, "Kasp", 50).map_err(e)?
+    ));
+    Ok(out)
+}
+
+/// One bit flipped in every 4 KiB page of both files of a small database, one page at a
+/// time: every answer the same, or an error that names the file and says it is damaged.
+#[test]
+fn a_bit_flipped_in_every_page_changes_no_answer_in_silence() {
+    let tmp = tempfile::tempdir().unwrap();
+    let good = tmp.path().join("good");
+    full_db(&good);
+    let before = answers_in_process(&good).unwrap();
+    let bad = tmp.path().join("bad");
+    let (mut found, mut same) = (0, 0);
+    for name in ["tabiya.redb", "tabiya.sums"] {
+        let bytes = std::fs::read(good.join(name)).unwrap();
+        let unit = tabiya_store::UNIT as usize;
+        for page in 0..bytes.len().div_ceil(unit) {
+            let _ = std::fs::remove_dir_all(&bad);
+            std::fs::create_dir_all(&bad).unwrap();
+            for f in ["tabiya.redb", "tabiya.sums"] {
+                std::fs::copy(good.join(f), bad.join(f)).unwrap();
+            }
+            // A bit in the page's middle third, at a place that moves from page to page.
+            let at = (page * unit + unit / 3 + page * 131 % (unit / 3)).min(bytes.len() - 1);
+            let mut b = bytes.clone();
+            b[at] ^= 1 << (page % 8);
+            std::fs::write(bad.join(name), &b).unwrap();
+            match answers_in_process(&bad) {
+                Ok(a) => {
+                    assert!(
+                        a == before,
+                        "{name} byte {at}: a different answer, no error"
+                    );
+                    same += 1;
+                }
+                Err(e) => {
+                    assert!(
+                        e.contains(s(&bad)) && e.contains("damaged"),
+                        "{name} byte {at}: {e}"
+                    );
+                    found += 1;
+                }
+            }
+        }
+    }
+    eprintln!(
+        "{found} damaged pages found, {same} answered the same (pages none of these answers reads: free pages, the allocator's)"
+    );
+    assert!(found > same, "{found} found, {same} the same");
 }

@@ -115,14 +115,19 @@ fn scan_chess(snap: &Snapshot<'_>) -> Result<Scan> {
             .get(e as usize)
             .map_or_else(String::new, |x| x.name.clone())
     };
-    Ok(Scan {
+    let scan = Scan {
         counts,
         players: players.top(
             |e| entry(&player_entries, e),
             |s| names.name(Dict::Player, s),
         ),
         events: events.top(|e| entry(&event_entries, e), |s| names.name(Dict::Event, s)),
-    })
+    };
+    // A name the store could not read is an error, not a name left out.
+    match names.failure() {
+        Some(why) => Err(crate::Error::Corrupt(why.to_string())),
+        None => Ok(scan),
+    }
 }
 
 /// Othello games: facts, and players and tournaments by WTHOR's ids.

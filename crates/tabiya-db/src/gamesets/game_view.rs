@@ -153,6 +153,10 @@ impl<'a> GameView<'a> {
 
     /// A player's name as written (0: White, 1: Black).
     pub fn player_name(&self, side: usize) -> Result<Option<String>> {
-        Ok(self.players()?[side].and_then(|id| self.names.name(Dict::Player, id)))
+        let name = self.players()?[side].and_then(|id| self.names.name(Dict::Player, id));
+        match (&name, self.names.failure()) {
+            (None, Some(why)) => Err(crate::Error::Corrupt(why.to_string())),
+            _ => Ok(name),
+        }
     }
 }

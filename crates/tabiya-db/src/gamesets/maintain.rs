@@ -196,6 +196,10 @@ impl NameLookup for PendingNames<'_> {
             .cloned()
             .or_else(|| self.store.name(dict, id))
     }
+
+    fn failure(&self) -> Option<std::sync::Arc<str>> {
+        self.store.failure()
+    }
 }
 
 /// Judges the games of an import transaction as they come, and writes where they go.

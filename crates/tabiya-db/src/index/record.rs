@@ -217,6 +217,7 @@ fn decode_postings(r: &mut Reader<'_>, n: u64) -> Result<Vec<Posting>, DecodeErr
         last = last.checked_add(d).ok_or(DecodeError {
             what: "posting",
             offset: r.pos(),
+            cause: None,
         })?;
         let slot = r.u8("posting slot")?;
         v.push(Posting { game: last, slot });
@@ -262,6 +263,7 @@ pub fn decode_record(body: &[u8]) -> Result<TRecord, DecodeError> {
         return Err(DecodeError {
             what: "move count",
             offset: r.pos(),
+            cause: None,
         });
     }
     let mut moves = Vec::with_capacity(n as usize);
@@ -275,6 +277,7 @@ pub fn decode_record(body: &[u8]) -> Result<TRecord, DecodeError> {
         return Err(DecodeError {
             what: "top count",
             offset: r.pos(),
+            cause: None,
         });
     }
     let mut top = Vec::with_capacity(nt as usize);
@@ -325,6 +328,7 @@ pub fn find_in_t_block(block: &[u8], key: u128) -> Result<Option<TRecord>, Decod
             return Err(DecodeError {
                 what: "record",
                 offset: r.pos(),
+                cause: None,
             });
         }
         let k = u128::from_be_bytes(body[..16].try_into().expect("16 bytes"));

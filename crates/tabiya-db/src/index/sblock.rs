@@ -235,6 +235,7 @@ fn s_head(block: &[u8]) -> Result<Option<SHead<'_>>, DecodeError> {
         return Err(DecodeError {
             what: "block header",
             offset: r.pos(),
+            cause: None,
         });
     }
     let c = r.varint("checkpoint count")?;
@@ -244,6 +245,7 @@ fn s_head(block: &[u8]) -> Result<Option<SHead<'_>>, DecodeError> {
         return Err(DecodeError {
             what: "checkpoint count",
             offset: r.pos(),
+            cause: None,
         });
     }
     let mut checkpoints = Vec::with_capacity(c as usize);
@@ -254,12 +256,14 @@ fn s_head(block: &[u8]) -> Result<Option<SHead<'_>>, DecodeError> {
             .ok_or(DecodeError {
                 what: "checkpoint prefix",
                 offset: r.pos(),
+                cause: None,
             })?;
         o = o
             .checked_add(r.varint("checkpoint offset")?)
             .ok_or(DecodeError {
                 what: "checkpoint offset",
                 offset: r.pos(),
+                cause: None,
             })?;
         checkpoints.push((p, o));
     }
@@ -287,6 +291,7 @@ fn decode_s_from(
     let bad = |what: &'static str| DecodeError {
         what,
         offset: (bit / 8) as usize,
+        cause: None,
     };
     let byte = (bit / 8) as usize;
     if byte > h.bits.len() {
@@ -330,6 +335,7 @@ pub fn decode_s_block(block: &[u8]) -> Result<Vec<SEntry>, DecodeError> {
         return Err(DecodeError {
             what: "block count",
             offset: 0,
+            cause: None,
         });
     }
     Ok(v)

@@ -53,7 +53,11 @@ impl StoredGame {
 
     /// Reads the stored form.
     pub fn decode(data: &[u8]) -> std::result::Result<StoredGame, DecodeError> {
-        let err = |what, offset| DecodeError { what, offset };
+        let err = |what, offset| DecodeError {
+            what,
+            offset,
+            cause: None,
+        };
         if data.len() < 12 {
             return Err(err("Othello game record (too short)", data.len()));
         }

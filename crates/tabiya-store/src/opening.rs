@@ -1,0 +1,120 @@
+//! Opening a store file with its sums ([`crate::sums`]): the sums locked and judged, the file
+//! verified whole by redb when they cannot be trusted, and its sums written again.
+
+use std::os::unix::fs::FileExt;
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::sums::{OpenError, Sums, Verdict};
+use crate::{Result, StoreError};
+
+/// The sums of `store`, locked (exclusively when `writable`).
+pub(crate) fn open_sums(store: &Path, writable: bool) -> Result<Arc<Sums>> {
+    match Sums::open(store, writable) {
+        Ok(s) => Ok(Arc::new(s)),
+        Err(OpenError::InUse) => {
+            let mut e = StoreError::new(
+                format!("opening database {}", store.display()),
+                InUse("it is open in another process".into()),
+            );
+            e.in_use = true;
+            Err(e)
+        }
+        Err(OpenError::Io(e)) => Err(StoreError::new(
+            format!(
+                "opening the checksums of {} ({})",
+                store.display(),
+                store.with_file_name(crate::SUMS_FILE).display()
+            ),
+            e,
+        )),
+    }
+}
+
+/// Another process has the store open.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct InUse(String);
+
+/// The store file, opened (created when `writable`), and its length.
+pub(crate) fn open_file(store: &Path, writable: bool) -> Result<(std::fs::File, u64)> {
+    let file = if writable {
+        std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(store)
+    } else {
+        std::fs::File::open(store)
+    }
+    .map_err(|e| StoreError::new(format!("opening database {}", store.display()), e))?;
+    let len = file
+        .metadata()
+        .map_err(|e| StoreError::new(format!("reading {}", store.display()), e))?
+        .len();
+    Ok((file, len))
+}
+
+/// What the sums say of the store `file` of length `len`.
+pub(crate) fn judge(sums: &Sums, store: &Path, file: &std::fs::File, len: u64) -> Result<Verdict> {
+    sums.judge(len, &|at, out| file.read_exact_at(out, at))
+        .map_err(|e| StoreError::new(format!("opening database {}", store.display()), e))
+}
+
+/// The error for a store changed after Tabiya closed it.
+pub(crate) fn changed(store: &Path, sums: &Sums, what: &str) -> StoreError {
+    StoreError::new(
+        format!("opening database {}", store.display()),
+        crate::SumsDamaged {
+            file: sums.path().to_path_buf(),
+            what: format!(
+                "the store file {} is not as Tabiya closed it: {what}. It was damaged, or changed by another program. If it was restored alone from a copy or written by an earlier Tabiya, remove {} and its pages are verified whole at the next open",
+                store.display(),
+                sums.path().display()
+            ),
+        },
+    )
+}
+
+/// Makes `b` verify every page of the committed trees on opening, refusing redb's repair
+/// that would go back to the commit before (that repair is for a crash; the file was opened
+/// once before, which recovered from any crash, so what is left is damage).
+pub(crate) fn verifying(b: &mut redb::Builder) {
+    b.set_check_integrity_on_open(true)
+        .set_repair_callback(|session| {
+            // 0.3 is the step that rolls back to the previous commit (redb's `do_repair`).
+            if (0.2..0.4).contains(&session.progress()) {
+                session.abort();
+            }
+        });
+}
+
+/// What redb's verification found, as an error naming the file.
+pub(crate) fn unverifiable(store: &Path, e: StoreError) -> StoreError {
+    let what = if e.to_string().contains("repair aborted") {
+        "the latest commit's pages fail their checksums (the storage engine would go back to the commit before it, losing that change)".to_string()
+    } else {
+        e.source.to_string()
+    };
+    StoreError::new(
+        format!("verifying {}", store.display()),
+        crate::guard::Damaged(what),
+    )
+}
+
+/// Writes the sums of every unit of `store` again (after redb verified it whole).
+pub(crate) fn rebuild(sums: &Sums, store: &Path) -> Result<()> {
+    let (file, len) = open_file(store, false)?;
+    sums.rebuild(len, &|at, out| file.read_exact_at(out, at))
+        .map_err(|e| {
+            StoreError::new(
+                format!(
+                    "writing the checksums of {} ({})",
+                    store.display(),
+                    sums.path().display()
+                ),
+                e,
+            )
+        })
+}
