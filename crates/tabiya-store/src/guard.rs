@@ -8,17 +8,12 @@ use std::cell::Cell;
 use std::path::Path;
 use std::sync::Once;
 
-use crate::{Result, StoreError};
+use crate::error::{Damaged, Result, StoreError};
 
 thread_local! {
     /// How many [`caught`] calls this thread is inside.
     static GUARDED: Cell<u32> = const { Cell::new(0) };
 }
-
-/// What the storage engine said when it gave up on a damaged file.
-#[derive(Debug, thiserror::Error)]
-#[error("the file is damaged: the storage engine failed ({0}); run `tabiya check` on it")]
-pub struct Damaged(pub String);
 
 /// Installs, once, a panic hook that stays silent for panics [`caught`] turns into errors
 /// and hands every other panic to the hook that was there before. [`caught`] calls it; a

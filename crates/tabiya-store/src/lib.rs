@@ -16,11 +16,13 @@ use redb::{ReadableDatabase, ReadableTable, ReadableTableMetadata, TableDefiniti
 pub const STORE_FILE: &str = "tabiya.redb";
 
 mod checked;
+mod error;
 mod guard;
 mod opening;
 mod sums;
 mod verify;
 
+pub use error::{Result, StoreError};
 pub use guard::quiet_storage_panics;
 pub use sums::{SUMS_FILE, SumsDamaged, UNIT, UnitDamaged};
 pub use verify::{Integrity, verify};
@@ -28,88 +30,10 @@ pub use verify::{Integrity, verify};
 use opening::{changed, judge, open_file, open_sums, rebuild, unverifiable, verifying};
 use sums::Verdict;
 
-/// A storage error, with what was being done (naming the store's file).
-#[derive(Debug, thiserror::Error)]
-#[error("{context}: {source}")]
-pub struct StoreError {
-    context: String,
-    #[source]
-    source: Box<dyn std::error::Error + Send + Sync>,
-    in_use: bool,
-    read_only: bool,
-}
-
-impl StoreError {
-    fn new(
-        context: impl Into<String>,
-        source: impl std::error::Error + Send + Sync + 'static,
-    ) -> Self {
-        StoreError {
-            context: context.into(),
-            source: Box::new(source),
-            in_use: false,
-            read_only: false,
-        }
-    }
-
-    /// True when the store could not be opened because another process has it open (a
-    /// store is opened by one process at a time).
-    pub fn is_in_use(&self) -> bool {
-        self.in_use
-    }
-
-    /// True when a write was refused because the store is open read-only (its file or
-    /// directory cannot be written).
-    pub fn is_read_only(&self) -> bool {
-        self.read_only
-    }
-
-    /// True when the file is damaged: the storage engine found a page that fails its
-    /// checksum or cannot be read as what it should be.
-    pub fn is_damaged(&self) -> bool {
-        let mut e: Option<&(dyn std::error::Error + 'static)> = Some(self.source.as_ref());
-        while let Some(x) = e {
-            if x.is::<guard::Damaged>() || x.is::<UnitDamaged>() || x.is::<SumsDamaged>() {
-                return true;
-            }
-            // An I/O error's own source skips the error it wraps.
-            if let Some(inner) = x
-                .downcast_ref::<std::io::Error>()
-                .and_then(|io| io.get_ref())
-                && (inner.is::<UnitDamaged>() || inner.is::<SumsDamaged>())
-            {
-                return true;
-            }
-            e = x.source();
-        }
-        let text = self.source.to_string();
-        text.contains("corrupted") || text.contains(" is damaged")
-    }
-
-    /// True when the disk (or the file system's quota) is full.
-    pub fn is_disk_full(&self) -> bool {
-        let mut e: Option<&(dyn std::error::Error + 'static)> = Some(self.source.as_ref());
-        while let Some(x) = e {
-            if let Some(io) = x.downcast_ref::<std::io::Error>()
-                && matches!(
-                    io.kind(),
-                    std::io::ErrorKind::StorageFull | std::io::ErrorKind::QuotaExceeded
-                )
-            {
-                return true;
-            }
-            e = x.source();
-        }
-        false
-    }
-}
-
 /// Why a store is open read-only.
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
 struct ReadOnly(String);
-
-pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 
 fn def(name: &str) -> TableDefinition<'_, &'static [u8], &'static [u8]> {
     TableDefinition::new(name)

@@ -5,8 +5,8 @@ use std::os::unix::fs::FileExt;
 use std::path::Path;
 use std::sync::Arc;
 
+use crate::error::{Result, StoreError};
 use crate::sums::{OpenError, Sums, Verdict};
-use crate::{Result, StoreError};
 
 /// The sums of `store`, locked (exclusively when `writable`).
 pub(crate) fn open_sums(store: &Path, writable: bool) -> Result<Arc<Sums>> {
@@ -99,7 +99,7 @@ pub(crate) fn unverifiable(store: &Path, e: StoreError) -> StoreError {
     };
     StoreError::new(
         format!("verifying {}", store.display()),
-        crate::guard::Damaged(what),
+        crate::error::Damaged(what),
     )
 }
 

@@ -6,9 +6,10 @@
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
+use crate::error::{Result, StoreError};
 use crate::opening::{changed, judge, open_file, open_sums, rebuild, unverifiable, verifying};
 use crate::sums::Verdict;
-use crate::{Result, STORE_FILE, StoreError, checked, guard};
+use crate::{STORE_FILE, checked, guard};
 
 /// What the check of a store file found.
 #[derive(Debug, Clone, PartialEq, Eq)]
