@@ -48,9 +48,19 @@ pub trait Names {
 pub trait NameLookup {
     fn name(&self, dict: Dict, id: u32) -> Option<String>;
 
-    /// Why the last name asked for was not found, when the store could not be read (a
-    /// damaged file: the error names it), rather than the name missing.
+    /// Why a name asked for since this lookup was made could not be read from the store (a
+    /// damaged file: the error names it), when one could not: then a name not found may not
+    /// be missing at all.
     fn failure(&self) -> Option<std::sync::Arc<str>> {
         None
+    }
+
+    /// [`NameLookup::name`], or the store's error when the name is not found because the
+    /// store could not be read.
+    fn name_checked(&self, dict: Dict, id: u32) -> Result<Option<String>, std::sync::Arc<str>> {
+        match self.name(dict, id) {
+            Some(n) => Ok(Some(n)),
+            None => self.failure().map_or(Ok(None), Err),
+        }
     }
 }

@@ -44,6 +44,7 @@ impl StoreError {
             if x.is::<Damaged>()
                 || x.is::<crate::sums::UnitDamaged>()
                 || x.is::<crate::sums::SumsDamaged>()
+                || x.is::<crate::sums::StoreChanged>()
             {
                 return true;
             }

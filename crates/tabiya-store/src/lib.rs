@@ -24,10 +24,10 @@ mod verify;
 
 pub use error::{Result, StoreError};
 pub use guard::quiet_storage_panics;
-pub use sums::{SUMS_FILE, SumsDamaged, UNIT, UnitDamaged};
+pub use sums::{SUMS_FILE, StoreChanged, SumsDamaged, UNIT, UnitDamaged};
 pub use verify::{Integrity, verify};
 
-use opening::{changed, judge, open_file, open_sums, rebuild, unverifiable, verifying};
+use opening::{changed, judge, open_file, open_redb, open_sums, open_verified, rebuild};
 use sums::Verdict;
 
 /// Why a store is open read-only.
@@ -104,39 +104,16 @@ impl Store {
         let sums = open_sums(&path, true)?;
         let (file, len) = open_file(&path, true)?;
         let verdict = judge(&sums, &path, &file, len)?;
-        let builder = || {
-            let mut b = redb::Database::builder();
-            b.set_cache_size(cache_bytes);
-            b
-        };
-        let open = |b: redb::Builder, file: std::fs::File| {
-            let backend = checked::Checked::new(file, sums.clone())
-                .map_err(|e| StoreError::new(format!("opening database {}", path.display()), e))?;
-            guard::caught(&path, "opening", || {
-                b.create_with_backend(backend).map_err(|e| {
-                    let in_use = matches!(e, redb::DatabaseError::DatabaseAlreadyOpen);
-                    let mut err =
-                        StoreError::new(format!("opening database {}", path.display()), e);
-                    err.in_use = in_use;
-                    err
-                })
-            })
-        };
+        let mut b = redb::Database::builder();
+        b.set_cache_size(cache_bytes);
         let db = match verdict {
-            Verdict::Trusted | Verdict::Fresh => open(builder(), file)?,
+            Verdict::Trusted | Verdict::Fresh => open_redb(&path, &b, file, &sums)?,
             Verdict::Changed(what) => return Err(changed(&path, &sums, &what)),
             Verdict::Unverified(_) => {
                 // Opened once as it is (redb recovers from a crash there), then verified
                 // whole, so that only damage is left to find; then its sums written again.
-                drop(open(builder(), file)?);
-                let (file, _) = open_file(&path, true)?;
-                let mut b = builder();
-                verifying(&mut b);
-                let db = match open(b, file) {
-                    Ok(db) => db,
-                    Err(e) if e.in_use => return Err(e),
-                    Err(e) => return Err(unverifiable(&path, e)),
-                };
+                drop(open_redb(&path, &b, file, &sums)?);
+                let db = open_verified(&path, cache_bytes, &sums)??;
                 rebuild(&sums, &path)?;
                 db
             }

@@ -38,17 +38,8 @@ struct InUse(String);
 
 /// The store file, opened (created when `writable`), and its length.
 pub(crate) fn open_file(store: &Path, writable: bool) -> Result<(std::fs::File, u64)> {
-    let file = if writable {
-        std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(store)
-    } else {
-        std::fs::File::open(store)
-    }
-    .map_err(|e| StoreError::new(format!("opening database {}", store.display()), e))?;
+    let file = crate::sums::open_rw(store, writable)
+        .map_err(|e| StoreError::new(format!("opening database {}", store.display()), e))?;
     let len = file
         .metadata()
         .map_err(|e| StoreError::new(format!("reading {}", store.display()), e))?
@@ -66,21 +57,57 @@ pub(crate) fn judge(sums: &Sums, store: &Path, file: &std::fs::File, len: u64) -
 pub(crate) fn changed(store: &Path, sums: &Sums, what: &str) -> StoreError {
     StoreError::new(
         format!("opening database {}", store.display()),
-        crate::SumsDamaged {
-            file: sums.path().to_path_buf(),
-            what: format!(
-                "the store file {} is not as Tabiya closed it: {what}. It was damaged, or changed by another program. If it was restored alone from a copy or written by an earlier Tabiya, remove {} and its pages are verified whole at the next open",
-                store.display(),
-                sums.path().display()
-            ),
+        crate::sums::StoreChanged {
+            file: store.to_path_buf(),
+            sums: sums.path().to_path_buf(),
+            what: what.to_string(),
         },
     )
+}
+
+/// redb on the store `file` through the checked backend (creating the store when the file
+/// is empty); its error or panic names the file, and says when another process has it.
+pub(crate) fn open_redb(
+    store: &Path,
+    b: &redb::Builder,
+    file: std::fs::File,
+    sums: &Arc<Sums>,
+) -> Result<redb::Database> {
+    let backend = crate::checked::Checked::new(file, sums.clone())
+        .map_err(|e| StoreError::new(format!("opening database {}", store.display()), e))?;
+    crate::guard::caught(store, "opening", || {
+        b.create_with_backend(backend).map_err(|e| {
+            let in_use = matches!(e, redb::DatabaseError::DatabaseAlreadyOpen);
+            let mut err = StoreError::new(format!("opening database {}", store.display()), e);
+            err.in_use = in_use;
+            err
+        })
+    })
+}
+
+/// redb opened on the store with its check of every page of the committed trees (see
+/// [`verifying`]): the open store, or (the inner error) the damage found. The outer error:
+/// the check could not run (another process has the store).
+pub(crate) fn open_verified(
+    store: &Path,
+    cache_bytes: usize,
+    sums: &Arc<Sums>,
+) -> Result<Result<redb::Database>> {
+    let (file, _) = open_file(store, true)?;
+    let mut b = redb::Database::builder();
+    b.set_cache_size(cache_bytes);
+    verifying(&mut b);
+    match open_redb(store, &b, file, sums) {
+        Ok(db) => Ok(Ok(db)),
+        Err(e) if e.in_use => Err(e),
+        Err(e) => Ok(Err(unverifiable(store, e))),
+    }
 }
 
 /// Makes `b` verify every page of the committed trees on opening, refusing redb's repair
 /// that would go back to the commit before (that repair is for a crash; the file was opened
 /// once before, which recovered from any crash, so what is left is damage).
-pub(crate) fn verifying(b: &mut redb::Builder) {
+fn verifying(b: &mut redb::Builder) {
     b.set_check_integrity_on_open(true)
         .set_repair_callback(|session| {
             // 0.3 is the step that rolls back to the previous commit (redb's `do_repair`).
@@ -91,9 +118,12 @@ pub(crate) fn verifying(b: &mut redb::Builder) {
 }
 
 /// What redb's verification found, as an error naming the file.
-pub(crate) fn unverifiable(store: &Path, e: StoreError) -> StoreError {
+fn unverifiable(store: &Path, e: StoreError) -> StoreError {
     let what = if e.to_string().contains("repair aborted") {
         "the latest commit's pages fail their checksums (the storage engine would go back to the commit before it, losing that change)".to_string()
+    } else if let Some(d) = e.source.downcast_ref::<crate::error::Damaged>() {
+        // A panic inside redb, already said as damage.
+        d.0.clone()
     } else {
         e.source.to_string()
     };

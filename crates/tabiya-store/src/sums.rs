@@ -21,7 +21,7 @@
 //! or whose sums are damaged, is verified whole by redb's own check and its sums written
 //! again ([`Sums::rebuild`]). A sealed store whose header or length differs was changed
 //! after Tabiya closed it: damaged, or written by another program; it is refused
-//! ([`Verdict::Changed`]) until `tabiya check` verifies it.
+//! ([`Verdict::Changed`]) until its sums are removed (the next open then verifies it whole).
 //!
 //! The sums file is locked (exclusive for a writer, shared for a reader) for as long as the
 //! store is open: the first guard against two processes at once, before redb's own.
@@ -68,11 +68,24 @@ pub struct UnitDamaged {
 /// The checksums file itself is damaged (found while it is read).
 #[derive(Debug, thiserror::Error)]
 #[error(
-    "{} is damaged ({what}); run `tabiya check --db {}`, which verifies the database and writes its checksums again",
-    file.display(), file.parent().map_or(Path::new("."), |p| p).display()
+    "{} is damaged ({what}); remove it, and the next command verifies the database whole and writes its checksums again",
+    file.display()
 )]
 pub struct SumsDamaged {
     pub file: PathBuf,
+    pub what: String,
+}
+
+/// The store file was changed after Tabiya closed it (its header or length is not as its
+/// sums were sealed with).
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "{} is not as Tabiya closed it: {what}. It was damaged, or changed by another program; if it was restored alone from a copy or written by an earlier Tabiya, remove {} and its pages are verified whole at the next open",
+    file.display(), sums.display()
+)]
+pub struct StoreChanged {
+    pub file: PathBuf,
+    pub sums: PathBuf,
     pub what: String,
 }
 
@@ -110,6 +123,8 @@ pub struct Sums {
     state: Mutex<State>,
     /// While set, the spans of the store file read from disk (see [`crate::Store::reads_during`]).
     trace: Mutex<Option<Vec<(u64, u64)>>>,
+    /// Whether `trace` is set (read on every read from disk without taking its lock).
+    tracing: std::sync::atomic::AtomicBool,
 }
 
 impl std::fmt::Debug for Sums {
@@ -143,12 +158,70 @@ fn units(len: u64) -> u64 {
     len.div_ceil(UNIT)
 }
 
-/// Whether a lock attempt failed because another process holds the lock.
-pub(crate) fn would_block(e: &std::fs::TryLockError) -> bool {
-    matches!(e, std::fs::TryLockError::WouldBlock)
+/// Opens `path` for reading and writing, creating it if missing (`writable`), or for
+/// reading only.
+pub(crate) fn open_rw(path: &Path, writable: bool) -> io::Result<File> {
+    if writable {
+        std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+    } else {
+        File::open(path)
+    }
 }
 
-/// Opening the sums failed: another process holds them (`Err(None)`), or an I/O error.
+/// The sum of each unit that `data`, read or written at `offset` in a store of length
+/// `len`, covers, in order, given to `f` (unit, its length, sum): a unit `data` holds whole
+/// is summed from it, one it covers in part is read whole through `read`.
+fn unit_sums(
+    offset: u64,
+    data: &[u8],
+    len: u64,
+    read: &dyn Fn(u64, &mut [u8]) -> io::Result<()>,
+    mut f: impl FnMut(u64, u64, u32) -> io::Result<()>,
+) -> io::Result<()> {
+    let end = offset + data.len() as u64;
+    let len = len.max(end);
+    let mut u = offset / UNIT;
+    while u * UNIT < end {
+        let (us, ue) = (u * UNIT, ((u + 1) * UNIT).min(len));
+        let sum = if us >= offset && ue <= end {
+            crc(&data[(us - offset) as usize..(ue - offset) as usize])
+        } else {
+            let mut whole = vec![0u8; (ue - us) as usize];
+            read(us, &mut whole)?;
+            crc(&whole)
+        };
+        f(u, ue - us, sum)?;
+        u += 1;
+    }
+    Ok(())
+}
+
+/// The sum of every unit of a store of length `len`, read through `read` a megabyte at a
+/// time, given to `f` (unit, its length, sum) in order.
+fn file_sums(
+    len: u64,
+    read: &dyn Fn(u64, &mut [u8]) -> io::Result<()>,
+    mut f: impl FnMut(u64, u64, u32) -> io::Result<()>,
+) -> io::Result<()> {
+    let mut buf = vec![0u8; (UNIT as usize) * 256];
+    let mut at = 0;
+    while at < len {
+        let take = (buf.len() as u64).min(len - at) as usize;
+        read(at, &mut buf[..take])?;
+        for (i, piece) in buf[..take].chunks(UNIT as usize).enumerate() {
+            f(at / UNIT + i as u64, piece.len() as u64, crc(piece))?;
+        }
+        at += take as u64;
+    }
+    Ok(())
+}
+
+/// Opening the sums failed: another process holds them, or an I/O error.
 pub(crate) enum OpenError {
     InUse,
     Io(io::Error),
@@ -159,17 +232,7 @@ impl Sums {
     /// writer, shared for a reader.
     pub(crate) fn open(store: &Path, writable: bool) -> Result<Sums, OpenError> {
         let path = store.with_file_name(SUMS_FILE);
-        let file = if writable {
-            std::fs::OpenOptions::new()
-                .read(true)
-                .write(true)
-                .create(true)
-                .truncate(false)
-                .open(&path)
-        } else {
-            File::open(&path)
-        };
-        let file = match file {
+        let file = match open_rw(&path, writable) {
             Ok(f) => f,
             // A store without sums on a read-only disk: its sums are kept in memory only.
             Err(e) if !writable && e.kind() == io::ErrorKind::NotFound => {
@@ -180,6 +243,7 @@ impl Sums {
                     writable: false,
                     state: Mutex::new(State::empty(false)),
                     trace: Mutex::new(None),
+                    tracing: Default::default(),
                 });
             }
             Err(e) => return Err(OpenError::Io(e)),
@@ -191,9 +255,8 @@ impl Sums {
         };
         match locked {
             Ok(()) => {}
-            Err(e) if would_block(&e) => return Err(OpenError::InUse),
+            Err(std::fs::TryLockError::WouldBlock) => return Err(OpenError::InUse),
             Err(std::fs::TryLockError::Error(e)) => return Err(OpenError::Io(e)),
-            Err(e) => return Err(OpenError::Io(io::Error::other(e.to_string()))),
         }
         Ok(Sums {
             path,
@@ -202,6 +265,7 @@ impl Sums {
             writable,
             state: Mutex::new(State::empty(false)),
             trace: Mutex::new(None),
+            tracing: Default::default(),
         })
     }
 
@@ -212,11 +276,15 @@ impl Sums {
         if on {
             *t = Some(Vec::new());
         }
+        self.tracing.store(on, std::sync::atomic::Ordering::Release);
         out
     }
 
     /// Notes a span read from the store file, when recording.
     pub(crate) fn read_span(&self, offset: u64, len: u64) {
+        if !self.tracing.load(std::sync::atomic::Ordering::Acquire) {
+            return;
+        }
         if let Some(t) = self
             .trace
             .lock()
@@ -376,28 +444,17 @@ impl Sums {
             }
             st.len
         };
-        let end = offset + data.len() as u64;
-        let mut u = offset / UNIT;
-        while u * UNIT < end {
-            let (us, ue) = (u * UNIT, ((u + 1) * UNIT).min(len.max(end)));
-            let got = if us >= offset && ue <= end {
-                crc(&data[(us - offset) as usize..(ue - offset) as usize])
-            } else {
-                let mut whole = vec![0u8; (ue - us) as usize];
-                read(us, &mut whole)?;
-                crc(&whole)
-            };
-            if got != self.expected(u)? {
-                return Err(io::Error::other(UnitDamaged {
-                    file: self.store_path.clone(),
-                    sums: self.path.clone(),
-                    offset: us,
-                    len: ue - us,
-                }));
+        unit_sums(offset, data, len, read, |u, ulen, got| {
+            if got == self.expected(u)? {
+                return Ok(());
             }
-            u += 1;
-        }
-        Ok(())
+            Err(io::Error::other(UnitDamaged {
+                file: self.store_path.clone(),
+                sums: self.path.clone(),
+                offset: u * UNIT,
+                len: ulen,
+            }))
+        })
     }
 
     /// Before the first write after the sums were sealed: the header says "open" on disk
@@ -420,29 +477,15 @@ impl Sums {
         data: &[u8],
         read: &dyn Fn(u64, &mut [u8]) -> io::Result<()>,
     ) -> io::Result<()> {
-        if !self.lock().trusted {
-            return Ok(());
-        }
-        let end = offset + data.len() as u64;
         let len = {
             let mut st = self.lock();
-            st.len = st.len.max(end);
+            if !st.trusted {
+                return Ok(());
+            }
+            st.len = st.len.max(offset + data.len() as u64);
             st.len
         };
-        let mut u = offset / UNIT;
-        while u * UNIT < end {
-            let (us, ue) = (u * UNIT, ((u + 1) * UNIT).min(len));
-            let sum = if us >= offset && ue <= end {
-                crc(&data[(us - offset) as usize..(ue - offset) as usize])
-            } else {
-                let mut whole = vec![0u8; (ue - us) as usize];
-                read(us, &mut whole)?;
-                crc(&whole)
-            };
-            self.set(u, sum)?;
-            u += 1;
-        }
-        Ok(())
+        unit_sums(offset, data, len, read, |u, _, sum| self.set(u, sum))
     }
 
     fn set(&self, unit: u64, sum: u32) -> io::Result<()> {
@@ -572,8 +615,11 @@ impl Sums {
     /// After the store's last write (it is being closed): every chunk written and synced,
     /// then the header sealed with the store's length, and synced.
     pub(crate) fn seal(&self) -> io::Result<()> {
-        if !self.writable || !self.lock().trusted {
-            return Ok(());
+        {
+            let st = self.lock();
+            if !self.writable || !st.trusted || st.sealed_on_disk {
+                return Ok(());
+            }
         }
         self.write_dirty()?;
         let mut st = self.lock();
@@ -600,25 +646,17 @@ impl Sums {
         len: u64,
         read: &dyn Fn(u64, &mut [u8]) -> io::Result<()>,
     ) -> io::Result<()> {
-        let n = units(len);
         let mut chunks: Vec<Option<Box<[u32; PER_CHUNK]>>> = Vec::new();
-        let mut buf = vec![0u8; (UNIT as usize) * 256];
-        let mut u = 0u64;
-        while u < n {
-            let at = u * UNIT;
-            let take = (buf.len() as u64).min(len - at) as usize;
-            read(at, &mut buf[..take])?;
-            for piece in buf[..take].chunks(UNIT as usize) {
-                let c = (u / PER_CHUNK as u64) as usize;
-                if chunks.len() <= c {
-                    chunks.push(Some(Box::new([0u32; PER_CHUNK])));
-                }
-                if let Some(ch) = chunks[c].as_mut() {
-                    ch[(u % PER_CHUNK as u64) as usize] = crc(piece);
-                }
-                u += 1;
+        file_sums(len, read, |u, _, sum| {
+            let c = (u / PER_CHUNK as u64) as usize;
+            if chunks.len() <= c {
+                chunks.push(Some(Box::new([0u32; PER_CHUNK])));
             }
-        }
+            if let Some(ch) = chunks[c].as_mut() {
+                ch[(u % PER_CHUNK as u64) as usize] = sum;
+            }
+            Ok(())
+        })?;
         {
             let mut st = self.lock();
             st.dirty = (0..chunks.len()).collect();
@@ -653,19 +691,12 @@ impl Sums {
             st.len
         };
         let mut bad = Vec::new();
-        let mut buf = vec![0u8; (UNIT as usize) * 256];
-        let mut at = 0;
-        while at < len {
-            let take = (buf.len() as u64).min(len - at) as usize;
-            read(at, &mut buf[..take])?;
-            for (i, piece) in buf[..take].chunks(UNIT as usize).enumerate() {
-                let u = at / UNIT + i as u64;
-                if crc(piece) != self.expected(u)? {
-                    bad.push((u * UNIT, piece.len() as u64));
-                }
+        file_sums(len, read, |u, ulen, sum| {
+            if sum != self.expected(u)? {
+                bad.push((u * UNIT, ulen));
             }
-            at += take as u64;
-        }
+            Ok(())
+        })?;
         Ok(bad)
     }
 }

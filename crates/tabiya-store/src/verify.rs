@@ -6,10 +6,10 @@
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
+use crate::STORE_FILE;
 use crate::error::{Result, StoreError};
-use crate::opening::{changed, judge, open_file, open_sums, rebuild, unverifiable, verifying};
+use crate::opening::{changed, judge, open_file, open_sums, open_verified, rebuild};
 use crate::sums::Verdict;
-use crate::{STORE_FILE, checked, guard};
 
 /// What the check of a store file found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,8 +22,6 @@ pub struct Integrity {
     pub verified: bool,
     /// What is wrong, when something is.
     pub problem: Option<String>,
-    /// Said of the sums, when they were written again (why).
-    pub sums_rewritten: Option<String>,
 }
 
 /// Verifies the store in `dir` (see the module's documentation). redb would repair a file
@@ -41,7 +39,6 @@ pub fn verify(dir: &Path) -> Result<Integrity> {
         bytes,
         verified: false,
         problem: None,
-        sums_rewritten: None,
     };
     let writable = match std::fs::OpenOptions::new()
         .read(true)
@@ -83,41 +80,21 @@ pub fn verify(dir: &Path) -> Result<Integrity> {
         }
         return Ok(out);
     }
-    let mut b = redb::Database::builder();
-    b.set_cache_size(64 << 20);
-    verifying(&mut b);
-    let backend = checked::Checked::new(f, sums.clone())
-        .map_err(|e| StoreError::new(format!("opening {}", file.display()), e))?;
-    let opened = guard::caught(&file, "verifying", || Ok(b.create_with_backend(backend)));
-    match opened {
-        Ok(Ok(db)) => {
+    match open_verified(&file, 64 << 20, &sums)? {
+        Ok(db) => {
             drop(db);
             out.verified = true;
         }
-        Ok(Err(redb::DatabaseError::DatabaseAlreadyOpen)) => {
-            let mut err = StoreError::new(
-                format!("verifying {}", file.display()),
-                redb::DatabaseError::DatabaseAlreadyOpen,
-            );
-            err.in_use = true;
-            return Err(err);
-        }
-        Ok(Err(e)) => {
-            let e = unverifiable(&file, StoreError::new("verifying", e));
-            out.problem = Some(e.source.to_string());
-            return Ok(out);
-        }
-        Err(e) => {
-            out.problem = Some(e.to_string());
+        Err(damage) => {
+            out.problem = Some(damage.source.to_string());
             return Ok(out);
         }
     }
     match verdict {
-        Verdict::Unverified(why) => {
+        Verdict::Unverified(_) => {
             rebuild(&sums, &file)?;
             sums.seal()
                 .map_err(|e| StoreError::new(format!("writing {}", sums.path().display()), e))?;
-            out.sums_rewritten = Some(why);
         }
         _ => scan(&mut out)?,
     }

@@ -299,11 +299,7 @@ fn a_damaged_file_is_named_and_never_answered_wrongly_in_silence() {
     let bad = tmp.path().join("bad");
     let file = bad.join("tabiya.redb");
     let damage = |at: u64| {
-        let _ = std::fs::remove_dir_all(&bad);
-        std::fs::create_dir_all(&bad).unwrap();
-        for f in ["tabiya.redb", "tabiya.sums"] {
-            std::fs::copy(good.join(f), bad.join(f)).unwrap();
-        }
+        copy_db(&good, &bad);
         let mut b = std::fs::read(&file).unwrap();
         b[at as usize] ^= 0x10;
         std::fs::write(&file, &b).unwrap();
@@ -353,11 +349,7 @@ fn a_damaged_file_is_named_and_never_answered_wrongly_in_silence() {
     eprintln!("{} pages damaged, one at a time", pages.len());
     // The checksums file damaged: its header, its first chunk.
     for at in [20u64, tabiya_store::UNIT + 100] {
-        let _ = std::fs::remove_dir_all(&bad);
-        std::fs::create_dir_all(&bad).unwrap();
-        for f in ["tabiya.redb", "tabiya.sums"] {
-            std::fs::copy(good.join(f), bad.join(f)).unwrap();
-        }
+        copy_db(&good, &bad);
         let sums = bad.join("tabiya.sums");
         let mut b = std::fs::read(&sums).unwrap();
         b[at as usize] ^= 0x10;
@@ -676,7 +668,6 @@ fn kill_9_during_every_write_keeps_all_of_a_change_or_none() {
     for p in &paths {
         // The state after the change, made without a kill.
         let done = tmp.path().join("done");
-        let _ = std::fs::remove_dir_all(&done);
         copy_db(&base, &done);
         let args: Vec<&str> = p
             .iter()
@@ -699,7 +690,6 @@ fn kill_9_during_every_write_keeps_all_of_a_change_or_none() {
         let (mut none, mut all, mut mid) = (0, 0, 0);
         for round in 0..6 {
             let db = tmp.path().join("k");
-            let _ = std::fs::remove_dir_all(&db);
             copy_db(&base, &db);
             let args: Vec<&str> = p
                 .iter()
@@ -730,7 +720,6 @@ fn kill_9_during_every_write_keeps_all_of_a_change_or_none() {
     let (start, none_kept) = e4_eval(&base);
     assert_eq!(none_kept, None);
     let done = tmp.path().join("done");
-    let _ = std::fs::remove_dir_all(&done);
     copy_db(&base, &done);
     let t0 = std::time::Instant::now();
     run_ok(&["analyse", "--db", s(&done), "--play", "e4", "--depth", "14"]);
@@ -739,7 +728,6 @@ fn kill_9_during_every_write_keeps_all_of_a_change_or_none() {
     let (mut none, mut all) = (0, 0);
     for round in 0..6 {
         let db = tmp.path().join("k");
-        let _ = std::fs::remove_dir_all(&db);
         copy_db(&base, &db);
         let ms = moments.next_ms(analyse_took);
         kill_after(
@@ -759,8 +747,10 @@ fn kill_9_during_every_write_keeps_all_of_a_change_or_none() {
     eprintln!("analyse: 6 kills: {none} left no evaluation, {all} the whole one");
 }
 
-/// A copy of a database: its store and the store's checksums.
+/// A copy of a database, its store and the store's checksums, in place of whatever `to`
+/// held.
 fn copy_db(from: &Path, to: &Path) {
+    let _ = std::fs::remove_dir_all(to);
     std::fs::create_dir_all(to).unwrap();
     for f in ["tabiya.redb", "tabiya.sums"] {
         std::fs::copy(from.join(f), to.join(f)).unwrap();
@@ -834,11 +824,7 @@ fn a_bit_flipped_in_every_page_changes_no_answer_in_silence() {
         let bytes = std::fs::read(good.join(name)).unwrap();
         let unit = tabiya_store::UNIT as usize;
         for page in 0..bytes.len().div_ceil(unit) {
-            let _ = std::fs::remove_dir_all(&bad);
-            std::fs::create_dir_all(&bad).unwrap();
-            for f in ["tabiya.redb", "tabiya.sums"] {
-                std::fs::copy(good.join(f), bad.join(f)).unwrap();
-            }
+            copy_db(&good, &bad);
             // A bit in the page's middle third, at a place that moves from page to page.
             let at = (page * unit + unit / 3 + page * 131 % (unit / 3)).min(bytes.len() - 1);
             let mut b = bytes.clone();

@@ -154,10 +154,13 @@ pub(crate) fn decode_tag_part(
     }
     let mut tags: Vec<(String, String)> = Vec::new();
     let name = |dict: Dict, v: u64, r: &Reader<'_>| -> Result<String, DecodeError> {
-        names.name(dict, (v - 1) as u32).ok_or_else(|| DecodeError {
-            cause: names.failure(),
-            ..r.bad("name id")
-        })
+        names
+            .name_checked(dict, (v - 1) as u32)
+            .map_err(|cause| DecodeError {
+                cause: Some(cause),
+                ..r.bad("name id")
+            })?
+            .ok_or_else(|| r.bad("name id"))
     };
     // Seven Tag Roster order.
     if slots[2] != 0 {
@@ -199,10 +202,13 @@ pub(crate) fn decode_tag_part(
     let mut setup_extra = false;
     for _ in 0..n_extra {
         let id = r.varint_u32("tag name")?;
-        let tname = names.name(Dict::TagName, id).ok_or_else(|| DecodeError {
-            cause: names.failure(),
-            ..r.bad("tag name id")
-        })?;
+        let tname = names
+            .name_checked(Dict::TagName, id)
+            .map_err(|cause| DecodeError {
+                cause: Some(cause),
+                ..r.bad("tag name id")
+            })?
+            .ok_or_else(|| r.bad("tag name id"))?;
         let value = r.str("tag value")?.to_string();
         setup_extra |= tname == "SetUp";
         tags.push((tname, value));

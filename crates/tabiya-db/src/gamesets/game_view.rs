@@ -153,10 +153,12 @@ impl<'a> GameView<'a> {
 
     /// A player's name as written (0: White, 1: Black).
     pub fn player_name(&self, side: usize) -> Result<Option<String>> {
-        let name = self.players()?[side].and_then(|id| self.names.name(Dict::Player, id));
-        match (&name, self.names.failure()) {
-            (None, Some(why)) => Err(crate::Error::Corrupt(why.to_string())),
-            _ => Ok(name),
+        match self.players()?[side] {
+            Some(id) => self
+                .names
+                .name_checked(Dict::Player, id)
+                .map_err(|why| Error::Corrupt(why.to_string())),
+            None => Ok(None),
         }
     }
 }
