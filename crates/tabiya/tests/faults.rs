@@ -817,9 +817,25 @@ fn a_bit_flipped_in_every_page_changes_no_answer_in_silence() {
     let tmp = tempfile::tempdir().unwrap();
     let good = tmp.path().join("good");
     full_db(&good);
+    // Pages these answers must read (every game is exported, every game's facts counted):
+    // the header, and the pages on the way to the games and their facts (the tables'
+    // directory where it names them, their roots and leaves).
+    let read_for_sure: Vec<(String, u64)> = pages_of_each_kind(&good)
+        .into_iter()
+        .filter(|(what, _, _)| {
+            what == "the header"
+                || ["games", "facts"].iter().any(|t| {
+                    what.contains(&format!("{t}'s "))
+                        || what == &format!("the tables' directory (opening {t})")
+                })
+        })
+        .map(|(what, offset, _)| (what, offset))
+        .collect();
+    assert!(read_for_sure.len() > 3, "{read_for_sure:?}");
     let before = answers_in_process(&good).unwrap();
     let bad = tmp.path().join("bad");
     let (mut found, mut same) = (0, 0);
+    let mut found_at = std::collections::HashSet::new();
     for name in ["tabiya.redb", "tabiya.sums"] {
         let bytes = std::fs::read(good.join(name)).unwrap();
         let unit = tabiya_store::UNIT as usize;
@@ -844,6 +860,9 @@ fn a_bit_flipped_in_every_page_changes_no_answer_in_silence() {
                         "{name} byte {at}: {e}"
                     );
                     found += 1;
+                    if name == "tabiya.redb" {
+                        found_at.insert((page * unit) as u64);
+                    }
                 }
             }
         }
@@ -851,5 +870,15 @@ fn a_bit_flipped_in_every_page_changes_no_answer_in_silence() {
     eprintln!(
         "{found} damaged pages found, {same} answered the same (pages none of these answers reads: free pages, the allocator's)"
     );
-    assert!(found > same, "{found} found, {same} the same");
+    // Not vacuous: the damage of every page the answers must read was found.
+    eprintln!(
+        "{} pages the answers must read: all found",
+        read_for_sure.len()
+    );
+    for (what, offset) in &read_for_sure {
+        assert!(
+            found_at.contains(offset),
+            "{what} (byte {offset}): damaged, and no answer said so"
+        );
+    }
 }
