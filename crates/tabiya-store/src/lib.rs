@@ -87,7 +87,28 @@ impl Store {
     /// An existing store whose file or directory cannot be written (a read-only mount, an
     /// immutable file, no write permission) is opened read-only: it answers reads, and every
     /// write is refused with an error saying why ([`StoreError::is_read_only`]).
+    ///
+    /// A store held by another process is refused ([`StoreError::is_in_use`]) after a wait
+    /// of up to [`Store::IN_USE_WAIT`]: a lock is also held for an instant by any child
+    /// process started meanwhile (between its fork and its exec it holds a copy of every
+    /// descriptor), so a store closed and opened again in a process that starts others
+    /// would otherwise be refused by chance.
     pub fn open_with_cache(dir: &Path, cache_bytes: usize) -> Result<Store> {
+        let start = std::time::Instant::now();
+        loop {
+            match Store::open_once(dir, cache_bytes) {
+                Err(e) if e.is_in_use() && start.elapsed() < Store::IN_USE_WAIT => {
+                    std::thread::sleep(std::time::Duration::from_millis(10));
+                }
+                done => return done,
+            }
+        }
+    }
+
+    /// How long [`Store::open_with_cache`] waits for a store held by another process.
+    pub const IN_USE_WAIT: std::time::Duration = std::time::Duration::from_millis(500);
+
+    fn open_once(dir: &Path, cache_bytes: usize) -> Result<Store> {
         let path = dir.join(STORE_FILE);
         if path.is_file()
             && let Err(e) = std::fs::OpenOptions::new()

@@ -245,3 +245,37 @@ fn a_second_process_is_refused_before_the_store_is_touched() {
     let e = Store::open(tmp.path()).err().expect("refused");
     assert!(e.is_in_use(), "{e}");
 }
+
+#[test]
+fn a_store_closed_and_opened_again_while_children_start_is_not_refused() {
+    // A child process holds a copy of every descriptor, and so the store's locks, from its
+    // fork to its exec: a store opened in that instant finds its lock held. This is what a
+    // test harness does (one test runs the CLI while another opens a store) and what the
+    // server does (it starts an engine while a request opens a store).
+    let tmp = tempfile::tempdir().unwrap();
+    make(tmp.path());
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let spawner = {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            let mut n = 0u32;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                std::process::Command::new("true").status().unwrap();
+                n += 1;
+            }
+            n
+        })
+    };
+    let held = Store::open(tmp.path()).unwrap();
+    drop(held);
+    for round in 0..300 {
+        let store =
+            Store::open(tmp.path()).unwrap_or_else(|e| panic!("opening again, round {round}: {e}"));
+        drop(store);
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    assert!(
+        spawner.join().unwrap() > 0,
+        "no child was started meanwhile"
+    );
+}
