@@ -111,7 +111,8 @@ pub async fn pgn(
         .into_response())
 }
 
-/// What `POST /api/gamesets` takes.
+/// What `tabiya gameset create` hands over to the server (`admin.rs`): a [`CreateBody`]
+/// without repertoires.
 #[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct CreateCall {
@@ -122,8 +123,25 @@ pub struct CreateCall {
     pub from: Option<String>,
 }
 
-/// `POST /api/gamesets` with `{"name": …, "where": …, "from": …}`. A criterion following a
-/// repertoire file names a file on the server's machine (relative: to where it runs).
+/// What `POST /api/gamesets` reads: [`CreateCall`] (what `tabiya gameset create` hands
+/// over) and the repertoires its criteria follow, sent as PGN text by the name the
+/// criterion gives (`"repertoires": {"rep.pgn": "1. e4 …"}`): no file of the server's
+/// machine is ever read for a request.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CreateBody {
+    name: String,
+    #[serde(rename = "where")]
+    criteria: String,
+    #[serde(default)]
+    from: Option<String>,
+    #[serde(default)]
+    repertoires: std::collections::BTreeMap<String, String>,
+}
+
+/// `POST /api/gamesets` with `{"name": …, "where": …, "from": …, "repertoires": {…}}`. A
+/// criterion following a repertoire (`follows NAME`) takes it from `repertoires`; the
+/// server reads no file (400 for a name not sent, the same whatever the name).
 pub async fn create(
     State(state): State<Arc<AppState>>,
     RawQuery(q): RawQuery,
@@ -133,7 +151,7 @@ pub async fn create(
     if let Some(r) = refused(&state, &headers) {
         return Ok(r);
     }
-    let call: CreateCall = serde_json::from_slice(&body).map_err(|e| {
+    let call: CreateBody = serde_json::from_slice(&body).map_err(|e| {
         Error::bad_request(format!(
             "a gameset is JSON like {{\"name\": \"strong\", \"where\": \"avgelo >= 2500\"}}: {e}"
         ))
@@ -144,13 +162,13 @@ pub async fn create(
     let s = Arc::clone(&state);
     let d = Arc::clone(&db);
     let made = blocking(move || {
-        let base = std::env::current_dir()?;
+        let sent: Vec<(String, String)> = call.repertoires.into_iter().collect();
         let out = gamesets::create(
             &d.db,
             &call.name,
             &call.criteria,
             call.from.as_deref(),
-            &base,
+            gamesets::Repertoires::Sent(&sent),
         )?;
         s.cache.refresh_stale_and_wait();
         Ok(out)

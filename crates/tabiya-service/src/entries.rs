@@ -493,7 +493,7 @@ pub struct SpellingReport {
 /// Loads Scid's spelling file (`.ssp`, or `.ssp.zst`) into a chess database.
 pub fn load_spelling(db: &Db, path: &Path) -> Result<SpellingReport> {
     check_chess(db)?;
-    let bytes = crate::inputs::read_regular(path)?;
+    let bytes = crate::inputs::read_whole(path, crate::inputs::Whole::Spelling)?;
     let file = path.file_name().map_or_else(
         || path.display().to_string(),
         |f| f.to_string_lossy().into_owned(),

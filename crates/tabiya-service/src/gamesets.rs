@@ -10,6 +10,7 @@ pub use tabiya_db::{Gameset, IdSet};
 
 use crate::database::{Db, Kind};
 use crate::error::{Error, Result};
+use crate::inputs::{Whole, read_whole};
 
 fn check(db: &Db) -> Result<()> {
     if db.kind() != Kind::Chess {
@@ -21,28 +22,70 @@ fn check(db: &Db) -> Result<()> {
     Ok(())
 }
 
+/// Where the repertoires a criterion follows (`follows FILE`) come from: the caller says
+/// whether files may be read at all.
+#[derive(Debug, Clone, Copy)]
+pub enum Repertoires<'a> {
+    /// Files of this machine (the command line): a relative name from this folder, each
+    /// read with [`crate::inputs::read_whole`] as [`Whole::Follows`] (a regular file of at
+    /// most 16 MiB).
+    Files { base: &'a Path },
+    /// No file is read (a request from the network): only these texts, by the name the
+    /// criterion gives (name, PGN text); a criterion naming another is refused, with the
+    /// same message whatever the name and whether or not such a file exists.
+    Sent(&'a [(String, String)]),
+}
+
 /// Makes a gameset of the games meeting `criteria` (among `from`'s games when given). A
-/// repertoire file the criteria follow is read from `base` (a relative name) and kept.
+/// repertoire the criteria follow comes from `repertoires` and is kept in the database.
 pub fn create(
     db: &Db,
     name: &str,
     criteria: &str,
     from: Option<&str>,
-    base: &Path,
+    repertoires: Repertoires<'_>,
 ) -> Result<Gameset> {
     check(db)?;
     let names = tabiya_db::files_of(criteria).map_err(Error::bad_request)?;
     let mut files = Vec::new();
     for n in names {
-        let path = base.join(&n);
-        let bytes = std::fs::read(&path).map_err(|e| {
-            Error::bad_request(format!("follows {n}: cannot read {}: {e}", path.display()))
-        })?;
-        let text = String::from_utf8(bytes)
-            .unwrap_or_else(|e| e.into_bytes().iter().map(|&b| b as char).collect());
+        let text = match repertoires {
+            Repertoires::Files { base } => {
+                let path = base.join(&n);
+                let bytes = read_whole(&path, Whole::Follows)
+                    .map_err(|e| Error::new(e.kind(), format!("follows {n}: {e}")))?;
+                latin1_or_utf8(bytes)
+            }
+            Repertoires::Sent(sent) => match sent.iter().find(|(s, _)| *s == n) {
+                Some((_, text)) => text.clone(),
+                None => return Err(Error::bad_request(not_sent(&n))),
+            },
+        };
         files.push((n, text));
     }
+    if let Repertoires::Sent(sent) = repertoires
+        && let Some((extra, _)) = sent
+            .iter()
+            .find(|(s, _)| !files.iter().any(|(n, _)| n == s))
+    {
+        return Err(Error::bad_request(format!(
+            "a repertoire {extra:?} was sent, but the criteria follow no repertoire of that name (`follows {extra}`)"
+        )));
+    }
     Ok(db.inner()?.create_gameset(name, criteria, from, files)?)
+}
+
+/// Why a criterion following a repertoire that was not sent is refused: no file is read
+/// for a request from the network, so the answer says nothing of any file.
+fn not_sent(name: &str) -> String {
+    format!(
+        "follows {name}: no file is read for a request over HTTP; a repertoire is sent in the request, its PGN text under the name the criterion gives: {{\"name\": …, \"where\": \"follows {name}\", \"repertoires\": {{\"{name}\": \"1. e4 e5 2. Nf3 …\"}}}} (as POST /api/repertoire takes one in its body)"
+    )
+}
+
+/// Text that is UTF-8 as it is, else read as ISO-8859-1 byte for byte.
+fn latin1_or_utf8(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap_or_else(|e| e.into_bytes().iter().map(|&b| b as char).collect())
 }
 
 /// The repertoire files criteria follow, as written.

@@ -254,16 +254,15 @@ pub fn judge_stored(
     })
 }
 
-/// The novelties of the games of a PGN file (not stored), against the database's games.
-/// A game that cannot be read is an error naming it.
+/// The novelties of the games of a PGN file (not stored), against the database's games:
+/// a regular file of at most 64 MiB ([`crate::inputs::Whole::Games`]). A game that cannot
+/// be read is an error naming it.
 pub fn of_file(db: &Db, file: &Path) -> Result<Vec<Report>> {
     check(db)?;
-    let f = std::fs::File::open(file).context(ErrorKind::BadRequest, || {
-        format!("cannot read {}", file.display())
-    })?;
+    let bytes = crate::inputs::read_whole(file, crate::inputs::Whole::Games)?;
     of_pgn(
         db,
-        std::io::BufReader::new(f),
+        bytes.as_slice(),
         &file.display().to_string(),
         ErrorKind::BadInput,
     )

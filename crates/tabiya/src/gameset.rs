@@ -108,21 +108,16 @@ fn print_one(w: &mut impl Write, g: &Gameset) -> std::io::Result<()> {
     Ok(())
 }
 
-/// The criteria with each repertoire file named by its absolute path (a server reads it
-/// from where it runs).
-fn absolute_files(criteria: &str) -> anyhow::Result<String> {
-    let files = tabiya_service::gamesets::files_of(criteria)?;
-    let mut out = criteria.to_string();
-    for f in files {
-        let abs = std::fs::canonicalize(&f)
-            .map_err(|e| anyhow::anyhow!("follows {f}: cannot read it: {e}"))?;
-        let abs = abs.display().to_string();
-        if abs.contains('\'') {
-            anyhow::bail!("follows {f}: a path with a quote in it");
-        }
-        out = out.replace(&f, &abs);
+/// Refuses to hand over a gameset whose criteria follow a repertoire file: the server reads
+/// no file of its machine (`docs/api.md`), and the hand-over carries no repertoire's text.
+fn no_files_handed_over(criteria: &str, server: &tabiya_server::HandOff) -> anyhow::Result<()> {
+    if let Some(f) = tabiya_service::gamesets::files_of(criteria)?.first() {
+        anyhow::bail!(
+            "follows {f}: the database is open in the server at {}, which reads no file: stop the server and run this again, or send the gameset to the server with the repertoire's PGN text (POST /api/gamesets with \"repertoires\", docs/api.md)",
+            server.url()
+        );
     }
-    Ok(out)
+    Ok(())
 }
 
 pub fn run(cmd: GamesetCommand) -> anyhow::Result<()> {
@@ -132,14 +127,23 @@ pub fn run(cmd: GamesetCommand) -> anyhow::Result<()> {
             let g = match target(&a.db)? {
                 Target::Here(db) => {
                     let base = std::env::current_dir()?;
-                    gamesets::create(&db, &a.name, &a.criteria, a.from.as_deref(), &base)?
+                    gamesets::create(
+                        &db,
+                        &a.name,
+                        &a.criteria,
+                        a.from.as_deref(),
+                        gamesets::Repertoires::Files { base: &base },
+                    )?
                 }
-                Target::Served(server) => tabiya_server::hand_over_gameset(
-                    &server,
-                    &a.name,
-                    &absolute_files(&a.criteria)?,
-                    a.from.as_deref(),
-                )?,
+                Target::Served(server) => {
+                    no_files_handed_over(&a.criteria, &server)?;
+                    tabiya_server::hand_over_gameset(
+                        &server,
+                        &a.name,
+                        &a.criteria,
+                        a.from.as_deref(),
+                    )?
+                }
             };
             if a.json {
                 return print_json(&g);

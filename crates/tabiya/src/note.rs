@@ -1,10 +1,11 @@
 //! `tabiya note set | show | delete`: text kept with a chess position, found by any move
 //! order; `explore` shows it, `export --notes` writes it into the games that reach it.
 
-use std::io::Write;
-use std::path::PathBuf;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
+use tabiya_service::inputs::{self, Whole};
 use tabiya_service::notes::{self, Note};
 
 use crate::args::{DbArg, PositionArg};
@@ -69,16 +70,46 @@ fn change(db: &DbArg, position: &PositionArg, text: &str) -> anyhow::Result<Note
     })
 }
 
+/// A note's text from a file, or from standard input for `-`: at most what a note holds
+/// (`inputs::Whole::Note`), a regular file only, UTF-8.
+fn note_file(p: &Path) -> anyhow::Result<String> {
+    let bytes = if p.as_os_str() == "-" {
+        let bound = Whole::Note.bound();
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .lock()
+            .take(bound + 1)
+            .read_to_end(&mut bytes)?;
+        if bytes.len() as u64 > bound {
+            anyhow::bail!(
+                "standard input holds more than {}; at most {} is read for a note",
+                inputs::size_text(bound),
+                inputs::size_text(bound)
+            );
+        }
+        bytes
+    } else {
+        inputs::read_whole(p, Whole::Note)?
+    };
+    String::from_utf8(bytes).map_err(|e| {
+        anyhow::anyhow!(
+            "{}: not UTF-8 text (at byte {})",
+            if p.as_os_str() == "-" {
+                "standard input".to_string()
+            } else {
+                p.display().to_string()
+            },
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
 pub fn run(cmd: NoteCommand) -> anyhow::Result<()> {
     match cmd {
         NoteCommand::Set(a) => {
             let text = match (&a.text, &a.file) {
                 (Some(t), _) => t.clone(),
-                (None, Some(p)) if p.as_os_str() == "-" => {
-                    std::io::read_to_string(std::io::stdin())?
-                }
-                (None, Some(p)) => std::fs::read_to_string(p)
-                    .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", p.display()))?,
+                (None, Some(p)) => note_file(p)?,
                 (None, None) => unreachable!("clap requires one"),
             };
             let n = change(&a.db, &a.position, &text)?;

@@ -5,7 +5,6 @@
 //! be told apart (`check`).
 
 use std::collections::{HashMap, VecDeque};
-use std::io::Read;
 use std::path::Path;
 
 use shakmaty::{Chess, Move, Position};
@@ -16,6 +15,7 @@ use tabiya_pgn::{Game, Node};
 use crate::books::{BookFile, open};
 use crate::cards::not_to_play;
 use crate::error::{Context, Error, ErrorKind, Result};
+use crate::inputs::Whole;
 
 /// How far a book is walked from its start, in plies, and how many positions at most.
 pub const BOOK_DEPTH: u32 = 60;
@@ -61,20 +61,14 @@ pub struct Repertoire {
 }
 
 impl Repertoire {
-    /// Reads a repertoire: a book when the file is one (by its extension), else PGN.
+    /// Reads a repertoire: a book when the file is one (by its extension), else PGN, plain
+    /// or compressed: a regular file, it and its text each at most 64 MiB
+    /// ([`Whole::Repertoire`]).
     pub fn open(path: &Path) -> Result<Repertoire> {
         if BookFormat::from_extension(path).is_some() {
             return Repertoire::from_book(&BookFile::new(path));
         }
-        let bytes = tabiya_pgn::input::open(path)
-            .and_then(|mut input| {
-                let mut out = Vec::new();
-                input.reader.read_to_end(&mut out)?;
-                Ok(out)
-            })
-            .context(ErrorKind::BadRequest, || {
-                format!("cannot read repertoire {}", path.display())
-            })?;
+        let bytes = crate::inputs::read_whole_unpacked(path, Whole::Repertoire)?;
         Repertoire::from_pgn(&path.display().to_string(), &bytes)
     }
 

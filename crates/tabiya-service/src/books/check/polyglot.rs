@@ -8,8 +8,7 @@ use shakmaty::fen::Fen;
 use shakmaty::{Chess, EnPassantMode};
 use tabiya_books::polyglot::{self, Entry, EntrySource, PolyglotBook};
 
-use crate::books::open::missing_or;
-use crate::error::{Context, Error, ErrorKind, Result};
+use crate::error::{Context, ErrorKind, Result};
 
 /// Out-of-order entries listed one by one (the rest are counted).
 const MAX_UNSORTED_LISTED: u64 = 20;
@@ -46,13 +45,7 @@ pub struct PolyglotCheck {
 
 pub(super) fn check(path: &Path) -> Result<PolyglotCheck> {
     let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| {
-        Error::new(
-            missing_or(&e, ErrorKind::BadInput),
-            format!("cannot read {name}"),
-        )
-        .caused_by(e)
-    })?;
+    let bytes = crate::inputs::read_whole(path, crate::inputs::Whole::PolyglotBook)?;
     let mut problems: Vec<String> = Vec::new();
     let trailing = bytes.len() % polyglot::ENTRY_SIZE;
     if trailing != 0 {
