@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use axum::extract::{Path, RawQuery, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use tabiya_service::Error;
@@ -20,17 +20,14 @@ use crate::error::ApiError;
 use crate::params::Params;
 use crate::state::AppState;
 
-/// Why a change is refused, if it is.
+/// Why a change is refused, if it is (the guard refused it already: see `guard.rs`; this is
+/// the handler's own check, so that no change route depends on its place in the router).
 pub(crate) fn refused(state: &AppState, headers: &HeaderMap) -> Option<Response> {
-    let token = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "));
-    if state.writable || token == Some(state.token.as_str()) {
+    if crate::guard::granted(state, headers) {
         return None;
     }
     let body = serde_json::json!({
-        "error": "this server does not change its databases: start it with `tabiya serve --writable` to edit and delete games, keep notes and gamesets and answer flashcards",
+        "error": "this change needs a grant: start the server with `tabiya serve --writable` (its page has one) or show its secret from serve.json",
         "kind": "forbidden",
     });
     Some((StatusCode::FORBIDDEN, axum::Json(body)).into_response())

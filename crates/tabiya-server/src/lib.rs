@@ -17,6 +17,7 @@ mod changes;
 mod content_type;
 mod error;
 mod gamesets;
+mod guard;
 mod lichess;
 mod listen;
 mod log;
@@ -77,8 +78,18 @@ pub struct Config {
     pub cache_bytes: usize,
     /// The engines `/api/analysis` runs; `None`: no engine.
     pub engine: Option<tabiya_service::engine::EngineSettings>,
-    /// Whether the API may edit and delete games (`PATCH`/`DELETE`; see `changes`).
+    /// Whether the API may edit and delete games (`PATCH`/`DELETE`; see `changes`): the
+    /// server's own page gets a grant for changes (`guard.rs`).
     pub writable: bool,
+    /// Whether `writable` may go with an address that is not loopback: everyone who can
+    /// reach the address can then change the databases.
+    pub remote_changes: bool,
+    /// Names the server answers to besides IP addresses and `localhost` (`Host`), for a
+    /// server reached by name (behind a proxy, on a network).
+    pub allow_hosts: Vec<String>,
+    /// Origins whose pages may read Tabiya's API (`/api/…`, which holds notes, cards and
+    /// preparation), `*` for any; the Lichess-compatible endpoints are open to every origin.
+    pub cors_origins: Vec<String>,
     /// What connections may hold: head deadline and size, connections per peer and in all.
     pub limits: Limits,
     /// Verify every page's checksum of each database before serving it (refusing a damaged
@@ -100,6 +111,9 @@ impl Default for Config {
                 ..Default::default()
             }),
             writable: false,
+            remote_changes: false,
+            allow_hosts: Vec::new(),
+            cors_origins: Vec::new(),
             limits: Limits::default(),
             verify_pages: true,
         }
@@ -131,16 +145,22 @@ async fn serve(config: Config, ready: impl FnOnce(&str)) -> Result<(), Error> {
     let addr = listener
         .local_addr()
         .map_err(|e| Error::new(ErrorKind::Io, e.to_string()))?;
+    if config.writable && !addr.ip().is_loopback() && !config.remote_changes {
+        return Err(Error::bad_request(format!(
+            "--writable on {addr}, an address other machines can reach, lets everyone who reaches it edit and delete games: add --allow-remote-changes to mean that, or serve on 127.0.0.1"
+        )));
+    }
     let url = format!("http://{addr}/");
     let state = Arc::new(open(&config, &url)?);
     admin::announce(&state)?;
     let app = router(Arc::clone(&state), &config);
+    let shutdown = shutdown_signal()?;
     ready(&url);
     listen::serve(
         listener,
         app,
         config.limits,
-        shutdown_signal(),
+        shutdown,
         Duration::from_secs(10),
     )
     .await;
@@ -199,12 +219,16 @@ fn open(config: &Config, url: &str) -> Result<AppState, Error> {
         books,
         cache: Cache::new(config.cache_bytes),
         token: admin::new_token(),
+        grant: config.writable.then(admin::new_token),
+        hosts: config.allow_hosts.clone(),
         url: url.to_string(),
         writable: config.writable,
     })
 }
 
 fn router(state: Arc<AppState>, config: &Config) -> Router {
+    // The Lichess-compatible endpoints answer every origin, as Lichess's do: they hold the
+    // games' statistics, never a note, a card or a preparation.
     let lichess = Router::new()
         .route("/masters", get(lichess::masters))
         .route("/master", get(lichess::masters))
@@ -212,7 +236,13 @@ fn router(state: Arc<AppState>, config: &Config) -> Router {
         .route("/master/pgn/{id}", get(lichess::masters_pgn))
         .route("/lichess", get(lichess::lichess))
         .route("/player", get(lichess::player))
-        .route("/personal", get(lichess::player));
+        .route("/personal", get(lichess::player))
+        .layer(RequestBodyLimitLayer::new(64 << 10))
+        .layer(
+            CorsLayer::new()
+                .allow_methods([Method::GET])
+                .allow_origin(Any),
+        );
     let api = Router::new()
         .route("/api/databases", get(api::databases))
         .route("/api/explore", get(api::explore))
@@ -248,7 +278,6 @@ fn router(state: Arc<AppState>, config: &Config) -> Router {
         .route("/api/prepare", get(api::prepare))
         .route("/api/analysis", get(analysis::analyse))
         .route("/api/engine", get(analysis::engine))
-        .route("/api/admin/import", post(admin::import))
         .fallback(api::not_found)
         .layer(RequestBodyLimitLayer::new(64 << 10));
     // A repertoire comes whole in the body: a bigger one is allowed.
@@ -258,18 +287,44 @@ fn router(state: Arc<AppState>, config: &Config) -> Router {
         .route("/api/repertoire/games", post(repertoire::games))
         .layer(axum::extract::DefaultBodyLimit::max(repertoire::MAX_BODY))
         .layer(RequestBodyLimitLayer::new(repertoire::MAX_BODY));
-    let mut app = Router::new()
-        .merge(lichess.layer(RequestBodyLimitLayer::new(64 << 10)))
-        .merge(repertoires)
-        .merge(api)
-        .route("/", get(pages::index))
-        .route("/assets/{*path}", get(pages::asset))
-        .with_state(state)
-        .layer(
+    // Tabiya's own API is shared with other origins only when asked (`--cors`).
+    let mut shared = api.merge(repertoires);
+    if !config.cors_origins.is_empty() {
+        let origins = if config.cors_origins.iter().any(|o| o == "*") {
+            tower_http::cors::AllowOrigin::any()
+        } else {
+            tower_http::cors::AllowOrigin::list(
+                config
+                    .cors_origins
+                    .iter()
+                    .filter_map(|o| axum::http::HeaderValue::from_str(o).ok()),
+            )
+        };
+        shared = shared.layer(
             CorsLayer::new()
                 .allow_methods([Method::GET])
-                .allow_origin(Any),
-        )
+                .allow_origin(origins),
+        );
+    }
+    // Never shared with another origin: the page's grant, the hand-over of imports.
+    let own = Router::new()
+        .route("/api/grant", get(guard::grant))
+        .route("/api/admin/import", post(admin::import))
+        .layer(RequestBodyLimitLayer::new(64 << 10));
+    // What a request that sends something must show: on the routes that take one (the
+    // others answer 405 to a method they do not have).
+    let sending = axum::middleware::from_fn_with_state(Arc::clone(&state), guard::sending);
+    let mut app = Router::new()
+        .merge(lichess)
+        .merge(own.route_layer(sending.clone()))
+        .merge(shared.route_layer(sending))
+        .route("/", get(pages::index))
+        .route("/assets/{*path}", get(pages::asset))
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&state),
+            guard::hosts,
+        ))
+        .with_state(state)
         .layer(CompressionLayer::new())
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
@@ -281,26 +336,31 @@ fn router(state: Arc<AppState>, config: &Config) -> Router {
     app
 }
 
-/// Ctrl-C or SIGTERM.
-async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
+/// Ctrl-C or SIGTERM, listened for from now on: the server says it listens only once both
+/// stop it gracefully (a signal before that would end it at once).
+#[cfg(unix)]
+fn shutdown_signal() -> Result<impl std::future::Future<Output = ()>, Error> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let listen = |kind| {
+        signal(kind)
+            .map_err(|e| Error::new(ErrorKind::Io, format!("cannot listen for signals: {e}")))
     };
-    #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
+    let mut term = listen(SignalKind::terminate())?;
+    let mut int = listen(SignalKind::interrupt())?;
+    Ok(async move {
+        tokio::select! {
+            _ = term.recv() => {},
+            _ = int.recv() => {},
         }
-    };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        _ = ctrl_c => {},
-        _ = term => {},
-    }
+    })
+}
+
+/// Ctrl-C.
+#[cfg(not(unix))]
+fn shutdown_signal() -> Result<impl std::future::Future<Output = ()>, Error> {
+    Ok(async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
 }
 
 /// Runs a question off the async threads (answers read the store and compute).

@@ -15,6 +15,11 @@ pub struct AppState {
     pub cache: Cache,
     /// The secret a local `tabiya import` shows to hand its import to this server.
     pub token: String,
+    /// The page's grant for changes, when the server was started with `--writable`
+    /// (`guard.rs`).
+    pub grant: Option<String>,
+    /// Names the server answers to besides IP addresses and `localhost`.
+    pub hosts: Vec<String>,
     /// The address the server listens on.
     pub url: String,
     /// The engines analyses run on, when there are.

@@ -89,18 +89,31 @@ function answerOf(path, r, signal) {
   return r.body;
 }
 
+// The grant a change shows (Authorization: Bearer): the server gives it to its own page
+// only, when it was started with --writable. Asked once; a read-only server's refusal is
+// kept as no grant (the change is then refused with the server's own reason).
+let grant = null;
+async function grantHeaders() {
+  if (grant === null) {
+    grant = requestJson('/api/grant').then((r) => (r.ok && r.body && r.body.grant ? r.body.grant : ''), () => '');
+  }
+  const g = await grant;
+  return g ? { Authorization: `Bearer ${g}` } : {};
+}
+
 // A change sent to the server (PUT, DELETE… with a JSON body or none): its JSON answer, or
 // ApiError as getJson throws it (a read-only server answers 403).
 export async function sendJson(method, path, params = {}, body = undefined, { signal } = {}) {
+  const headers = await grantHeaders();
   const init = body === undefined
-    ? { method }
-    : { method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
+    ? { method, headers }
+    : { method, headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
   return answerOf(path, await requestJson(apiUrl(path, params), signal, init), signal);
 }
 
-// Text sent to the server (a repertoire's PGN) with a POST: its JSON answer, or ApiError.
+// PGN sent to the server to be read (a repertoire) with a POST: its JSON answer, or ApiError.
 export async function postText(path, params = {}, text = '', { signal } = {}) {
-  const init = { method: 'POST', headers: { 'Content-Type': 'text/plain; charset=utf-8' }, body: text };
+  const init = { method: 'POST', headers: { 'Content-Type': 'application/x-chess-pgn' }, body: text };
   return answerOf(path, await requestJson(apiUrl(path, params), signal, init), signal);
 }
 

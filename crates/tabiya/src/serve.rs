@@ -34,8 +34,26 @@ pub struct ServeArgs {
     /// Let the API edit and delete games (PATCH and DELETE /api/game/{id}, POST
     /// /api/games/delete); without it a served database is read only, but for `tabiya edit`
     /// and `tabiya delete` run on the same machine, which hand their change to the server.
+    ///
+    /// The server's own page gets a grant for changes; other sites' pages get none, and a
+    /// program shows the secret written in serve.json (docs/api.md, "Security").
     #[arg(long)]
     pub writable: bool,
+    /// With --writable on an address other machines can reach (not loopback): let everyone
+    /// who can reach it edit and delete games, and keep notes and gamesets.
+    #[arg(long, requires = "writable")]
+    pub allow_remote_changes: bool,
+    /// A name the server answers to besides IP addresses and localhost (the Host a proxy
+    /// or a browser sends); repeatable. Any other name is refused, so that no web page can
+    /// reach the server through a name of its own (DNS rebinding).
+    #[arg(long = "allow-host", value_name = "NAME")]
+    pub allow_hosts: Vec<String>,
+    /// An origin whose web pages may read Tabiya's API (/api/…: explore's notes, cards,
+    /// preparation), like https://example.org, or * for every origin; repeatable. The
+    /// Lichess-compatible endpoints are open to every origin without it; no origin may send
+    /// changes.
+    #[arg(long = "cors", value_name = "ORIGIN")]
+    pub cors_origins: Vec<String>,
     /// Longest a request may take, in seconds (then 408).
     #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
     pub timeout: f64,
@@ -116,6 +134,9 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             Some(args.engine.settings(args.engines)?)
         },
         writable: args.writable,
+        remote_changes: args.allow_remote_changes,
+        allow_hosts: args.allow_hosts,
+        cors_origins: args.cors_origins,
         verify_pages: !args.no_verify,
         timeout: seconds(args.timeout, "--timeout")?,
         limits: tabiya_server::Limits {

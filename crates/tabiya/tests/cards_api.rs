@@ -39,19 +39,9 @@ fn tabiya(args: &[&str], input: &str) -> (bool, String, String) {
     )
 }
 
+/// POSTed as the server's own page does (its grant, a JSON body).
 fn post(url: &str, body: &str) -> (u16, Value) {
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .build()
-        .into();
-    let resp = agent
-        .post(url)
-        .header("Content-Type", "application/json")
-        .send(body)
-        .unwrap_or_else(|e| panic!("POST {url}: {e}"));
-    let status = resp.status().as_u16();
-    let text = resp.into_body().read_to_string().unwrap();
-    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+    common::server::send("POST", url, body)
 }
 
 #[test]

@@ -93,7 +93,7 @@ fn slow_clients_are_closed_at_the_head_deadline_and_others_are_answered_meanwhil
     let mut slow: Vec<TcpStream> = (0..300)
         .map(|_| {
             let mut s = connect_from([127, 0, 0, 2], to);
-            let _ = s.write_all(b"GET /masters HTTP/1.1\r\nHost: x\r\n");
+            let _ = s.write_all(b"GET /masters HTTP/1.1\r\nHost: 127.0.0.1\r\n");
             s
         })
         .collect();
@@ -163,14 +163,15 @@ fn oversized_requests_and_paths_outside_the_api_are_refused_and_time_limits_hold
     while long_line.len() < 1 << 20 {
         long_line.extend_from_slice(b"e2e4,");
     }
-    long_line.extend_from_slice(b" HTTP/1.1\r\nHost: x\r\n\r\n");
+    long_line.extend_from_slice(b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
     assert_eq!(status_of(to, &long_line), 431);
-    let mut big_header = b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: ".to_vec();
+    let mut big_header = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ".to_vec();
     big_header.extend(std::iter::repeat_n(b'a', 100 << 10));
     big_header.extend_from_slice(b"\r\n\r\n");
     assert_eq!(status_of(to, &big_header), 431);
     // Just under the bound it is a request like any other.
-    let mut fine_header = b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Big: ".to_vec();
+    let mut fine_header =
+        b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nX-Big: ".to_vec();
     fine_header.extend(std::iter::repeat_n(b'a', 60 << 10));
     fine_header.extend_from_slice(b"\r\n\r\n");
     assert_eq!(status_of(to, &fine_header), 200);
@@ -178,15 +179,15 @@ fn oversized_requests_and_paths_outside_the_api_are_refused_and_time_limits_hold
     // A body over the API's 64 KiB: 413 (sent whole, and announced by Content-Length only).
     let body = vec![b'{'; 200 << 10];
     let mut post = format!(
-        "POST /api/games/delete HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+        "POST /api/novelty HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-chess-pgn\r\n\
          Content-Length: {}\r\n\r\n",
         body.len()
     )
     .into_bytes();
     post.extend_from_slice(&body);
     assert_eq!(status_of(to, &post), 413);
-    let announced = b"POST /api/games/delete HTTP/1.1\r\nHost: x\r\n\
-                      Content-Type: application/json\r\nContent-Length: 10000000000\r\n\r\n";
+    let announced = b"POST /api/novelty HTTP/1.1\r\nHost: 127.0.0.1\r\n\
+                      Content-Type: application/x-chess-pgn\r\nContent-Length: 10000000000\r\n\r\n";
     assert_eq!(status_of(to, announced), 413);
 
     // Paths outside the API, however spelled: 404, never a file of the machine.
@@ -200,7 +201,8 @@ fn oversized_requests_and_paths_outside_the_api_are_refused_and_time_limits_hold
         "/nothing-here",
         "/api/nothing-here",
     ] {
-        let request = format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        let request =
+            format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
         let mut s = TcpStream::connect(to).unwrap();
         s.write_all(request.as_bytes()).unwrap();
         let got = read_to_close(&mut s, Duration::from_secs(30)).expect("an answer");
@@ -216,7 +218,7 @@ fn oversized_requests_and_paths_outside_the_api_are_refused_and_time_limits_hold
     assert_eq!(
         status_of(
             to,
-            b"PUT /masters HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+            b"PUT /masters HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
         ),
         405
     );

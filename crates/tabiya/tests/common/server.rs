@@ -175,19 +175,65 @@ pub fn get(url: &str) -> Reply {
     get_with(url, &[])
 }
 
-/// A change sent to `url` (`PATCH`, `POST`, `PUT` with a body; anything else a `DELETE`):
-/// the status and the JSON answer (null when it is not JSON).
+/// A change sent to `url` (`PATCH`, `POST`, `PUT` with a body; anything else a `DELETE`)
+/// as the server's own page sends it: with the page's grant when the server gives one
+/// (`GET /api/grant`, a `--writable` server), a JSON body (PGN for the endpoints that read
+/// games sent to them). The status and the JSON answer (null when it is not JSON).
 #[allow(dead_code)] // not every test binary sends changes
 pub fn send(method: &str, url: &str, body: &str) -> (u16, serde_json::Value) {
+    let origin = url
+        .find("/api/")
+        .or_else(|| url[8..].find('/').map(|i| i + 8))
+        .map_or(url, |i| &url[..i]);
+    let grant = get(&format!("{origin}/api/grant"));
+    let grant = (grant.status == 200)
+        .then(|| grant.json()["grant"].as_str().map(String::from))
+        .flatten();
+    let mut headers = vec![("Content-Type", content_type_for(url).to_string())];
+    if let Some(g) = grant {
+        headers.push(("Authorization", format!("Bearer {g}")));
+    }
+    let headers: Vec<(&str, &str)> = headers.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    send_with(method, url, body, &headers)
+}
+
+/// The type the server takes for a body sent to `url`.
+#[allow(dead_code)]
+pub fn content_type_for(url: &str) -> &'static str {
+    if url.contains("/api/repertoire") || url.contains("/api/novelty") {
+        "application/x-chess-pgn"
+    } else {
+        "application/json"
+    }
+}
+
+/// A request with these headers only (no grant unless given): the status and the JSON
+/// answer (null when it is not JSON).
+#[allow(dead_code)]
+pub fn send_with(
+    method: &str,
+    url: &str,
+    body: &str,
+    headers: &[(&str, &str)],
+) -> (u16, serde_json::Value) {
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .http_status_as_error(false)
         .build()
         .into();
+    macro_rules! with_headers {
+        ($req:expr) => {{
+            let mut req = $req;
+            for (k, v) in headers {
+                req = req.header(*k, *v);
+            }
+            req
+        }};
+    }
     let resp = match method {
-        "PATCH" => agent.patch(url).send(body),
-        "POST" => agent.post(url).send(body),
-        "PUT" => agent.put(url).send(body),
-        _ => agent.delete(url).call(),
+        "PATCH" => with_headers!(agent.patch(url)).send(body.as_bytes()),
+        "POST" => with_headers!(agent.post(url)).send(body.as_bytes()),
+        "PUT" => with_headers!(agent.put(url)).send(body.as_bytes()),
+        _ => with_headers!(agent.delete(url)).call(),
     }
     .unwrap_or_else(|e| panic!("{method} {url}: {e}"));
     let status = resp.status().as_u16();

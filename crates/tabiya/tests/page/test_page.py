@@ -83,9 +83,10 @@ class Test:
             raise Failure(f"{url}: HTTP {e.code} {e.read()[:200]!r}") from e
 
     def post(self, path, body, **params):
-        """A POST of `body` to the server's `path`: its JSON answer."""
+        """A POST of PGN `body` to the server's `path` (a repertoire): its JSON answer."""
         q = urllib.parse.urlencode({k: v for k, v in params.items() if v is not None})
-        req = urllib.request.Request(self.base + path + ("?" + q if q else ""), data=body, method="POST")
+        req = urllib.request.Request(self.base + path + ("?" + q if q else ""), data=body, method="POST",
+                                     headers={"Content-Type": "application/x-chess-pgn"})
         with urllib.request.urlopen(req, timeout=60) as r:
             return json.loads(r.read())
 
