@@ -438,11 +438,13 @@ pub fn hand_over_gameset(
     name: &str,
     criteria: &str,
     from: Option<&str>,
+    repertoires: Vec<(String, String)>,
 ) -> Result<tabiya_service::gamesets::Gameset, Error> {
     let call = crate::gamesets::CreateCall {
         name: name.to_string(),
         criteria: criteria.to_string(),
         from: from.map(str::to_string),
+        repertoires: repertoires.into_iter().collect(),
     };
     hand_over_change(server, "POST", "api/gamesets", serde_json::to_vec(&call)?)
 }

@@ -121,6 +121,9 @@ pub struct CreateCall {
     pub criteria: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from: Option<String>,
+    /// The repertoires the criteria follow, by the name they give: their PGN text.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub repertoires: std::collections::BTreeMap<String, String>,
 }
 
 /// What `POST /api/gamesets` reads: [`CreateCall`] (what `tabiya gameset create` hands

@@ -266,7 +266,6 @@ fn router(state: Arc<AppState>, config: &Config) -> Router {
         .route("/api/game/{id}/pgn", get(api::game_pgn))
         .route("/api/books", get(api::books))
         .route("/api/stats", get(api::stats))
-        .route("/api/gamesets", get(gamesets::list).post(gamesets::create))
         .route(
             "/api/gamesets/{name}",
             get(gamesets::show).delete(gamesets::delete),
@@ -280,8 +279,10 @@ fn router(state: Arc<AppState>, config: &Config) -> Router {
         .route("/api/engine", get(analysis::engine))
         .fallback(api::not_found)
         .layer(RequestBodyLimitLayer::new(64 << 10));
-    // A repertoire comes whole in the body: a bigger one is allowed.
+    // A repertoire comes whole in the body (to be read, or followed by a new gameset): a
+    // bigger one is allowed.
     let repertoires = Router::new()
+        .route("/api/gamesets", get(gamesets::list).post(gamesets::create))
         .route("/api/repertoire", post(repertoire::positions))
         .route("/api/repertoire/check", post(repertoire::check))
         .route("/api/repertoire/games", post(repertoire::games))

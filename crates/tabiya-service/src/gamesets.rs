@@ -36,6 +36,19 @@ pub enum Repertoires<'a> {
     Sent(&'a [(String, String)]),
 }
 
+/// The repertoires `criteria` follow, read from files of this machine (a relative name from
+/// `base`) as [`create`] reads them: what a command sends to the server that holds the
+/// database, which reads no file (name, PGN text).
+pub fn read_followed(criteria: &str, base: &Path) -> Result<Vec<(String, String)>> {
+    let mut out = Vec::new();
+    for n in tabiya_db::files_of(criteria).map_err(Error::bad_request)? {
+        let bytes = read_whole(&base.join(&n), Whole::Follows)
+            .map_err(|e| Error::new(e.kind(), format!("follows {n}: {e}")))?;
+        out.push((n, latin1_or_utf8(bytes)));
+    }
+    Ok(out)
+}
+
 /// Makes a gameset of the games meeting `criteria` (among `from`'s games when given). A
 /// repertoire the criteria follow comes from `repertoires` and is kept in the database.
 pub fn create(

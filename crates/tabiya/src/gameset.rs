@@ -108,18 +108,6 @@ fn print_one(w: &mut impl Write, g: &Gameset) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Refuses to hand over a gameset whose criteria follow a repertoire file: the server reads
-/// no file of its machine (`docs/api.md`), and the hand-over carries no repertoire's text.
-fn no_files_handed_over(criteria: &str, server: &tabiya_server::HandOff) -> anyhow::Result<()> {
-    if let Some(f) = tabiya_service::gamesets::files_of(criteria)?.first() {
-        anyhow::bail!(
-            "follows {f}: the database is open in the server at {}, which reads no file: stop the server and run this again, or send the gameset to the server with the repertoire's PGN text (POST /api/gamesets with \"repertoires\", docs/api.md)",
-            server.url()
-        );
-    }
-    Ok(())
-}
-
 pub fn run(cmd: GamesetCommand) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     match cmd {
@@ -136,12 +124,15 @@ pub fn run(cmd: GamesetCommand) -> anyhow::Result<()> {
                     )?
                 }
                 Target::Served(server) => {
-                    no_files_handed_over(&a.criteria, &server)?;
+                    // The server reads no file: the repertoires followed go with the call.
+                    let base = std::env::current_dir()?;
+                    let repertoires = gamesets::read_followed(&a.criteria, &base)?;
                     tabiya_server::hand_over_gameset(
                         &server,
                         &a.name,
                         &a.criteria,
                         a.from.as_deref(),
+                        repertoires,
                     )?
                 }
             };

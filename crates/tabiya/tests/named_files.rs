@@ -506,7 +506,8 @@ fn over_http_a_gameset_follows_no_file_of_the_server() {
         "name": "x", "where": "annotated", "repertoires": {"rep.pgn": "1. e4 *"}
     }));
     assert_eq!(s, 400, "{e}");
-    // `tabiya gameset create` on the server's machine cannot hand a file over: it says so.
+    // `tabiya gameset create` on the server's machine reads the file itself (bounded) and
+    // sends its text: the server reads none, and the gameset follows it.
     let local = dir.path().join("local.pgn");
     std::fs::write(&local, "1. d4 *\n").unwrap();
     let (ok, err, _) = run_watched(&[
@@ -518,8 +519,21 @@ fn over_http_a_gameset_follows_no_file_of_the_server() {
         "--where".into(),
         format!("follows '{}'", local.display()),
     ]);
-    assert!(!ok);
-    assert!(err.contains("which reads no file"), "{err}");
+    assert!(ok, "{err}");
     let list = get(&format!("{url}api/gamesets"));
-    assert_eq!(list.json().as_array().unwrap().len(), 1);
+    assert_eq!(list.json().as_array().unwrap().len(), 2);
+    // And a device named to it is refused by the command, before anything is sent.
+    let (ok, err, _) = run_watched(&[
+        "gameset".into(),
+        "create".into(),
+        "--db".into(),
+        db.clone(),
+        "zero".into(),
+        "--where".into(),
+        "follows /dev/zero".into(),
+    ]);
+    assert!(!ok);
+    assert!(err.contains("/dev/zero"), "{err}");
+    let list = get(&format!("{url}api/gamesets"));
+    assert_eq!(list.json().as_array().unwrap().len(), 2);
 }
