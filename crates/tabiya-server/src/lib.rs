@@ -18,6 +18,7 @@ mod content_type;
 mod error;
 mod gamesets;
 mod guard;
+mod heavy;
 mod lichess;
 mod listen;
 mod log;
@@ -151,6 +152,7 @@ async fn serve(config: Config, ready: impl FnOnce(&str)) -> Result<(), Error> {
         )));
     }
     let url = format!("http://{addr}/");
+    let _ = REQUEST_TIME.set(config.timeout);
     let state = Arc::new(open(&config, &url)?);
     admin::announce(&state)?;
     let app = router(Arc::clone(&state), &config);
@@ -220,6 +222,7 @@ fn open(config: &Config, url: &str) -> Result<AppState, Error> {
         cache: Cache::new(config.cache_bytes),
         token: admin::new_token(),
         grant: config.writable.then(admin::new_token),
+        heavy: Arc::new(tokio::sync::Semaphore::new(heavy::permits())),
         hosts: config.allow_hosts.clone(),
         url: url.to_string(),
         writable: config.writable,
@@ -227,6 +230,7 @@ fn open(config: &Config, url: &str) -> Result<AppState, Error> {
 }
 
 fn router(state: Arc<AppState>, config: &Config) -> Router {
+    let heavy = axum::middleware::from_fn_with_state(Arc::clone(&state), heavy::limit);
     // The Lichess-compatible endpoints answer every origin, as Lichess's do: they hold the
     // games' statistics, never a note, a card or a preparation.
     let lichess = Router::new()
@@ -248,7 +252,12 @@ fn router(state: Arc<AppState>, config: &Config) -> Router {
         .route("/api/explore", get(api::explore))
         .route("/api/years", get(api::years))
         .route("/api/transpositions", get(api::transpositions))
-        .route("/api/novelty", get(novelty::stored).post(novelty::sent))
+        .route(
+            "/api/novelty",
+            get(novelty::stored)
+                .post(novelty::sent)
+                .layer(heavy.clone()),
+        )
         .route("/api/games", get(api::games))
         .route(
             "/api/game/{id}",
@@ -274,7 +283,7 @@ fn router(state: Arc<AppState>, config: &Config) -> Router {
         .route("/api/gamesets/{name}/pgn", get(gamesets::pgn))
         .route("/api/names", get(api::names))
         .route("/api/player", get(api::player))
-        .route("/api/prepare", get(api::prepare))
+        .route("/api/prepare", get(api::prepare).layer(heavy.clone()))
         .route("/api/analysis", get(analysis::analyse))
         .route("/api/engine", get(analysis::engine))
         .fallback(api::not_found)
@@ -283,9 +292,18 @@ fn router(state: Arc<AppState>, config: &Config) -> Router {
     // bigger one is allowed.
     let repertoires = Router::new()
         .route("/api/gamesets", get(gamesets::list).post(gamesets::create))
-        .route("/api/repertoire", post(repertoire::positions))
-        .route("/api/repertoire/check", post(repertoire::check))
-        .route("/api/repertoire/games", post(repertoire::games))
+        .route(
+            "/api/repertoire",
+            post(repertoire::positions).layer(heavy.clone()),
+        )
+        .route(
+            "/api/repertoire/check",
+            post(repertoire::check).layer(heavy.clone()),
+        )
+        .route(
+            "/api/repertoire/games",
+            post(repertoire::games).layer(heavy),
+        )
         .layer(axum::extract::DefaultBodyLimit::max(repertoire::MAX_BODY))
         .layer(RequestBodyLimitLayer::new(repertoire::MAX_BODY));
     // Tabiya's own API is shared with other origins only when asked (`--cors`).
@@ -364,11 +382,25 @@ fn shutdown_signal() -> Result<impl std::future::Future<Output = ()>, Error> {
     })
 }
 
+/// The time limit of a request (`Config::timeout`), set once the server starts.
+static REQUEST_TIME: std::sync::OnceLock<Duration> = std::sync::OnceLock::new();
+
+fn request_time() -> Duration {
+    REQUEST_TIME
+        .get()
+        .copied()
+        .unwrap_or(Config::default().timeout)
+}
+
 /// Runs a question off the async threads (answers read the store and compute).
+///
+/// The work has the request's time limit as its deadline (`tabiya_service::deadline`): its
+/// long loops stop once the request has timed out, rather than run on unseen.
 pub(crate) async fn blocking<T: Send + 'static>(
     f: impl FnOnce() -> Result<T, Error> + Send + 'static,
 ) -> Result<T, Error> {
-    tokio::task::spawn_blocking(f)
+    let until = std::time::Instant::now() + request_time();
+    tokio::task::spawn_blocking(move || tabiya_service::deadline::within(until, f))
         .await
         .map_err(|e| Error::new(ErrorKind::Io, format!("the answer failed: {e}")))?
 }

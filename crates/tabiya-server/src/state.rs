@@ -18,6 +18,8 @@ pub struct AppState {
     /// The page's grant for changes, when the server was started with `--writable`
     /// (`guard.rs`).
     pub grant: Option<String>,
+    /// Heavy requests answered at once (`heavy.rs`).
+    pub heavy: Arc<tokio::sync::Semaphore>,
     /// Names the server answers to besides IP addresses and `localhost`.
     pub hosts: Vec<String>,
     /// The address the server listens on.

@@ -33,6 +33,7 @@ pub mod cluster;
 pub mod codecs;
 pub mod database;
 pub mod dbset;
+pub mod deadline;
 pub mod demo;
 pub mod duplicates;
 pub mod edit;

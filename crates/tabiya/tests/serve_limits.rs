@@ -250,3 +250,103 @@ fn the_limits_take_only_sensible_values() {
         assert!(err.contains(flag), "{flag} {value}: {err}");
     }
 }
+
+/// The demo's games, and all of them as one PGN: a repertoire whose check takes seconds of
+/// a core (every game a line of it).
+fn demo_and_its_pgn(dir: &std::path::Path) -> (String, Vec<u8>) {
+    let db = dir.join("demo").display().to_string();
+    run_ok(&["demo", "--db", &db, "--no-serve"]);
+    let pgn = run_ok(&["export", "--db", &db]).stdout;
+    assert!(pgn.len() > 1 << 20, "a repertoire of megabytes");
+    (db, pgn)
+}
+
+/// CPU seconds a process has used (user and system), from /proc.
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    let after = &stat[stat.rfind(')').unwrap() + 2..];
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
+    ticks as f64 / 100.0
+}
+
+fn post_pgn(url: &str, body: &[u8]) -> (u16, Option<String>, serde_json::Value) {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into();
+    let resp = agent
+        .post(url)
+        .header("Content-Type", "application/x-chess-pgn")
+        .send(body)
+        .unwrap_or_else(|e| panic!("POST {url}: {e}"));
+    let status = resp.status().as_u16();
+    let retry = resp
+        .headers()
+        .get("retry-after")
+        .map(|v| v.to_str().unwrap_or("").to_string());
+    let text = resp.into_body().read_to_string().unwrap_or_default();
+    (
+        status,
+        retry,
+        serde_json::from_str(&text).unwrap_or(serde_json::Value::Null),
+    )
+}
+
+#[test]
+fn a_request_past_its_time_limit_stops_its_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let (db, pgn) = demo_and_its_pgn(dir.path());
+    let server = Server::start(&["--db", &db, "--no-engine", "--timeout", "0.3"]);
+    let url = format!("{}api/repertoire/check?side=white", server.url);
+    let (status, _, _) = post_pgn(&url, &pgn);
+    assert_eq!(status, 408);
+    // The check takes seconds of a core: had it run on after its 408, the server would use
+    // them now. It stops at its next step instead.
+    std::thread::sleep(Duration::from_millis(700));
+    let before = cpu_seconds(server.pid());
+    std::thread::sleep(Duration::from_secs(2));
+    let used = cpu_seconds(server.pid()) - before;
+    assert!(
+        used < 0.5,
+        "the server used {used:.2} s of CPU in the 2 s after the request timed out"
+    );
+    // And it answers as before.
+    assert_eq!(get(&format!("{}api/databases", server.url)).status, 200);
+}
+
+#[test]
+fn heavy_requests_are_answered_a_few_at_a_time_and_the_rest_told_to_retry() {
+    let dir = tempfile::tempdir().unwrap();
+    let (db, pgn) = demo_and_its_pgn(dir.path());
+    let server = Server::start(&["--db", &db, "--no-engine"]);
+    let url = format!("{}api/repertoire/check?side=white", server.url);
+    let pgn = std::sync::Arc::new(pgn);
+    let start = std::sync::Arc::new(std::sync::Barrier::new(8));
+    let answers: Vec<_> = (0..8)
+        .map(|i| {
+            // Each a different repertoire (one game less each), so no answer is cached.
+            let text = pgn.clone();
+            let url = format!("{url}&name=r{i}");
+            let start = start.clone();
+            std::thread::spawn(move || {
+                start.wait();
+                post_pgn(&url, &text)
+            })
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .map(|t| t.join().unwrap())
+        .collect();
+    let busy: Vec<_> = answers.iter().filter(|(s, _, _)| *s == 503).collect();
+    let done = answers.iter().filter(|(s, _, _)| *s == 200).count();
+    assert!(done >= 1, "{answers:?}");
+    assert!(!busy.is_empty(), "8 at once on {} cores: {answers:?}", 2);
+    assert_eq!(done + busy.len(), 8, "{answers:?}");
+    for (_, retry, e) in busy {
+        assert_eq!(retry.as_deref(), Some("1"));
+        assert_eq!(e["kind"], "busy", "{e}");
+    }
+    // Cheap questions are answered meanwhile and after.
+    assert_eq!(get(&format!("{}api/databases", server.url)).status, 200);
+}

@@ -102,6 +102,7 @@ pub(super) fn count(
     let mut seen: Vec<u128> = Vec::new();
     let mut keys: Vec<u128> = Vec::new();
     for &(id, side) in games {
+        crate::deadline::check()?;
         let facts = snap.facts(id)?;
         if let Some(since) = opts.since {
             let year = facts.date / 10000;

@@ -194,6 +194,7 @@ pub fn games(db: &Db, rep: &Repertoire, o: &GamesOptions) -> Result<GamesReport>
     let mut groups: HashMap<(u128, String), Departure> = HashMap::new();
     let mut order: Vec<(u128, String)> = Vec::new();
     for id in ids(&snap, o)? {
+        crate::deadline::check()?;
         let Some(game) = snap.chess_game(id)? else {
             continue;
         };

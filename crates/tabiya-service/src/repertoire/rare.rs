@@ -55,6 +55,7 @@ fn probabilities(
     for ply in 0..=depth {
         let mut next: BTreeMap<u128, (shakmaty::Chess, f64)> = BTreeMap::new();
         for (key, (pos, p)) in std::mem::take(&mut level) {
+            crate::deadline::check()?;
             *total.entry(key).or_default() += p;
             let mine = rep.moves_at(&pos);
             if ply == depth || mine.is_empty() {

@@ -84,6 +84,7 @@ pub fn walk(
     for ply in 0..=depth {
         let mut next = BTreeMap::new();
         for (key, node) in std::mem::take(&mut level) {
+            crate::deadline::check()?;
             if node.p < min_share {
                 continue;
             }
