@@ -21,6 +21,13 @@ impl Database {
                 text.len()
             )));
         }
+        if text.contains('\0') {
+            // `export --notes` writes a note into the games as a comment, and the import
+            // refuses a game holding a NUL byte (`tabiya_pgn::bounds::text_refusal`).
+            return Err(Error::Usage(
+                "a note holding a NUL byte: exported with the games (export --notes), it would make them unreadable".into(),
+            ));
+        }
         let w = self.store.write()?;
         let had = w.with_table(NOTES, |t| {
             if text.is_empty() {

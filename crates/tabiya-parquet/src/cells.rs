@@ -12,7 +12,7 @@ use arrow_array::types::{
 use arrow_array::{Array, StructArray};
 use arrow_schema::{DataType, Fields, TimeUnit};
 
-use crate::values::{push_day, push_rating, push_time};
+use crate::values::{push_day, push_rating, push_time, push_whole};
 
 /// The kinds of Arrow types a column can have, as far as reading tags goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,9 +88,11 @@ impl<'a> Cells<'a> {
         if a.data_type() == &DataType::Null || a.is_null(row) {
             return false;
         }
+        // Through i128, which holds every value of every width (a `UInt64` past `i64::MAX`
+        // written as `as i64` made 2^64 − 1 into -1).
         macro_rules! whole {
             ($t:ty) => {
-                push_rating(a.as_primitive::<$t>().value(row) as i64, self.signed, out)
+                push_whole(a.as_primitive::<$t>().value(row) as i128, self.signed, out)
             };
         }
         match a.data_type() {
@@ -200,5 +202,33 @@ impl<'a> Pairs<'a> {
             let value = self.values.push(i, &mut value).then_some(value);
             out.push((key, value));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use arrow_array::{Int8Array, Int64Array, UInt64Array};
+
+    use super::*;
+
+    fn text(a: &dyn Array, signed: bool) -> String {
+        let mut s = String::new();
+        assert!(Cells::new(a, signed).push(0, &mut s));
+        s
+    }
+
+    /// Every whole number comes back as itself: 2^64 − 1 in a `UInt64` column was written
+    /// `as i64`, -1.
+    #[test]
+    fn whole_numbers_of_any_width_are_read_as_they_are() {
+        let big = UInt64Array::from(vec![u64::MAX]);
+        assert_eq!(text(&big, false), "18446744073709551615");
+        assert_eq!(text(&big, true), "+18446744073709551615");
+        assert_eq!(
+            text(&Int64Array::from(vec![i64::MIN]), true),
+            "-9223372036854775808"
+        );
+        assert_eq!(text(&Int64Array::from(vec![-1]), false), "-1");
+        assert_eq!(text(&Int8Array::from(vec![5]), true), "+5");
     }
 }

@@ -156,10 +156,15 @@ impl<'a> RowCells<'a> {
     }
 }
 
-/// One tag line; a name PGN cannot hold is left out (as PGN export leaves it out), a line
-/// break in a value becomes a space.
+/// One tag line; a name PGN cannot hold is left out (letters, digits and `_+#=:-`, the
+/// characters of a PGN symbol, are kept: PGN export writes such names), a line break in a
+/// value becomes a space.
 fn put_tag(name: &str, value: &str, out: &mut String) {
-    if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+    if name.is_empty()
+        || !name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"_+#=:-".contains(&b))
+    {
         return;
     }
     if value.contains(['\n', '\r']) {

@@ -59,6 +59,15 @@ pub fn push_rating(v: i64, diff: bool, out: &mut String) {
     let _ = write!(out, "{v}");
 }
 
+/// Appends a whole number of any width as [`push_rating`] does (`+` above zero for a
+/// change): the number itself, whatever its size.
+pub fn push_whole(v: i128, diff: bool, out: &mut String) {
+    if diff && v > 0 {
+        out.push('+');
+    }
+    let _ = write!(out, "{v}");
+}
+
 /// The value of a rating (or rating change) tag that an `int16` column holds exactly.
 pub fn rating_of(text: &str, diff: bool) -> Option<i16> {
     let digits = text.strip_prefix('+').filter(|_| diff).unwrap_or(text);

@@ -108,6 +108,9 @@ fn tags<'a>(bytes: &'a [u8], v: &mut impl PlainVisitor) -> Option<TagSection<'a>
         }
         let name = decode_text(&line[..name_end]);
         let value = decode_text(&rest[value_start..q2]);
+        if crate::bounds::tag_line_bytes(&name, &value) > crate::bounds::MAX_TAG_LINE_BYTES {
+            return None; // longer as written (Latin-1 made UTF-8): the full parser refuses it
+        }
         v.tag(&name, &value);
         count += 1;
         match &*name {

@@ -161,15 +161,20 @@ impl Visitor for Builder {
         value: RawTag<'_>,
     ) -> ControlFlow<Self::Output> {
         // A tag pair: a name that is a PGN symbol (letters, digits, `_+#=:-`).
-        if name.first().is_some_and(u8::is_ascii_alphanumeric)
-            && name
-                .iter()
-                .all(|&b| b.is_ascii_alphanumeric() || b"_+#=:-".contains(&b))
-        {
+        if crate::bounds::is_tag_name(name) {
             self.tags_seen += 1;
         }
         let name = decode_text(name).into_owned();
         let value = decode_text(&value.decode()).into_owned();
+        // The line as it will be written (UTF-8: a Latin-1 file's line grows) within the
+        // bound, so that what is stored is read back when written out.
+        let bytes = crate::bounds::tag_line_bytes(&name, &value);
+        if bytes > MAX_TAG_LINE_BYTES {
+            return ControlFlow::Break(Err(Failure::Tags(format!(
+                "tag {name}: {bytes} bytes as Tabiya writes it (UTF-8, escaped), longer than the {} KiB a tag line may hold; game refused",
+                MAX_TAG_LINE_BYTES >> 10
+            ))));
+        }
         tags.push((name, value));
         ControlFlow::Continue(())
     }

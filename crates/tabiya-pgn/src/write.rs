@@ -150,14 +150,14 @@ pub fn write_tag(name: &str, value: &str, out: &mut String) {
 }
 
 /// The tags [`write_game`] writes after the Seven Tag Roster, in the game's order: every
-/// tag but the roster's (a repeated roster tag too) and those whose name PGN cannot hold.
+/// tag but the roster's (a repeated roster tag too) and those whose name is not a PGN
+/// symbol ([`crate::bounds::is_tag_name`]: what PGN can hold, and what an edit may set).
 pub fn other_tags(game: &Game) -> impl Iterator<Item = (&str, &str)> {
     game.tags
         .iter()
         .filter(|(name, _)| {
             !SEVEN_TAG_ROSTER.contains(&name.as_str())
-                && !name.is_empty()
-                && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                && crate::bounds::is_tag_name(name.as_bytes())
         })
         .map(|(n, v)| (n.as_str(), v.as_str()))
 }

@@ -716,7 +716,7 @@ fn variation(pos: &Chess, pv: &[String]) -> Option<Variation> {
 /// Writes the games as PGN with the stored evaluations: `[%eval …]` after each move, and
 /// each judged move's NAG, a comment and the engine's line. Returns how many.
 pub fn write_pgn(db: &Db, ids: &[u32], out: &mut dyn Write) -> Result<u64> {
-    crate::export::write_games(ids.iter().map(|&id| Ok(report(db, id)?.1)), out)
+    crate::export::write_games(ids.iter().map(|&id| Ok((id, report(db, id)?.1))), out)
 }
 
 /// Writes the games `annotation` reports on (`ids`, as given to [`annotate`]) as PGN: with
@@ -743,14 +743,14 @@ pub fn write_annotated(
         if let Some(r) = novelties.get(&id) {
             novelty::mark(&mut game, r);
         }
-        Ok(game)
+        Ok((id, game))
     });
     crate::export::write_games(games, out)
 }
 
 /// [`write_pgn`] as Parquet (`export --format parquet --evals`).
 pub fn write_parquet(db: &Db, ids: &[u32], out: &mut (dyn Write + Send)) -> Result<u64> {
-    crate::export::write_parquet(ids.iter().map(|&id| Ok(report(db, id)?.1)), out)
+    crate::export::write_parquet(ids.iter().map(|&id| Ok((id, report(db, id)?.1))), out)
 }
 
 #[cfg(test)]

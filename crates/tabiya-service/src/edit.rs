@@ -35,7 +35,8 @@ impl EditRequest {
         Ok(req)
     }
 
-    /// The edits, each checked (a tag name PGN can hold, a Result PGN knows, no FEN).
+    /// The edits, each checked (a tag name PGN can hold, a value the import would read back,
+    /// a Result PGN knows, no FEN).
     pub fn edits(&self) -> Result<Vec<TagEdit>> {
         let mut out = Vec::with_capacity(self.set.len() + self.unset.len());
         for (k, v) in &self.set {
@@ -99,9 +100,13 @@ impl Db {
         self.delete_games(&ids)
     }
 
-    /// Edits one game's tags.
+    /// Edits one game's tags. An edit the import would refuse (a tag past the bounds a
+    /// game read from a file keeps, `tabiya_pgn::bounds`) is refused, naming the game.
     pub fn edit_game(&self, id: u32, req: &EditRequest) -> Result<Edited> {
-        let edits = req.edits()?;
+        let edits = req.edits().map_err(|e| match e.kind() {
+            ErrorKind::BadRequest => Error::new(e.kind(), format!("game {id}: {e}")),
+            _ => e,
+        })?;
         Ok(self.inner()?.edit_game(id, &edits)?)
     }
 

@@ -55,7 +55,9 @@ pub fn game_ids(db: &Db, selection: &Selection) -> Result<Vec<u32>> {
     })
 }
 
-/// Writes the selected games as PGN to `out`; returns how many.
+/// Writes the selected games as PGN to `out`; returns how many. Every game is written; when
+/// the import would not read one back ([`Copied::refuse`]), the answer is an error naming
+/// them, after the others are written.
 pub fn pgn(db: &Db, selection: &Selection, out: &mut dyn Write) -> Result<u64> {
     pgn_named(db, selection, false, false, out)
 }
@@ -70,14 +72,27 @@ pub fn pgn_named(
     notes: bool,
     out: &mut dyn Write,
 ) -> Result<u64> {
+    pgn_copied(db, selection, canonical, notes, out)?.whole()
+}
+
+/// [`pgn_named`], saying which games were written and which the import would refuse
+/// rather than failing on them (for `db merge`, which counts them with the import's).
+pub(crate) fn pgn_copied(
+    db: &Db,
+    selection: &Selection,
+    canonical: bool,
+    notes: bool,
+    out: &mut dyn Write,
+) -> Result<Copied> {
     with_games(db, selection, canonical, notes, &mut |games| {
-        write_games(games, out)
+        write_games_copied(games, out)
     })
 }
 
 /// [`pgn_named`] as Parquet (`docs/formats/parquet.md`): the Seven Tag Roster and the Lichess
 /// database's columns, the other tags in a `tags` map, the movetext as PGN export writes
-/// it. Imported again, the games export as the same PGN.
+/// it. Imported again, the games export as the same PGN; a game the import would refuse is
+/// an error naming it, as for [`pgn`].
 pub fn parquet_named(
     db: &Db,
     selection: &Selection,
@@ -86,21 +101,73 @@ pub fn parquet_named(
     out: &mut (dyn Write + Send),
 ) -> Result<u64> {
     with_games(db, selection, canonical, notes, &mut |games| {
-        write_parquet(games, out)
-    })
+        write_parquet_copied(games, out)
+    })?
+    .whole()
 }
 
-/// Games one after the other, as they are read.
-type Games<'a> = dyn Iterator<Item = Result<tabiya_pgn::Game>> + 'a;
+/// Games one after the other, as they are read, with their ids.
+type Games<'a> = dyn Iterator<Item = Result<(u32, tabiya_pgn::Game)>> + 'a;
 
-/// Calls `write` with the selected games, as [`pgn_named`] describes them.
+/// What a copy of games wrote: every game given, and those of them the import would refuse
+/// (`tabiya_pgn::bounds::text_refusal`: a tag line or the game past the bounds the import
+/// keeps — a game stored before the bounds existed, a canonical name or a note too long),
+/// which are lost to any database made from the copy.
+#[derive(Debug, Default)]
+pub(crate) struct Copied {
+    /// The games written, in order.
+    pub ids: Vec<u32>,
+    /// The games the import would refuse, and why.
+    pub unreadable: Vec<(u32, String)>,
+}
+
+impl Copied {
+    fn check(&mut self, id: u32, text: &[u8]) {
+        self.ids.push(id);
+        if let Some(why) = tabiya_pgn::bounds::text_refusal(text) {
+            self.unreadable.push((id, why));
+        }
+    }
+
+    /// How many were written; an error naming the games the import would refuse, if any.
+    pub fn whole(self) -> Result<u64> {
+        if self.unreadable.is_empty() {
+            return Ok(self.ids.len() as u64);
+        }
+        Err(Error::new(
+            ErrorKind::BadRequest,
+            format!(
+                "{} of the {} games written would be refused by an import, so a database made from this copy would lack them: {}. Each is in the output all the same; mend it (`tabiya edit --game ID --set TAG=shorter` or `--unset TAG`) and copy again",
+                self.unreadable.len(),
+                self.ids.len(),
+                list_games(&self.unreadable)
+            ),
+        ))
+    }
+}
+
+/// Games and why, for a message: `game 7 (…); game 9 (…)`, the first 20 of them.
+pub(crate) fn list_games(games: &[(u32, String)]) -> String {
+    let mut s: Vec<String> = games
+        .iter()
+        .take(20)
+        .map(|(id, why)| format!("game {id} ({why})"))
+        .collect();
+    if games.len() > 20 {
+        s.push(format!("and {} more", games.len() - 20));
+    }
+    s.join("; ")
+}
+
+/// Calls `write` with the selected games, as [`pgn_named`] describes them; checks that it
+/// wrote every one.
 fn with_games(
     db: &Db,
     selection: &Selection,
     canonical: bool,
     notes: bool,
-    write: &mut dyn FnMut(&mut Games<'_>) -> Result<u64>,
-) -> Result<u64> {
+    write: &mut dyn FnMut(&mut Games<'_>) -> Result<Copied>,
+) -> Result<Copied> {
     let ids = game_ids(db, selection)?;
     let snap = db.inner()?.snapshot()?;
     let names = if canonical {
@@ -113,7 +180,7 @@ fn with_games(
     } else {
         Default::default()
     };
-    write(&mut ids.iter().map(|&id| {
+    let copied = write(&mut ids.iter().map(|&id| {
         let mut g = snap
             .chess_game(id)?
             .ok_or_else(|| Error::not_found(format!("no game {id} in {}", db.dir().display())))?;
@@ -121,42 +188,91 @@ fn with_games(
             n.apply(&mut g, snap.facts(id)?.date);
         }
         crate::notes::annotate(&mut g, &notes);
-        Ok(g)
-    }))
+        Ok((id, g))
+    }))?;
+    if copied.ids != ids {
+        let missing: Vec<u32> = ids
+            .iter()
+            .filter(|id| !copied.ids.contains(id))
+            .copied()
+            .take(20)
+            .collect();
+        return Err(Error::new(
+            ErrorKind::Io,
+            format!(
+                "{} games selected, {} written: games {missing:?} are missing",
+                ids.len(),
+                copied.ids.len()
+            ),
+        ));
+    }
+    Ok(copied)
 }
 
-/// Writes games as PGN to `out`, one after the other; returns how many.
+/// Writes games as PGN to `out`, one after the other; returns how many (an error naming
+/// the games the import would refuse, see [`Copied::whole`]).
 pub(crate) fn write_games(
-    games: impl Iterator<Item = Result<tabiya_pgn::Game>>,
+    games: impl Iterator<Item = Result<(u32, tabiya_pgn::Game)>>,
     out: &mut dyn Write,
 ) -> Result<u64> {
+    write_games_copied(games, out)?.whole()
+}
+
+fn write_games_copied(
+    games: impl Iterator<Item = Result<(u32, tabiya_pgn::Game)>>,
+    out: &mut dyn Write,
+) -> Result<Copied> {
     let mut text = String::new();
-    let mut n = 0;
+    let mut copied = Copied::default();
     for g in games {
+        let (id, g) = g?;
         text.clear();
-        tabiya_pgn::write_game(&g?, &mut text);
+        tabiya_pgn::write_game(&g, &mut text);
         out.write_all(text.as_bytes())
             .context(ErrorKind::Io, || "cannot write the games".to_string())?;
-        n += 1;
+        copied.check(id, text.as_bytes());
     }
     out.flush()
         .context(ErrorKind::Io, || "cannot write the games".to_string())?;
-    Ok(n)
+    Ok(copied)
 }
 
-/// Writes games as one Parquet file to `out`; returns how many.
+/// Writes games as one Parquet file to `out`; returns how many (an error naming the games
+/// the import would refuse, see [`Copied::whole`]: a row is read as the PGN text of its game).
 pub(crate) fn write_parquet(
-    games: impl Iterator<Item = Result<tabiya_pgn::Game>>,
+    games: impl Iterator<Item = Result<(u32, tabiya_pgn::Game)>>,
     out: &mut (dyn Write + Send),
 ) -> Result<u64> {
+    write_parquet_copied(games, out)?.whole()
+}
+
+fn write_parquet_copied(
+    games: impl Iterator<Item = Result<(u32, tabiya_pgn::Game)>>,
+    out: &mut (dyn Write + Send),
+) -> Result<Copied> {
     let failed = || "cannot write the games as Parquet".to_string();
     let mut w = tabiya_parquet::GameWriter::new(&mut *out).context(ErrorKind::Io, failed)?;
+    let mut copied = Copied::default();
+    let mut text = String::new();
     for g in games {
-        w.write(&g?).context(ErrorKind::Io, failed)?;
+        let (id, g) = g?;
+        w.write(&g).context(ErrorKind::Io, failed)?;
+        text.clear();
+        tabiya_pgn::write_game(&g, &mut text);
+        copied.check(id, text.as_bytes());
     }
     let (n, _) = w.finish().context(ErrorKind::Io, failed)?;
     out.flush().context(ErrorKind::Io, failed)?;
-    Ok(n)
+    if n != copied.ids.len() as u64 {
+        return Err(Error::new(
+            ErrorKind::Io,
+            format!(
+                "{} games given, {n} rows written: the Parquet file lacks games",
+                copied.ids.len()
+            ),
+        ));
+    }
+    Ok(copied)
 }
 
 /// The game a set or a database names `id` (`MEMBER:ID` in a set, see
@@ -166,10 +282,11 @@ pub fn game_pgn_named(db: &Db, id: &str) -> Result<String> {
     game_pgn(&db.member(m), n)
 }
 
-/// One chess game as PGN text.
+/// One chess game as PGN text (to show: a game the import would refuse is shown all the
+/// same, so that it can be seen and mended).
 pub fn game_pgn(db: &Db, id: u32) -> Result<String> {
     let mut out = Vec::new();
-    pgn(db, &Selection::Game(id), &mut out)?;
+    pgn_copied(db, &Selection::Game(id), false, false, &mut out)?;
     Ok(String::from_utf8_lossy(&out).into_owned())
 }
 

@@ -15,7 +15,8 @@ use serde::Serialize;
 use tabiya_pgn::pipeline::Source;
 
 use crate::database::{Db, Kind};
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
+use crate::export::Copied;
 use crate::import::{ImportProgress, ImportReport, ImportRequest, import_sources};
 
 /// What a merge did.
@@ -40,6 +41,7 @@ pub fn merge(
         into,
         sources,
         &crate::export::Selection::All,
+        false,
         batch,
         progress,
     )
@@ -63,13 +65,21 @@ pub fn subset(
     }
     // The selection is checked before anything is made.
     crate::export::game_ids(&Db::open(source)?, selection)?;
-    merge_selected(into, &[source.to_path_buf()], selection, batch, progress)
+    merge_selected(
+        into,
+        &[source.to_path_buf()],
+        selection,
+        true,
+        batch,
+        progress,
+    )
 }
 
 fn merge_selected(
     into: &Path,
     sources: &[PathBuf],
     selection: &crate::export::Selection,
+    subset: bool,
     batch: u64,
     progress: &ImportProgress,
 ) -> Result<MergeReport> {
@@ -122,11 +132,11 @@ fn merge_selected(
         let handles: Vec<_> = writers
             .into_iter()
             .map(|(db, w)| {
-                s.spawn(move || -> Result<u64> {
+                s.spawn(move || -> Result<Copied> {
                     let mut out = std::io::BufWriter::with_capacity(1 << 20, w);
-                    let n = crate::export::pgn(db, selection, &mut out)?;
+                    let copied = crate::export::pgn_copied(db, selection, false, false, &mut out)?;
                     out.flush().ok();
-                    Ok(n)
+                    Ok(copied)
                 })
             })
             .collect();
@@ -136,11 +146,14 @@ fn merge_selected(
             readers,
             &ImportRequest {
                 batch,
+                // A subset is a new database of every game picked, a copy kept twice
+                // included; a merge skips the games its target holds already.
+                keep_duplicates: subset,
                 ..ImportRequest::default()
             },
             progress,
         );
-        let wrote: Vec<Result<u64>> = handles
+        let wrote: Vec<Result<Copied>> = handles
             .into_iter()
             .map(|h| {
                 h.join().unwrap_or_else(|_| {
@@ -154,11 +167,13 @@ fn merge_selected(
         (report, wrote)
     });
     let report = report?;
+    let mut copies = Vec::with_capacity(sources.len());
     for (w, dir) in wrote.into_iter().zip(sources) {
         // A writer stops early only when the import stopped reading (its error is above)
         // or its source could not be read.
-        w.map_err(|e| Error::new(e.kind(), format!("{}: {e}", dir.display())))?;
+        copies.push(w.map_err(|e| Error::new(e.kind(), format!("{}: {e}", dir.display())))?);
     }
+    lost_games(into, sources, subset, &copies, report.summary())?;
     // The sources' corrections of names, and a spelling file when the target has none.
     let target = Db::open(into)?;
     let mut rules = 0;
@@ -173,4 +188,66 @@ fn merge_selected(
         rules,
         spelling,
     })
+}
+
+/// Fails when a game of a source is not in the target after the import: every game written
+/// must be imported, or skipped as a copy of a game the target holds (a merge's duplicates;
+/// a subset keeps every game). Names the games lost — by their ids in their source, the
+/// import's game number in a source's stream being the place of the id in its list — and
+/// why: refused by the import's bounds (a game stored before they existed), or whatever the
+/// import said of it.
+fn lost_games(
+    into: &Path,
+    sources: &[PathBuf],
+    subset: bool,
+    copies: &[Copied],
+    summary: &tabiya_db::ImportSummary,
+) -> Result<()> {
+    let mut lost: Vec<String> = Vec::new();
+    let mut count = 0u64;
+    for (i, (dir, copied)) in sources.iter().zip(copies).enumerate() {
+        let file = &summary.files[i];
+        let kept = file.imported + file.duplicates;
+        let written = copied.ids.len() as u64;
+        if kept >= written && copied.unreadable.is_empty() {
+            continue;
+        }
+        let name = dir.display().to_string();
+        let mut games: Vec<(u32, String)> = copied.unreadable.clone();
+        for p in summary
+            .problems
+            .iter()
+            .filter(|p| p.file == name && p.game > 0)
+        {
+            let Some(&id) = copied.ids.get(p.game as usize - 1) else {
+                continue;
+            };
+            if !games.iter().any(|(g, _)| *g == id) {
+                games.push((id, format!("the import: {}", p.reason)));
+            }
+        }
+        games.sort_by_key(|(id, _)| *id);
+        let n = written.saturating_sub(kept).max(games.len() as u64);
+        count += n;
+        lost.push(format!(
+            "{n} of the {written} games of {name}: {}",
+            crate::export::list_games(&games)
+        ));
+    }
+    if lost.is_empty() {
+        return Ok(());
+    }
+    let again = if subset {
+        "make the subset again, into a new folder"
+    } else {
+        "merge again (the games copied already are skipped)"
+    };
+    Err(Error::new(
+        ErrorKind::BadInput,
+        format!(
+            "{count} games were not copied into {}: {}. The other games are there; mend these in their source (`tabiya edit --db SRC --game ID --set TAG=shorter`, or `--unset TAG`) and {again}",
+            into.display(),
+            lost.join("; ")
+        ),
+    ))
 }

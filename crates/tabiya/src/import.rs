@@ -156,6 +156,9 @@ pub fn print_chess(summary: &ImportSummary, dir: &Path) -> anyhow::Result<()> {
         dir.display(),
         summary.database_games
     )?;
+    for n in &summary.notes {
+        writeln!(out, "  note: {}", file_problem(&n.file, &n.reason))?;
+    }
     drop(out);
     for p in summary.problems.iter().take(20) {
         if p.game == 0 {
@@ -184,6 +187,13 @@ fn print_othello(s: &WthorImportSummary, dir: &Path) -> anyhow::Result<()> {
         "  unfinished games imported (result = stored adjudicated score): {}",
         s.unfinished
     )?;
+    if s.scores_replaced > 0 {
+        writeln!(
+            out,
+            "  impossible disc counts (over 64) replaced by the game's replayed count: {} games (see the warnings)",
+            s.scores_replaced
+        )?;
+    }
     let n = &s.names;
     writeln!(
         out,

@@ -164,7 +164,19 @@ impl Database {
     /// [`Database::edit_game`] for many games in one transaction (all or none): each
     /// T record they touch is counted again once.
     pub fn edit_games(&self, edits: &[(u32, Vec<TagEdit>)]) -> Result<Vec<Edited>> {
-        let (edited, new_spellings) = self.edit_games_alone(edits)?;
+        let (edited, new_spellings) = self.edit_games_alone(edits, true)?;
+        if new_spellings {
+            self.rebuild_names()?;
+        }
+        Ok(edited)
+    }
+
+    /// [`Database::edit_games`] without the bounds of a tag ([`check_edit`]'s and the
+    /// game's): for tests only, to make what a database written before the bounds existed
+    /// holds — a game the import would refuse, which every copy must then refuse loudly.
+    #[doc(hidden)]
+    pub fn edit_games_past_bounds(&self, edits: &[(u32, Vec<TagEdit>)]) -> Result<Vec<Edited>> {
+        let (edited, new_spellings) = self.edit_games_alone(edits, false)?;
         if new_spellings {
             self.rebuild_names()?;
         }
@@ -172,7 +184,12 @@ impl Database {
     }
 
     /// [`Database::edit_games`] but for the entries; says whether it added spellings.
-    fn edit_games_alone(&self, edits: &[(u32, Vec<TagEdit>)]) -> Result<(Vec<Edited>, bool)> {
+    /// `bounded`: each edit checked, and the game after it (false for tests only).
+    fn edit_games_alone(
+        &self,
+        edits: &[(u32, Vec<TagEdit>)],
+        bounded: bool,
+    ) -> Result<(Vec<Edited>, bool)> {
         if self.kind() != Kind::Chess {
             return Err(Error::Usage(
                 "the games of an Othello database have no tags to edit (delete and import instead)"
@@ -187,8 +204,15 @@ impl Database {
                 w[0]
             )));
         }
-        for e in edits.iter().flat_map(|(_, e)| e) {
-            check_edit(e)?;
+        for (id, e) in edits
+            .iter()
+            .filter(|_| bounded)
+            .flat_map(|(id, e)| e.iter().map(move |e| (*id, e)))
+        {
+            check_edit(e).map_err(|err| match err {
+                Error::Usage(why) => Error::Usage(format!("game {id}: {why}")),
+                other => other,
+            })?;
         }
         let _lock = self.lock_changes();
         let change = Change::begin(self)?;
@@ -235,6 +259,9 @@ impl Database {
             });
             if !changed {
                 continue;
+            }
+            if bounded {
+                refuse_unreadable(*id, data, &names, &game)?;
             }
             // The stored form again: the body as before but for the result.
             let mut body = Vec::new();
@@ -313,4 +340,27 @@ impl Database {
     pub(crate) fn lock_changes(&self) -> std::sync::MutexGuard<'_, ()> {
         self.changes.lock().unwrap_or_else(|e| e.into_inner())
     }
+}
+
+/// Refuses an edit after which the game, written as PGN, is one the import refuses (each
+/// tag set was checked alone; here the game whole: more than `MAX_GAME_BYTES` with the tags
+/// added) — unless it was so before the edit (a game stored before the bounds existed can
+/// still be edited, to mend it).
+fn refuse_unreadable(
+    id: u32,
+    data: &[u8],
+    names: &StoreNames,
+    game: &tabiya_pgn::Game,
+) -> Result<()> {
+    let Some(why) = tabiya_pgn::bounds::text_refusal(tabiya_pgn::game_to_string(game).as_bytes())
+    else {
+        return Ok(());
+    };
+    let before = decode_game(data, names)?;
+    if tabiya_pgn::bounds::text_refusal(tabiya_pgn::game_to_string(&before).as_bytes()).is_some() {
+        return Ok(());
+    }
+    Err(Error::Usage(format!(
+        "game {id}: after this edit the import would refuse the game ({why}): edit refused"
+    )))
 }

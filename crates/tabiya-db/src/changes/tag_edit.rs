@@ -31,35 +31,34 @@ impl TagEdit {
     }
 }
 
-/// Whether a tag name is a PGN symbol: a letter or digit first, then letters, digits and
-/// `_+#=:-`.
-fn valid_name(name: &str) -> bool {
-    let mut chars = name.chars();
-    chars.next().is_some_and(|c| c.is_ascii_alphanumeric())
-        && chars.all(|c| c.is_ascii_alphanumeric() || "_+#=:-".contains(c))
-}
-
-/// Checks an edit: a tag name PGN can hold, a value on one line, a Result PGN knows; the
-/// start position (FEN, SetUp) is part of the moves and is not a tag to edit.
+/// Checks an edit: what the import would refuse in a tag is refused here, by the one check
+/// they share ([`tabiya_pgn::bounds::tag_refusal`]: a PGN tag name, a value on one line
+/// without a NUL byte, a line within the bound as written), so that an edited game is one
+/// every copy of the database (export, merge, subset, Parquet) reads back; a Result PGN
+/// knows; the start position and how the moves are read (FEN, SetUp, Variant) are part of
+/// the moves and are not tags to edit.
 pub fn check(edit: &TagEdit) -> Result<()> {
     let name = edit.name();
-    if !valid_name(name) {
-        return Err(Error::Usage(format!(
-            "`{name}` is not a PGN tag name (letters, digits and _+#=:- , a letter or digit first)"
-        )));
+    match edit {
+        TagEdit::Set(_, value) => {
+            if let Some(why) = tabiya_pgn::bounds::tag_refusal(name, value) {
+                return Err(Error::Usage(why));
+            }
+        }
+        // Any tag a game holds can go (one whose name is not a PGN symbol too: the writer
+        // leaves it out).
+        TagEdit::Unset(_) if name.is_empty() => {
+            return Err(Error::Usage("no tag name to unset".into()));
+        }
+        TagEdit::Unset(_) => {}
     }
-    if name == "FEN" || name == "SetUp" {
+    if name == "FEN" || name == "SetUp" || name == "Variant" {
         return Err(Error::Usage(format!(
-            "{name} says where the moves start: changing it would change the game's moves, which an edit of tags does not do"
+            "{name} says where the moves start and how they are read: changing it would change the game's moves, which an edit of tags does not do"
         )));
     }
     match edit {
         TagEdit::Set(_, value) => {
-            if value.contains(['\n', '\r']) {
-                return Err(Error::Usage(format!(
-                    "the value of {name} must be one line"
-                )));
-            }
             if name == "Result" && !matches!(value.as_str(), "1-0" | "0-1" | "1/2-1/2" | "*") {
                 return Err(Error::Usage(format!(
                     "Result `{value}`: a result is 1-0, 0-1, 1/2-1/2 or *"
@@ -131,5 +130,28 @@ mod tests {
             ]
         );
         assert!(!apply(&mut g, &[TagEdit::Set("White".into(), "B".into())]));
+    }
+
+    /// What the import refuses in a tag is refused in an edit: `[Annotator "…"]` is 14 bytes
+    /// besides the value, so 8,178 bytes of value make a line of 8,192 (kept) and 8,179 one
+    /// of 8,193 (refused, naming the tag and the bound); a NUL byte; a line end; a name that
+    /// is not a PGN symbol; the tags that say how the moves are read.
+    #[test]
+    fn edits_keep_to_the_bounds_of_the_import() {
+        let set = |n: &str, v: &str| check(&TagEdit::Set(n.into(), v.into()));
+        assert!(set("Annotator", &"a".repeat(8178)).is_ok());
+        let e = set("Annotator", &"a".repeat(8179)).unwrap_err().to_string();
+        assert!(
+            e.contains("tag Annotator") && e.contains("8193 bytes"),
+            "{e}"
+        );
+        assert!(e.contains("8 KiB (8192 bytes)"), "{e}");
+        assert!(set("Annotator", "a\0b").is_err());
+        assert!(set("Annotator", "a\rb").is_err());
+        assert!(set("Variant", "Atomic").is_err());
+        assert!(set("Foo-Bar", "1").is_ok());
+        assert!(set("_x", "1").is_err());
+        assert!(check(&TagEdit::Unset("_x".into())).is_ok());
+        assert!(check(&TagEdit::Unset("".into())).is_err());
     }
 }

@@ -419,6 +419,19 @@ impl<'a> Intake<'a> {
         {
             return;
         }
+        if self.has_rows[file] && f.not_pgn == 0 {
+            // A table with no rows (a query that matched nothing, written out): an empty
+            // file, not a damaged one — every row it had would have been a game, or a
+            // problem of its own.
+            self.summary.notes.push(Problem {
+                file: name.clone(),
+                line: 0,
+                game: 0,
+                row: None,
+                reason: "the table holds no rows: no game to import".to_string(),
+            });
+            return;
+        }
         let what = match (bytes, f.not_pgn) {
             (0, _) => "the input is empty".to_string(),
             (_, 0) => format!("{bytes} bytes read"),

@@ -164,10 +164,23 @@ impl ChunkParser {
         line: u64,
         max_ply: Option<u32>,
     ) -> Result<Prepared, GameError> {
-        if let Some(p) = self.prepare_plain(out, bytes, max_ply) {
+        // A game of many megabytes could grow past the bound when written (Latin-1 text
+        // made UTF-8, move numbers added): it is written, and refused as the import of the
+        // export would refuse it — a game stored is one every copy reads back.
+        let large = bytes.len() > tabiya_pgn::MAX_GAME_BYTES / 8;
+        if !large && let Some(p) = self.prepare_plain(out, bytes, max_ply) {
             return Ok(p);
         }
         let game = self.parser.parse_full(bytes, line)?;
+        if large
+            && let Some(why) =
+                tabiya_pgn::bounds::text_refusal(tabiya_pgn::game_to_string(&game).as_bytes())
+        {
+            return Err(GameError {
+                line,
+                reason: format!("as Tabiya writes it, {why}; game refused"),
+            });
+        }
         let t0 = out.tag_spans.len();
         for (name, value) in &game.tags {
             out.push_tag(name, value);
@@ -363,5 +376,26 @@ mod tests {
             direct * 10 > total * 9,
             "direct path took {direct} of {total} games"
         );
+    }
+
+    /// A game of 18 MiB in a Latin-1 file (a comment of `é`, one byte each there) is 36 MiB
+    /// once written as UTF-8, past the 32 MiB the import reads: refused at import, saying
+    /// why, rather than stored and lost by the first export. Half of it is kept.
+    #[test]
+    fn a_game_that_would_grow_past_the_bound_when_written_is_refused() {
+        for (comment, kept) in [(18usize << 20, false), (9 << 20, true)] {
+            let mut text = b"[Event \"x\"]\n\n1. e4 {".to_vec();
+            text.extend(std::iter::repeat_n(0xE9u8, comment));
+            text.extend_from_slice(b"} e5 *\n\n");
+            let chunk = Splitter::new(&text[..]).next().unwrap().unwrap();
+            let parsed = ChunkParser::new().parse(&chunk, None, ParsedChunk::default());
+            match &parsed.games[0].result {
+                Ok(_) => assert!(kept),
+                Err(e) => {
+                    assert!(!kept, "{e}");
+                    assert!(e.reason.contains("more than the 32 MiB"), "{e}");
+                }
+            }
+        }
     }
 }

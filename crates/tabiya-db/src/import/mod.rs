@@ -160,6 +160,10 @@ pub struct ImportSummary {
     /// Games imported with something dropped (a variation cut at an illegal move...).
     pub warnings: u64,
     pub problems: Vec<Problem>,
+    /// What is worth saying of an input that is not a fault in it (a table of no rows:
+    /// nothing to import, nothing lost), by file (`game` 0).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<Problem>,
     pub seconds: f64,
     pub games_per_second: f64,
     /// Games in the database after the import.

@@ -38,6 +38,10 @@ pub struct WthorImportSummary {
     /// Imported games that stop before the end (stored and indexed; their result is the
     /// stored, adjudicated score).
     pub unfinished: u64,
+    /// Games whose disc counts were impossible (more than the board's 64 squares): stored
+    /// with the count of the game replayed instead, each with a warning in the problems.
+    #[serde(default)]
+    pub scores_replaced: u64,
     /// Years of the games read.
     pub years: Vec<u16>,
     pub names: NamesReport,
@@ -251,13 +255,25 @@ impl Database {
                             }
                         };
                         let rec = &file.games[gi];
+                        let (black_score, theoretical_score) =
+                            match possible_scores(rec, &moves, &name, gi, offset) {
+                                Some((scores, warnings)) => {
+                                    out.scores_replaced += 1;
+                                    out.summary.warnings += 1;
+                                    for w in warnings {
+                                        out.summary.problems.push(problem(w));
+                                    }
+                                    scores
+                                }
+                                None => (rec.black_score, rec.theoretical_score),
+                            };
                         let game = StoredGame {
                             year: file.header.year,
                             tournament: rec.tournament,
                             black: rec.black,
                             white: rec.white,
-                            black_score: rec.black_score,
-                            theoretical_score: rec.theoretical_score,
+                            black_score,
+                            theoretical_score,
                             moves,
                         };
                         let base = game.digest(0);
@@ -341,6 +357,63 @@ impl Database {
         s.database_games = self.committed_game_count()?;
         Ok(out)
     }
+}
+
+/// Most discs a side can have: the board's 64 squares. A WTHOR score byte above it (black's
+/// discs at the end, or the theoretical score: black's discs after perfect play from the
+/// header's depth) is no count at all, and would skew every average it joined.
+const SQUARES: u8 = 64;
+
+/// The scores to store for a record holding an impossible one, and a warning for each
+/// replaced; `None` when both are possible (or when the game cannot be replayed: it is
+/// skipped for its illegal move). The count put in its place is black's on the game
+/// replayed — to its end, empty squares to the winner, as WTHOR counts; for a record that
+/// stops before the end, on the board where it stops, empty squares to the side ahead. The
+/// theoretical score, perfect play from the last `depth` empty squares, is not computed:
+/// the replayed count stands in for it, and the warning says so.
+fn possible_scores(
+    rec: &wthor::GameRecord,
+    moves: &[tabiya_othello::Square],
+    file: &str,
+    game: usize,
+    offset: usize,
+) -> Option<((u8, u8), Vec<String>)> {
+    if rec.black_score <= SQUARES && rec.theoretical_score <= SQUARES {
+        return None;
+    }
+    let (outcome, _) = tabiya_othello::replay::replay_game(moves).ok()?;
+    let count = outcome.score.0;
+    let how = if outcome.finished {
+        format!(
+            "black's discs when the game is replayed to its end ({} moves; empty squares to the winner)",
+            outcome.moves_played
+        )
+    } else {
+        format!(
+            "black's discs on the board where the record stops (unfinished after {} moves; empty squares to the side ahead — its adjudicated score is not known)",
+            outcome.moves_played
+        )
+    };
+    let at = |what: &str, byte: u8, place: usize| {
+        format!(
+            "{file}: game {game} (record at offset {offset}): {what} {byte} (byte at offset {}) is impossible, a board has {SQUARES} squares; stored as {count}, {how}",
+            offset + place
+        )
+    };
+    let mut warnings = Vec::new();
+    let mut scores = (rec.black_score, rec.theoretical_score);
+    if rec.black_score > SQUARES {
+        warnings.push(at("black's disc count", rec.black_score, 6));
+        scores.0 = count;
+    }
+    if rec.theoretical_score > SQUARES {
+        warnings.push(format!(
+            "{}: the score of perfect play from the header's depth is not computed, the count of the game as played stands in for it",
+            at("the theoretical score", rec.theoretical_score, 7)
+        ));
+        scores.1 = count;
+    }
+    Some((scores, warnings))
 }
 
 fn new_batch(first_game: u32) -> Batch {

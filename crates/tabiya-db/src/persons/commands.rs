@@ -134,6 +134,9 @@ impl Database {
         add: Option<NameRule>,
     ) -> Result<(Entries, Entries)> {
         self.check_names_kind()?;
+        if let Some(NameRule::Rename { display, .. }) = &add {
+            check_display_name(dict, display)?;
+        }
         let _lock = self.lock_changes();
         let w = self.store.write()?;
         let read = self.store.read()?;
@@ -282,6 +285,37 @@ impl Database {
             self.committed();
         }
         Ok((added, spelling))
+    }
+}
+
+/// Refuses a name to show for an entry that its games could not carry: `export
+/// --canonical-names` writes it as the value of the entry's tag (White and Black, Event,
+/// Site, Annotator, Round), and a tag the import would refuse (a line end, a NUL byte, a
+/// line past the bound, `tabiya_pgn::bounds::tag_refusal`) would lose the game to any
+/// database made from the export.
+fn check_display_name(dict: Dict, display: &str) -> Result<()> {
+    let tag = match dict {
+        Dict::Player => "White",
+        Dict::Event => "Event",
+        Dict::Site => "Site",
+        Dict::Round => "Round",
+        Dict::Annotator => "Annotator",
+        Dict::TagName => return Ok(()),
+    };
+    match tabiya_pgn::bounds::tag_refusal(tag, display) {
+        None => Ok(()),
+        Some(why) => Err(Error::Usage(format!(
+            "the name {:?} cannot be shown: games are exported under it (--canonical-names), and {why}",
+            shortened(display)
+        ))),
+    }
+}
+
+/// The first 40 characters of a long text, for a message.
+fn shortened(text: &str) -> String {
+    match text.char_indices().nth(40) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
     }
 }
 
