@@ -59,8 +59,17 @@ pub fn new_token() -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Writes the serve file of every served database.
-pub fn announce(state: &AppState) -> Result<(), Error> {
+/// Whether process `pid` is running (on Linux, told by /proc; elsewhere assumed).
+fn process_alive(pid: u32) -> bool {
+    let proc_fs = Path::new("/proc/self");
+    !proc_fs.exists() || Path::new("/proc").join(pid.to_string()).exists()
+}
+
+/// Writes the serve file of every served database. One that cannot be written (a full
+/// disk, a read-only directory) leaves that database served for reading and changes by the
+/// API, without hand-overs from local commands: what is said about it is returned.
+pub fn announce(state: &AppState) -> Vec<String> {
+    let mut said = Vec::new();
     // A set is read only: imports and changes go to its members, served or not.
     for d in state.dbs.iter().filter(|d| !d.db.is_set()) {
         let file = ServeFile {
@@ -70,7 +79,8 @@ pub fn announce(state: &AppState) -> Result<(), Error> {
             db: d.name.clone(),
         };
         let path = d.dir.join(SERVE_FILE);
-        match write_private(&path, &serde_json::to_vec_pretty(&file)?) {
+        let bytes = serde_json::to_vec_pretty(&file).unwrap_or_default();
+        match write_private(&path, &bytes) {
             Ok(()) => {}
             // A read-only directory takes no import: there is nothing to hand over, and
             // its database is served for reading.
@@ -80,14 +90,17 @@ pub fn announce(state: &AppState) -> Result<(), Error> {
                     std::io::ErrorKind::ReadOnlyFilesystem | std::io::ErrorKind::PermissionDenied
                 ) => {}
             Err(e) => {
-                return Err(Error::new(
-                    ErrorKind::Io,
-                    format!("cannot write {}: {e}", path.display()),
+                // Nothing half written is left to be read as a server's address.
+                let _ = std::fs::remove_file(&path);
+                said.push(format!(
+                    "cannot write {} ({e}): {} is served, but `tabiya import`, `edit` and the other commands on this machine cannot hand their changes to this server until it is restarted with room on the disk",
+                    path.display(),
+                    d.name
                 ));
             }
         }
     }
-    Ok(())
+    said
 }
 
 /// Removes the serve files this server wrote.
@@ -241,9 +254,17 @@ pub struct HandOff {
 
 impl HandOff {
     /// The server serving `dir`, if one says so (its serve file is there and readable).
+    ///
+    /// A serve file left by a server that is gone (killed, or the machine stopped) is stale:
+    /// it is removed, and no server is found, rather than blamed.
     pub fn find(dir: &Path) -> Option<HandOff> {
-        let bytes = std::fs::read(dir.join(SERVE_FILE)).ok()?;
+        let path = dir.join(SERVE_FILE);
+        let bytes = std::fs::read(&path).ok()?;
         let f: ServeFile = serde_json::from_slice(&bytes).ok()?;
+        if !process_alive(f.pid) {
+            let _ = std::fs::remove_file(&path);
+            return None;
+        }
         Some(HandOff {
             url: f.url,
             token: f.token,

@@ -154,7 +154,9 @@ async fn serve(config: Config, ready: impl FnOnce(&str)) -> Result<(), Error> {
     let url = format!("http://{addr}/");
     let _ = REQUEST_TIME.set(config.timeout);
     let state = Arc::new(open(&config, &url)?);
-    admin::announce(&state)?;
+    for warning in admin::announce(&state) {
+        eprintln!("tabiya serve: {warning}");
+    }
     let app = router(Arc::clone(&state), &config);
     let shutdown = shutdown_signal()?;
     ready(&url);

@@ -882,3 +882,114 @@ fn a_bit_flipped_in_every_page_changes_no_answer_in_silence() {
         );
     }
 }
+
+#[test]
+fn a_server_starts_on_a_full_disk_and_a_gone_servers_file_is_not_blamed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mnt = Tmpfs::mount(&tmp.path().join("mnt"), "48m");
+    let db = mnt.0.join("db");
+    kasparov_db(&db);
+    // The disk filled to its last byte.
+    let mut filler = std::fs::File::create(mnt.0.join("filler")).unwrap();
+    while std::io::Write::write_all(&mut filler, &[1u8; 64 << 10]).is_ok() {}
+    let _ = std::io::Write::write_all(&mut filler, &[1u8; 1]);
+    drop(filler);
+    let mut server = Command::new(BIN)
+        .args([
+            "serve",
+            "--db",
+            s(&db),
+            "--no-engine",
+            "--bind",
+            "127.0.0.1:0",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = std::io::BufReader::new(server.stdout.take().unwrap());
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut out, &mut line).unwrap();
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("the server did not start on a full disk: {line}"))
+        .to_string();
+    let dbs: serde_json::Value = serde_json::from_str(
+        &ureq::get(&format!("{url}api/databases"))
+            .call()
+            .unwrap()
+            .into_body()
+            .read_to_string()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(dbs["databases"][0]["games"], 1999, "{dbs}");
+    assert!(!db.join("serve.json").exists(), "nothing half written");
+    Command::new("kill")
+        .args(["-KILL", &server.id().to_string()])
+        .status()
+        .unwrap();
+    let done = server.wait_with_output().unwrap();
+    let said = String::from_utf8_lossy(&done.stderr);
+    assert!(
+        said.contains("serve.json") && said.contains("hand"),
+        "{said}"
+    );
+    drop(mnt);
+
+    // A server killed leaves its serve file. While another process holds the database (an
+    // import waiting on a pipe), a command is told so, not sent to the server that is gone.
+    let other = tmp.path().join("other");
+    kasparov_db(&other);
+    let gone = Command::new("true").spawn().unwrap();
+    let pid = gone.id();
+    let _ = { gone }.wait();
+    std::fs::write(
+        other.join("serve.json"),
+        format!(r#"{{"url": "http://127.0.0.1:9/", "token": "00", "pid": {pid}, "db": "other"}}"#),
+    )
+    .unwrap();
+    let fifo = tmp.path().join("games.pgn");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let mut import = Command::new(BIN)
+        .args(["import", "--db", s(&other), s(&fifo)])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut said = String::new();
+    for _ in 0..100 {
+        let o = run_raw(&[
+            "edit",
+            "--db",
+            s(&other),
+            "--game",
+            "1",
+            "--set",
+            "Annotator=x",
+        ]);
+        said = String::from_utf8_lossy(&o.stderr).into_owned();
+        if !o.status.success() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let _ = import.kill();
+    let _ = import.wait();
+    assert!(said.contains("open in another process"), "{said}");
+    assert!(
+        !said.contains("127.0.0.1:9"),
+        "a gone server blamed: {said}"
+    );
+    assert!(
+        !other.join("serve.json").exists(),
+        "the stale file is removed"
+    );
+}
