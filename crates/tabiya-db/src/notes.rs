@@ -23,7 +23,7 @@ impl Database {
         }
         if text.contains('\0') {
             // `export --notes` writes a note into the games as a comment, and the import
-            // refuses a game holding a NUL byte (`tabiya_pgn::bounds::text_refusal`).
+            // refuses a game holding a NUL byte (`tabiya_pgn::refusal::text_refusal`).
             return Err(Error::Usage(
                 "a note holding a NUL byte: exported with the games (export --notes), it would make them unreadable".into(),
             ));

@@ -22,6 +22,7 @@ pub mod input;
 pub mod model;
 pub mod parse;
 pub mod pipeline;
+pub mod refusal;
 pub mod san;
 pub mod split;
 pub mod write;

@@ -1,5 +1,6 @@
-//! Imports into a served database. A database is opened by one process at a time, so while
-//! `tabiya serve` holds it, `tabiya import` hands its import to the server: the server
+//! The server's side of the hand-over (`tabiya_service::handover`: the serve file, what goes
+//! over the wire, the commands' side). A database is opened by one process at a time, so
+//! while `tabiya serve` holds it, `tabiya import` hands its import to the server: the server
 //! writes `serve.json` into each served database's directory (its address and a secret, the
 //! file readable by its owner only) and takes `POST /api/admin/import` with that secret; it
 //! imports through the handle it serves from, and answers with one line of JSON per
@@ -8,8 +9,8 @@
 //! (`Database::pin_answers`); then the cached answers are computed again (`cache`), and only
 //! then does the import report that it is done.
 
-use std::io::{BufRead, BufReader, Read};
-use std::path::{Path, PathBuf};
+use std::io::Read;
+use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -17,26 +18,14 @@ use axum::body::Body;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde::{Deserialize, Serialize};
-use tabiya_service::import::{self, ImportProgress, ImportReport, ImportRequest, ImportStatus};
+use tabiya_service::handover::wire::{ImportCall, ImportLine};
+use tabiya_service::handover::{SERVE_FILE, ServeFile};
+use tabiya_service::import::{self, ImportProgress, ImportRequest};
 use tabiya_service::{Error, ErrorKind};
 use tokio_stream::wrappers::ReceiverStream;
 
 use crate::error::{ApiError, full_message};
 use crate::state::AppState;
-
-/// The file a server writes into each database directory it serves.
-pub const SERVE_FILE: &str = "serve.json";
-
-/// What the serve file says.
-#[derive(Serialize, Deserialize)]
-struct ServeFile {
-    url: String,
-    token: String,
-    pid: u32,
-    /// The database's name at that server.
-    db: String,
-}
 
 /// A fresh secret: 128 random bits as hex.
 pub fn new_token() -> String {
@@ -57,12 +46,6 @@ pub fn new_token() -> String {
         }
     }
     bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// Whether process `pid` is running (on Linux, told by /proc; elsewhere assumed).
-fn process_alive(pid: u32) -> bool {
-    let proc_fs = Path::new("/proc/self");
-    !proc_fs.exists() || Path::new("/proc").join(pid.to_string()).exists()
 }
 
 /// Writes the serve file of every served database. One that cannot be written (a full
@@ -128,28 +111,6 @@ fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     }
     let mut f = o.open(path)?;
     f.write_all(bytes)
-}
-
-/// What `tabiya import` sends.
-#[derive(Serialize, Deserialize)]
-struct ImportCall {
-    db: String,
-    files: Vec<PathBuf>,
-    keep_duplicates: bool,
-    batch: u64,
-    memory_mib: Option<u64>,
-    max_ply: Option<u32>,
-    jou: Option<PathBuf>,
-    trn: Option<PathBuf>,
-}
-
-/// One line of the answer.
-#[derive(Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-enum ImportLine {
-    Status(ImportStatus),
-    Report(ImportReport),
-    Error { message: String, kind: ErrorKind },
 }
 
 /// `POST /api/admin/import`: an import handed over by `tabiya import` (see the module).
@@ -243,277 +204,4 @@ pub async fn import(
         Body::from_stream(ReceiverStream::new(rx)),
     )
         .into_response())
-}
-
-/// A server that serves a database directory: the serve file it wrote, if any.
-pub struct HandOff {
-    url: String,
-    token: String,
-    db: String,
-}
-
-impl HandOff {
-    /// The server serving `dir`, if one says so (its serve file is there and readable).
-    ///
-    /// A serve file left by a server that is gone (killed, or the machine stopped) is stale:
-    /// it is removed, and no server is found, rather than blamed.
-    pub fn find(dir: &Path) -> Option<HandOff> {
-        let path = dir.join(SERVE_FILE);
-        let bytes = std::fs::read(&path).ok()?;
-        let f: ServeFile = serde_json::from_slice(&bytes).ok()?;
-        if !process_alive(f.pid) {
-            let _ = std::fs::remove_file(&path);
-            return None;
-        }
-        Some(HandOff {
-            url: f.url,
-            token: f.token,
-            db: f.db,
-        })
-    }
-
-    /// The server's address.
-    pub fn url(&self) -> &str {
-        &self.url
-    }
-}
-
-/// Hands an import to the server that serves the database (see the module), calling
-/// `on_status` with each progress report; returns the import's summary.
-pub fn hand_over_import(
-    server: &HandOff,
-    req: &ImportRequest,
-    mut on_status: impl FnMut(&ImportStatus),
-) -> Result<ImportReport, Error> {
-    let absolute = |p: &PathBuf| -> PathBuf {
-        if p.as_os_str() == "-" || p.is_absolute() {
-            p.clone()
-        } else {
-            std::env::current_dir().map_or_else(|_| p.clone(), |d| d.join(p))
-        }
-    };
-    if req.files.iter().any(|p| p.as_os_str() == "-") {
-        return Err(Error::bad_request(format!(
-            "the database is served by {}: it imports files, not standard input (give a file, or stop the server)",
-            server.url
-        )));
-    }
-    let call = ImportCall {
-        db: server.db.clone(),
-        files: req.files.iter().map(absolute).collect(),
-        keep_duplicates: req.keep_duplicates,
-        batch: req.batch,
-        memory_mib: req.memory_mib,
-        max_ply: req.max_ply,
-        jou: req.names.jou.as_ref().map(absolute),
-        trn: req.names.trn.as_ref().map(absolute),
-    };
-    let unreachable = |e: &dyn std::fmt::Display| {
-        Error::new(
-            ErrorKind::InUse,
-            format!(
-                "the database is open in a server at {} that does not answer ({e}); stop it, or wait",
-                server.url
-            ),
-        )
-    };
-    let response = ureq::post(&format!("{}api/admin/import", server.url))
-        .header("Authorization", &format!("Bearer {}", server.token))
-        .header("Content-Type", "application/json")
-        .send(&serde_json::to_vec(&call)?[..])
-        .map_err(|e| unreachable(&e))?;
-    // The server took the import; if it stops answering now, it stopped (or was stopped).
-    let stopped = |e: &dyn std::fmt::Display| {
-        Error::new(
-            ErrorKind::Io,
-            format!(
-                "the server at {} stopped answering during the import ({e}): what it committed \
-                 is kept; run the same import again to finish it (stored games are skipped)",
-                server.url
-            ),
-        )
-    };
-    let reader = BufReader::new(response.into_body().into_reader());
-    for line in reader.lines() {
-        let line = line.map_err(|e| stopped(&e))?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        match serde_json::from_str::<ImportLine>(&line)? {
-            ImportLine::Status(s) => on_status(&s),
-            ImportLine::Report(r) => return Ok(r),
-            ImportLine::Error { message, kind } => return Err(Error::new(kind, message)),
-        }
-    }
-    Err(stopped(&"the answer ended early"))
-}
-
-/// Sends a change (an edit, a deletion, a note, an answer to a card; or asks for its cards)
-/// to the server that serves the database, with its secret, and reads its answer (see
-/// `changes.rs`, `cards.rs`).
-fn hand_over_change<T: serde::de::DeserializeOwned>(
-    server: &HandOff,
-    method: &str,
-    path: &str,
-    body: Vec<u8>,
-) -> Result<T, Error> {
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .build()
-        .into();
-    let join = if path.contains('?') { '&' } else { '?' };
-    let url = format!(
-        "{}{path}{join}db={}",
-        server.url,
-        encode_component(&server.db)
-    );
-    let auth = format!("Bearer {}", server.token);
-    let sent = match method {
-        "GET" => agent.get(&url).header("Authorization", &auth).call(),
-        "PATCH" => agent
-            .patch(&url)
-            .header("Authorization", &auth)
-            .header("Content-Type", "application/json")
-            .send(&body[..]),
-        "DELETE" => agent.delete(&url).header("Authorization", &auth).call(),
-        "PUT" => agent
-            .put(&url)
-            .header("Authorization", &auth)
-            .header("Content-Type", "application/json")
-            .send(&body[..]),
-        _ => agent
-            .post(&url)
-            .header("Authorization", &auth)
-            .header("Content-Type", "application/json")
-            .send(&body[..]),
-    };
-    let response = sent.map_err(|e| {
-        Error::new(
-            ErrorKind::InUse,
-            format!(
-                "the database is open in a server at {} that does not answer ({e}); stop it, or wait",
-                server.url
-            ),
-        )
-    })?;
-    let status = response.status().as_u16();
-    let bytes = response
-        .into_body()
-        .read_to_vec()
-        .map_err(|e| Error::new(ErrorKind::Io, format!("the server's answer: {e}")))?;
-    if status >= 400 {
-        #[derive(Deserialize)]
-        struct Failed {
-            error: String,
-            kind: serde_json::Value,
-        }
-        let f: Failed = serde_json::from_slice(&bytes)
-            .map_err(|_| Error::new(ErrorKind::Io, format!("the server answered {status}")))?;
-        let kind = serde_json::from_value(f.kind).unwrap_or(ErrorKind::BadRequest);
-        return Err(Error::new(kind, f.error));
-    }
-    Ok(serde_json::from_slice(&bytes)?)
-}
-
-/// A query-string value, percent-encoded.
-fn encode_component(s: &str) -> String {
-    s.bytes()
-        .map(|b| {
-            if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
-                (b as char).to_string()
-            } else {
-                format!("%{b:02X}")
-            }
-        })
-        .collect()
-}
-
-/// Hands an edit of a game's tags to the server that serves the database.
-pub fn hand_over_edit(
-    server: &HandOff,
-    id: u32,
-    req: &tabiya_service::edit::EditRequest,
-) -> Result<tabiya_service::edit::Edited, Error> {
-    hand_over_change(
-        server,
-        "PATCH",
-        &format!("api/game/{id}"),
-        serde_json::to_vec(req)?,
-    )
-}
-
-/// Hands a position's note (empty: deleted) to the server that serves the database.
-pub fn hand_over_note(
-    server: &HandOff,
-    fen: &str,
-    text: &str,
-) -> Result<tabiya_service::notes::Note, Error> {
-    let body = serde_json::to_vec(&serde_json::json!({ "note": text }))?;
-    let path = format!("api/note?fen={}", encode_component(fen));
-    hand_over_change(server, "PUT", &path, body)
-}
-
-/// Hands a new gameset to the server that serves the database.
-pub fn hand_over_gameset(
-    server: &HandOff,
-    name: &str,
-    criteria: &str,
-    from: Option<&str>,
-    repertoires: Vec<(String, String)>,
-) -> Result<tabiya_service::gamesets::Gameset, Error> {
-    let call = crate::gamesets::CreateCall {
-        name: name.to_string(),
-        criteria: criteria.to_string(),
-        from: from.map(str::to_string),
-        repertoires: repertoires.into_iter().collect(),
-    };
-    hand_over_change(server, "POST", "api/gamesets", serde_json::to_vec(&call)?)
-}
-
-/// Hands a gameset's deletion to the server that serves the database.
-pub fn hand_over_gameset_delete(
-    server: &HandOff,
-    name: &str,
-) -> Result<tabiya_service::gamesets::Gameset, Error> {
-    let path = format!("api/gamesets/{}", encode_component(name));
-    hand_over_change(server, "DELETE", &path, Vec::new())
-}
-
-/// The cards of the database a server serves (`GET /api/cards`), due ones only when asked.
-pub fn served_cards(
-    server: &HandOff,
-    req: &tabiya_service::cards::ListRequest,
-) -> Result<tabiya_service::cards::CardList, Error> {
-    let mut path = format!("api/cards?due={}", u8::from(req.due_only));
-    if let Some(side) = req.side {
-        path.push_str(if side.is_white() {
-            "&side=white"
-        } else {
-            "&side=black"
-        });
-    }
-    if let Some(n) = req.limit {
-        path.push_str(&format!("&limit={}", n.min(10_000)));
-    }
-    hand_over_change(server, "GET", &path, Vec::new())
-}
-
-/// Hands an answer to a card (SAN or UCI) to the server that serves the database; the
-/// verdict comes back (`POST /api/cards/{id}/answer`).
-pub fn hand_over_answer(
-    server: &HandOff,
-    id: u32,
-    given: &str,
-) -> Result<tabiya_service::cards::Verdict, Error> {
-    let body = serde_json::to_vec(&serde_json::json!({ "move": given }))?;
-    hand_over_change(server, "POST", &format!("api/cards/{id}/answer"), body)
-}
-
-/// Hands a deletion to the server that serves the database.
-pub fn hand_over_delete(
-    server: &HandOff,
-    sel: &tabiya_service::edit::DeleteSelection,
-) -> Result<tabiya_service::edit::DeleteReport, Error> {
-    let body = serde_json::to_vec(sel)?;
-    hand_over_change(server, "POST", "api/games/delete", body)
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Response};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use tabiya_service::export::{self, Selection};
 use tabiya_service::{Error, gamesets};
 
@@ -111,22 +111,7 @@ pub async fn pgn(
         .into_response())
 }
 
-/// What `tabiya gameset create` hands over to the server (`admin.rs`): a [`CreateBody`]
-/// without repertoires.
-#[derive(Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct CreateCall {
-    pub name: String,
-    #[serde(rename = "where")]
-    pub criteria: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub from: Option<String>,
-    /// The repertoires the criteria follow, by the name they give: their PGN text.
-    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    pub repertoires: std::collections::BTreeMap<String, String>,
-}
-
-/// What `POST /api/gamesets` reads: [`CreateCall`] (what `tabiya gameset create` hands
+/// What `POST /api/gamesets` reads: `tabiya_service::handover::wire::CreateCall` (what `tabiya gameset create` hands
 /// over) and the repertoires its criteria follow, sent as PGN text by the name the
 /// criterion gives (`"repertoires": {"rep.pgn": "1. e4 …"}`): no file of the server's
 /// machine is ever read for a request.

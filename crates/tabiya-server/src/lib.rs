@@ -50,10 +50,6 @@ use tower_http::cors::{Any, CorsLayer};
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::TimeoutLayer;
 
-pub use admin::{
-    HandOff, hand_over_answer, hand_over_delete, hand_over_edit, hand_over_gameset,
-    hand_over_gameset_delete, hand_over_import, hand_over_note, served_cards,
-};
 pub use listen::Limits;
 
 use cache::{Cache, Cached};

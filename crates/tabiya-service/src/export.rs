@@ -110,7 +110,7 @@ pub fn parquet_named(
 type Games<'a> = dyn Iterator<Item = Result<(u32, tabiya_pgn::Game)>> + 'a;
 
 /// What a copy of games wrote: every game given, and those of them the import would refuse
-/// (`tabiya_pgn::bounds::text_refusal`: a tag line or the game past the bounds the import
+/// (`tabiya_pgn::refusal::text_refusal`: a tag line or the game past the bounds the import
 /// keeps — a game stored before the bounds existed, a canonical name or a note too long),
 /// which are lost to any database made from the copy.
 #[derive(Debug, Default)]
@@ -124,7 +124,7 @@ pub(crate) struct Copied {
 impl Copied {
     fn check(&mut self, id: u32, text: &[u8]) {
         self.ids.push(id);
-        if let Some(why) = tabiya_pgn::bounds::text_refusal(text) {
+        if let Some(why) = tabiya_pgn::refusal::text_refusal(text) {
             self.unreadable.push((id, why));
         }
     }

@@ -47,6 +47,7 @@ pub mod game;
 pub mod games;
 pub mod gamesets;
 pub mod generate;
+pub mod handover;
 pub mod import;
 pub mod inputs;
 pub mod merge;

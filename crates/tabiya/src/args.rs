@@ -3,8 +3,8 @@
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
-use tabiya_server::HandOff;
 use tabiya_service::games::{GameSort, PlayerKind};
+use tabiya_service::handover::HandOff;
 use tabiya_service::{ChessPosition, Db, ErrorKind, OthelloPosition};
 
 /// Where the database lives.

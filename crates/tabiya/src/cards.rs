@@ -6,9 +6,9 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand, ValueEnum};
-use tabiya_server::HandOff;
 use tabiya_service::books::BookFile;
 use tabiya_service::cards::{self, AddReport, Card, CardList, Outcome, Side, WalkLimits};
+use tabiya_service::handover::HandOff;
 use tabiya_service::time::clock;
 use tabiya_service::{Db, ErrorKind};
 

@@ -4,8 +4,8 @@
 use std::io::Write;
 
 use clap::Args;
-use tabiya_server::{HandOff, hand_over_delete, hand_over_edit};
 use tabiya_service::edit::{DeleteSelection, EditRequest};
+use tabiya_service::handover::{HandOff, hand_over_delete, hand_over_edit};
 use tabiya_service::{Db, ErrorKind};
 
 use crate::args::DbArg;

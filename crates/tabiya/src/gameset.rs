@@ -127,7 +127,7 @@ pub fn run(cmd: GamesetCommand) -> anyhow::Result<()> {
                     // The server reads no file: the repertoires followed go with the call.
                     let base = std::env::current_dir()?;
                     let repertoires = gamesets::read_followed(&a.criteria, &base)?;
-                    tabiya_server::hand_over_gameset(
+                    tabiya_service::handover::hand_over_gameset(
                         &server,
                         &a.name,
                         &a.criteria,
@@ -217,7 +217,7 @@ pub fn run(cmd: GamesetCommand) -> anyhow::Result<()> {
             let g = match target(&a.db)? {
                 Target::Here(db) => gamesets::delete(&db, &a.name)?,
                 Target::Served(server) => {
-                    tabiya_server::hand_over_gameset_delete(&server, &a.name)?
+                    tabiya_service::handover::hand_over_gameset_delete(&server, &a.name)?
                 }
             };
             if a.json {

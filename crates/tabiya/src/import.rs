@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use clap::Args;
-use tabiya_server::{HandOff, hand_over_import};
 use tabiya_service::ErrorKind;
+use tabiya_service::handover::{HandOff, hand_over_import};
 use tabiya_service::import::{
     self, ImportProgress, ImportReport, ImportRequest, ImportSummary, NameSources,
     WthorImportSummary,

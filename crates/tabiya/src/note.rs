@@ -66,7 +66,7 @@ fn change(db: &DbArg, position: &PositionArg, text: &str) -> anyhow::Result<Note
     let at = position.resolve()?;
     Ok(match target(db)? {
         Target::Here(db) => notes::set(&db, &at, text)?,
-        Target::Served(server) => tabiya_server::hand_over_note(&server, &at.fen, text)?,
+        Target::Served(server) => tabiya_service::handover::hand_over_note(&server, &at.fen, text)?,
     })
 }
 

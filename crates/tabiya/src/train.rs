@@ -8,8 +8,8 @@
 use std::io::{BufRead, Write};
 
 use clap::Args;
-use tabiya_server::{HandOff, hand_over_answer, served_cards};
 use tabiya_service::cards::{self, CardList, ListRequest, Side, Verdict};
+use tabiya_service::handover::{HandOff, hand_over_answer, served_cards};
 use tabiya_service::time::clock;
 use tabiya_service::{Db, ErrorKind};
 

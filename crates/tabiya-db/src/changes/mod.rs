@@ -352,12 +352,12 @@ fn refuse_unreadable(
     names: &StoreNames,
     game: &tabiya_pgn::Game,
 ) -> Result<()> {
-    let Some(why) = tabiya_pgn::bounds::text_refusal(tabiya_pgn::game_to_string(game).as_bytes())
+    let Some(why) = tabiya_pgn::refusal::text_refusal(tabiya_pgn::game_to_string(game).as_bytes())
     else {
         return Ok(());
     };
     let before = decode_game(data, names)?;
-    if tabiya_pgn::bounds::text_refusal(tabiya_pgn::game_to_string(&before).as_bytes()).is_some() {
+    if tabiya_pgn::refusal::text_refusal(tabiya_pgn::game_to_string(&before).as_bytes()).is_some() {
         return Ok(());
     }
     Err(Error::Usage(format!(

@@ -174,7 +174,7 @@ impl ChunkParser {
         let game = self.parser.parse_full(bytes, line)?;
         if large
             && let Some(why) =
-                tabiya_pgn::bounds::text_refusal(tabiya_pgn::game_to_string(&game).as_bytes())
+                tabiya_pgn::refusal::text_refusal(tabiya_pgn::game_to_string(&game).as_bytes())
         {
             return Err(GameError {
                 line,
