@@ -223,3 +223,79 @@ print(json.dumps(card))
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no player named"));
 }
+
+/// Names as long as a tag line may be (8 KiB) among ordinary ones: a search finds what it
+/// should, by prefix, by words in any order and with a typo, in time and memory bounded
+/// by the names' length; a query of 10,000 characters is refused, naming the limit (a
+/// query of a huge stored name once took seconds and 512 MB, one of 60,000 characters 28
+/// GB: `tabiya-service` `names` tests that too, in process, since an edit no longer stores
+/// such a name). Expected hits read off the names by hand.
+#[test]
+fn huge_names_and_queries_are_bounded() {
+    // One word of 8,107 letters; 1,000 words then a last one (8,006 bytes).
+    let long_word = format!("Karpova{}", "x".repeat(8_100));
+    let many_words = format!("{}Karpov", "Anatoly ".repeat(1_000));
+    let mut pgn = String::new();
+    for (white, black) in [
+        ("Karpov, Anatoly", "Kasparov, Garry"),
+        (long_word.as_str(), "Polgar, Judit"),
+        (many_words.as_str(), "Karjakin, Sergey"),
+    ] {
+        pgn += &format!(
+            "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"*\"]\n\n1. e4 *\n\n"
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("long.pgn");
+    std::fs::write(&file, pgn).unwrap();
+    let db = dir.path().join("db").display().to_string();
+    let imported = json(&["import", "--json", "--db", &db, file.to_str().unwrap()]);
+    assert_eq!(imported["imported"], 3, "{imported}");
+    let search = |q: &str| -> Vec<(String, bool)> {
+        json(&["names", "search", "--db", &db, q, "--json"])
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| {
+                (
+                    h["name"].as_str().unwrap().to_string(),
+                    h.get("fuzzy").is_some(),
+                )
+            })
+            .collect()
+    };
+    let hit = |n: &str, fuzzy: bool| (n.to_string(), fuzzy);
+    // "karpov" begins `Karpov, Anatoly` and the long word, each whole name ("karpov  a…"
+    // before "karpova…"), then a word of the many-word name; `Kasparov` ("kaspa…") and
+    // `Karjakin` ("karja…") are more than the one edit a 6-letter word may be.
+    assert_eq!(
+        search("karpov"),
+        [
+            hit("Karpov, Anatoly", false),
+            hit(&long_word, false),
+            hit(&many_words, false)
+        ]
+    );
+    // Both words, any order: the many-word name ("anatoly anatoly…" first) and Karpov.
+    assert_eq!(
+        search("anatoly karpov"),
+        [hit(&many_words, false), hit("Karpov, Anatoly", false)]
+    );
+    // "karpv" (5 letters, one edit) starts no word: "karpo" is one change from it, in the
+    // three names with a word starting "karpo"; "kaspa" and "karja" are two.
+    assert_eq!(
+        search("karpv"),
+        [
+            hit(&many_words, true),
+            hit("Karpov, Anatoly", true),
+            hit(&long_word, true)
+        ]
+    );
+    // At the limit (100 characters once folded), a query is searched; over it, refused.
+    assert!(search(&"k".repeat(100)).is_empty());
+    let out = common::run_raw(&["names", "search", "--db", &db, &"k".repeat(10_000)]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("at most 100 characters"), "{err}");
+    assert!(err.contains("this one has 10000"), "{err}");
+}
