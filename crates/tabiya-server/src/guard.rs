@@ -24,6 +24,9 @@ use axum::response::{IntoResponse, Response};
 
 use crate::state::AppState;
 
+/// Why a read-only server refuses a change.
+const READ_ONLY: &str = "this server does not change its databases: start it with `tabiya serve --writable` to edit and delete games, keep notes and gamesets and answer flashcards";
+
 /// The type of a PGN body (what Lichess answers PGN with).
 pub const PGN_TYPE: &str = "application/x-chess-pgn";
 
@@ -198,7 +201,7 @@ pub async fn sending(State(state): State<Arc<AppState>>, req: Request, next: Nex
         let why = if state.grant.is_some() {
             "a change needs a grant: the server's own page has one (GET /api/grant); a program shows the server's secret from serve.json as Authorization: Bearer SECRET"
         } else {
-            "this server does not change its databases: start it with `tabiya serve --writable` to edit and delete games, keep notes and gamesets and answer flashcards"
+            READ_ONLY
         };
         return refuse(StatusCode::FORBIDDEN, "forbidden", why.into());
     }
@@ -215,11 +218,7 @@ pub async fn grant(State(state): State<Arc<AppState>>) -> Response {
             axum::Json(serde_json::json!({ "grant": g })),
         )
             .into_response(),
-        None => refuse(
-            StatusCode::FORBIDDEN,
-            "forbidden",
-            "this server does not change its databases: start it with `tabiya serve --writable` to edit and delete games, keep notes and gamesets and answer flashcards".into(),
-        ),
+        None => refuse(StatusCode::FORBIDDEN, "forbidden", READ_ONLY.into()),
     }
 }
 

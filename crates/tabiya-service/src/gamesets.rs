@@ -42,11 +42,17 @@ pub enum Repertoires<'a> {
 pub fn read_followed(criteria: &str, base: &Path) -> Result<Vec<(String, String)>> {
     let mut out = Vec::new();
     for n in tabiya_db::files_of(criteria).map_err(Error::bad_request)? {
-        let bytes = read_whole(&base.join(&n), Whole::Follows)
-            .map_err(|e| Error::new(e.kind(), format!("follows {n}: {e}")))?;
-        out.push((n, latin1_or_utf8(bytes)));
+        let text = read_one_followed(base, &n)?;
+        out.push((n, text));
     }
     Ok(out)
+}
+
+/// The text of one repertoire file a criterion follows (`follows NAME`, from `base`).
+fn read_one_followed(base: &Path, name: &str) -> Result<String> {
+    let bytes = read_whole(&base.join(name), Whole::Follows)
+        .map_err(|e| Error::new(e.kind(), format!("follows {name}: {e}")))?;
+    Ok(latin1_or_utf8(bytes))
 }
 
 /// Makes a gameset of the games meeting `criteria` (among `from`'s games when given). A
@@ -63,12 +69,7 @@ pub fn create(
     let mut files = Vec::new();
     for n in names {
         let text = match repertoires {
-            Repertoires::Files { base } => {
-                let path = base.join(&n);
-                let bytes = read_whole(&path, Whole::Follows)
-                    .map_err(|e| Error::new(e.kind(), format!("follows {n}: {e}")))?;
-                latin1_or_utf8(bytes)
-            }
+            Repertoires::Files { base } => read_one_followed(base, &n)?,
             Repertoires::Sent(sent) => match sent.iter().find(|(s, _)| *s == n) {
                 Some((_, text)) => text.clone(),
                 None => return Err(Error::bad_request(not_sent(&n))),
