@@ -8,18 +8,19 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use axum::extract::{RawQuery, State};
+use axum::extract::State;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use tabiya_service::analysis::{self, AnalysisRequest};
 use tabiya_service::engine::{self, Limit};
-use tabiya_service::{ChessPosition, Error, ErrorKind, Kind};
+use tabiya_service::{Error, ErrorKind, Kind};
 use tokio_stream::StreamExt;
 use tokio_stream::wrappers::ReceiverStream;
 
 use crate::error::{ApiError, full_message};
 use crate::params::Params;
+use crate::query::{ChessAt, FromParams, Query};
 use crate::state::AppState;
 
 /// The deepest and longest a request may ask for, and the most lines.
@@ -44,32 +45,43 @@ fn event<T: Serialize>(name: &str, value: &T) -> Event {
         .data(serde_json::to_string(value).unwrap_or_else(|_| "{}".into()))
 }
 
-/// The request's position and limits (errors before any stream starts: a 400).
-fn request(p: &Params) -> Result<AnalysisRequest, Error> {
-    let depth = p
-        .get("depth")
-        .map(|_| p.number("depth", 0, MAX_DEPTH as usize))
-        .transpose()?
-        .map(|d| d as u32);
-    let movetime = p
-        .get("movetime")
-        .map(|_| p.number("movetime", 0, MAX_MOVETIME_MS as usize))
-        .transpose()?
-        .map(|m| m as u64);
-    let lines = p.number("multipv", 1, MAX_LINES as usize)? as u32;
-    Ok(AnalysisRequest {
-        at: ChessPosition::resolve(p.get("fen"), p.get("play"))?,
-        limit: engine::limit(depth, movetime, Limit::Depth(DEFAULT_DEPTH))?,
-        multipv: analysis::multipv(Some(lines))?,
-        fresh: matches!(p.get("fresh"), Some("1" | "true")),
-    })
+/// The query of `GET /api/analysis`: the position (`fen`, `play`), `depth` or `movetime`
+/// (milliseconds), `multipv`, `fresh`, `db` (where the result is kept), `client` (a newer
+/// request of the same client supersedes this one). Its faults, and the position's, are
+/// refused before any stream starts: a 400.
+pub struct AnalysisQuery {
+    db: Option<String>,
+    at: ChessAt,
+    limit: Limit,
+    multipv: u32,
+    fresh: bool,
+    client: Option<String>,
+}
+
+impl FromParams for AnalysisQuery {
+    fn from_params(p: &Params) -> Result<AnalysisQuery, Error> {
+        let depth = p
+            .optional_number("depth", MAX_DEPTH as usize)?
+            .map(|d| d as u32);
+        let movetime = p
+            .optional_number("movetime", MAX_MOVETIME_MS as usize)?
+            .map(|m| m as u64);
+        let lines = p.number("multipv", 1, MAX_LINES as usize)? as u32;
+        Ok(AnalysisQuery {
+            db: p.get("db").map(String::from),
+            at: ChessAt::from_params(p)?,
+            limit: engine::limit(depth, movetime, Limit::Depth(DEFAULT_DEPTH))?,
+            multipv: analysis::multipv(Some(lines))?,
+            fresh: matches!(p.get("fresh"), Some("1" | "true")),
+            client: p.get("client").map(|c| format!("page:{c}")),
+        })
+    }
 }
 
 pub async fn analyse(
     State(state): State<Arc<AppState>>,
-    RawQuery(q): RawQuery,
+    Query { value: q, .. }: Query<AnalysisQuery>,
 ) -> Result<Response, ApiError> {
-    let p = Params::parse(q.as_deref());
     let Some(engines) = state.engines.clone() else {
         return Err(Error::new(
             ErrorKind::NotFound,
@@ -77,9 +89,14 @@ pub async fn analyse(
         )
         .into());
     };
-    let req = request(&p)?;
+    let req = AnalysisRequest {
+        at: q.at.resolve()?,
+        limit: q.limit,
+        multipv: q.multipv,
+        fresh: q.fresh,
+    };
     // A database to keep the result in: the one named, else the first chess database.
-    let served = match p.get("db") {
+    let served = match q.db.as_deref() {
         Some(name) => Some(
             state
                 .db(Some(name), None)
@@ -89,7 +106,7 @@ pub async fn analyse(
         None => state.db(None, Some(Kind::Chess)).cloned(),
     }
     .filter(|s| s.kind == Kind::Chess);
-    let client = p.get("client").map(|c| format!("page:{c}"));
+    let client = q.client;
     let stop = Arc::new(AtomicBool::new(false));
     let (tx, rx) = tokio::sync::mpsc::channel::<Event>(256);
     let flag = Arc::clone(&stop);

@@ -1,203 +1,154 @@
 //! Games edited and deleted through the API: `PATCH /api/game/{id}` (tags), `DELETE
-//! /api/game/{id}`, `POST /api/games/delete` (several). Refused unless the server was
-//! started with `--writable`, or the request shows the server's secret (what `tabiya edit`
-//! and `tabiya delete` do when the database is served: see `admin.rs`). A change waits for an
-//! import in progress; readers are never blocked: they answer from the state before it
-//! until it commits. Then the cached answers are computed again, and only then is the
-//! change answered, so whoever changed a game sees it at once.
+//! /api/game/{id}`, `POST /api/games/delete` (several); positions' notes (`PUT` and `DELETE
+//! /api/note`). Refused unless the server was started with `--writable`, or the request
+//! shows the server's secret (what `tabiya edit` and `tabiya delete` do when the database is
+//! served: see `admin.rs`). Each change goes through `write::change`: it waits for an import
+//! in progress, and is answered once the cached answers are computed again.
 
 use std::sync::Arc;
 
-use axum::extract::{Path, RawQuery, State};
-use axum::http::{HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::extract::{Path, State};
+use axum::response::Response;
 use serde::Deserialize;
 use tabiya_service::Error;
-use tabiya_service::edit::EditRequest;
+use tabiya_service::edit::{DeleteSelection, EditRequest};
 
-use crate::blocking;
 use crate::error::ApiError;
 use crate::params::Params;
+use crate::query::{Body, ChessAt, DbQuery, FromParams, JsonBody, Query};
 use crate::state::AppState;
-
-/// Why a change is refused, if it is (the guard refused it already: see `guard.rs`; this is
-/// the handler's own check, so that no change route depends on its place in the router).
-pub(crate) fn refused(state: &AppState, headers: &HeaderMap) -> Option<Response> {
-    if crate::guard::granted(state, headers) {
-        return None;
-    }
-    let body = serde_json::json!({
-        "error": "this change needs a grant: start the server with `tabiya serve --writable` (its page has one) or show its secret from serve.json",
-        "kind": "forbidden",
-    });
-    Some((StatusCode::FORBIDDEN, axum::Json(body)).into_response())
-}
-
-pub(crate) fn served(
-    state: &AppState,
-    q: Option<&str>,
-) -> Result<Arc<crate::state::Served>, Error> {
-    let p = Params::parse(q);
-    let db = state
-        .db(p.get("db"), None)
-        .cloned()
-        .ok_or_else(|| Error::not_found("no such database is served (see /api/databases)"))?;
-    if db.db.is_set() {
-        return Err(Error::bad_request(format!(
-            "{} is a set of databases, read only: change its members one by one",
-            db.name
-        )));
-    }
-    Ok(db)
-}
+use crate::write::{Granted, change, one_db};
 
 fn game_id(id: &str) -> Result<u32, Error> {
     id.parse()
         .map_err(|_| Error::not_found(format!("no game {id:?}")))
 }
 
+impl JsonBody for EditRequest {
+    const LIKE: &'static str =
+        "an edit is JSON like {\"set\": {\"Result\": \"1-0\"}, \"unset\": [\"WhiteElo\"]}";
+}
+
 /// `PATCH /api/game/{id}`: `{"set": {"Result": "1-0"}, "unset": ["WhiteElo"]}`.
 pub async fn edit(
     State(state): State<Arc<AppState>>,
+    granted: Granted,
     Path(id): Path<String>,
-    RawQuery(q): RawQuery,
-    headers: HeaderMap,
-    body: axum::body::Bytes,
+    Query { value: q, .. }: Query<DbQuery>,
+    Body(req): Body<EditRequest>,
 ) -> Result<Response, ApiError> {
-    if let Some(r) = refused(&state, &headers) {
-        return Ok(r);
-    }
-    let db = served(&state, q.as_deref())?;
+    let db = one_db(&state, q.db.as_deref())?;
     let id = game_id(&id)?;
-    let req: EditRequest = serde_json::from_slice(&body).map_err(|e| {
-        Error::bad_request(format!(
-            "an edit is JSON like {{\"set\": {{\"Result\": \"1-0\"}}, \"unset\": [\"WhiteElo\"]}}: {e}"
-        ))
-    })?;
-    let _one_at_a_time = db.importing.lock().await;
-    let s = Arc::clone(&state);
-    let d = Arc::clone(&db);
-    let edited = blocking(move || {
-        let out = d.db.edit_game(id, &req)?;
-        s.cache.refresh_stale_and_wait();
-        Ok(out)
-    })
-    .await?;
-    Ok(axum::Json(edited).into_response())
+    change(&state, granted, db, move |db| db.edit_game(id, &req)).await
 }
 
 /// `DELETE /api/game/{id}`.
 pub async fn delete_one(
     State(state): State<Arc<AppState>>,
+    granted: Granted,
     Path(id): Path<String>,
-    RawQuery(q): RawQuery,
-    headers: HeaderMap,
+    Query { value: q, .. }: Query<DbQuery>,
 ) -> Result<Response, ApiError> {
-    if let Some(r) = refused(&state, &headers) {
-        return Ok(r);
-    }
     let id = game_id(&id)?;
-    let sel = tabiya_service::edit::DeleteSelection {
+    let db = one_db(&state, q.db.as_deref())?;
+    let sel = DeleteSelection {
         ids: vec![id],
         ..Default::default()
     };
-    delete(state, q, sel, true).await
+    change(&state, granted, db, move |db| {
+        let report = db.delete_selected(&sel)?;
+        if report.deleted.games == 0 {
+            return Err(Error::not_found(format!(
+                "no game {}",
+                report.deleted.missing.first().copied().unwrap_or_default()
+            )));
+        }
+        Ok(report)
+    })
+    .await
+}
+
+impl JsonBody for DeleteSelection {
+    const LIKE: &'static str =
+        "a deletion is JSON like {\"ids\": [12, 13]} or {\"gameset\": \"NAME\"}";
+
+    fn check(&self) -> Result<(), Error> {
+        if self.ids.is_empty() && self.gameset.is_none() && self.criteria.is_none() {
+            return Err(Error::bad_request(
+                "no game to delete: give ids, a gameset or where",
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// `POST /api/games/delete`: `{"ids": [12, 13]}`, `{"gameset": "NAME"}` or `{"where":
 /// "CRITERIA"}` (or several), in one transaction.
 pub async fn delete_many(
     State(state): State<Arc<AppState>>,
-    RawQuery(q): RawQuery,
-    headers: HeaderMap,
-    body: axum::body::Bytes,
+    granted: Granted,
+    Query { value: q, .. }: Query<DbQuery>,
+    Body(sel): Body<DeleteSelection>,
 ) -> Result<Response, ApiError> {
-    if let Some(r) = refused(&state, &headers) {
-        return Ok(r);
-    }
-    let call: tabiya_service::edit::DeleteSelection =
-        serde_json::from_slice(&body).map_err(|e| {
-            Error::bad_request(format!(
-                "a deletion is JSON like {{\"ids\": [12, 13]}} or {{\"gameset\": \"NAME\"}}: {e}"
-            ))
-        })?;
-    if call.ids.is_empty() && call.gameset.is_none() && call.criteria.is_none() {
-        return Err(Error::bad_request("no game to delete: give ids, a gameset or where").into());
-    }
-    delete(state, q, call, false).await
+    let db = one_db(&state, q.db.as_deref())?;
+    change(&state, granted, db, move |db| db.delete_selected(&sel)).await
 }
 
-async fn delete(
-    state: Arc<AppState>,
-    q: Option<String>,
-    sel: tabiya_service::edit::DeleteSelection,
-    one: bool,
-) -> Result<Response, ApiError> {
-    let db = served(&state, q.as_deref())?;
-    let _one_at_a_time = db.importing.lock().await;
-    let s = Arc::clone(&state);
-    let d = Arc::clone(&db);
-    let report = blocking(move || {
-        let out = d.db.delete_selected(&sel)?;
-        s.cache.refresh_stale_and_wait();
-        Ok(out)
-    })
-    .await?;
-    if one && report.deleted.games == 0 {
-        return Err(Error::not_found(format!(
-            "no game {}",
-            report.deleted.missing.first().copied().unwrap_or_default()
-        ))
-        .into());
+/// The query of `/api/note`: the database and the position.
+pub struct NoteQuery {
+    db: Option<String>,
+    at: ChessAt,
+}
+
+impl FromParams for NoteQuery {
+    fn from_params(p: &Params) -> Result<NoteQuery, Error> {
+        Ok(NoteQuery {
+            db: p.get("db").map(String::from),
+            at: ChessAt::from_params(p)?,
+        })
     }
-    Ok(axum::Json(report).into_response())
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct NoteCall {
+pub struct NoteCall {
     note: String,
+}
+
+impl JsonBody for NoteCall {
+    const LIKE: &'static str = "a note is JSON like {\"note\": \"text\"}";
 }
 
 /// `PUT /api/note?fen=…|play=…` with `{"note": "Markdown"}`: keeps a position's note (an
 /// empty one deletes it); `DELETE /api/note?…` deletes it. Refused as the other changes.
 pub async fn set_note(
     State(state): State<Arc<AppState>>,
-    RawQuery(q): RawQuery,
-    headers: HeaderMap,
-    body: axum::body::Bytes,
+    granted: Granted,
+    Query { value: q, .. }: Query<NoteQuery>,
+    Body(call): Body<NoteCall>,
 ) -> Result<Response, ApiError> {
-    if let Some(r) = refused(&state, &headers) {
-        return Ok(r);
-    }
-    let call: NoteCall = serde_json::from_slice(&body).map_err(|e| {
-        Error::bad_request(format!("a note is JSON like {{\"note\": \"text\"}}: {e}"))
-    })?;
-    note(state, q, call.note).await
+    note(state, granted, q, call.note).await
 }
 
 /// `DELETE /api/note?fen=…|play=…`.
 pub async fn delete_note(
     State(state): State<Arc<AppState>>,
-    RawQuery(q): RawQuery,
-    headers: HeaderMap,
+    granted: Granted,
+    Query { value: q, .. }: Query<NoteQuery>,
 ) -> Result<Response, ApiError> {
-    if let Some(r) = refused(&state, &headers) {
-        return Ok(r);
-    }
-    note(state, q, String::new()).await
+    note(state, granted, q, String::new()).await
 }
 
-async fn note(state: Arc<AppState>, q: Option<String>, text: String) -> Result<Response, ApiError> {
-    let db = served(&state, q.as_deref())?;
-    let p = Params::parse(q.as_deref());
-    let at = tabiya_service::ChessPosition::resolve(p.get("fen"), p.get("play"))?;
-    let s = Arc::clone(&state);
-    let note = blocking(move || {
-        let out = tabiya_service::notes::set(&db.db, &at, &text)?;
-        s.cache.refresh_stale_and_wait();
-        Ok(out)
+async fn note(
+    state: Arc<AppState>,
+    granted: Granted,
+    q: NoteQuery,
+    text: String,
+) -> Result<Response, ApiError> {
+    let db = one_db(&state, q.db.as_deref())?;
+    let at = q.at.resolve()?;
+    change(&state, granted, db, move |db| {
+        tabiya_service::notes::set(db, &at, &text)
     })
-    .await?;
-    Ok(axum::Json(note).into_response())
+    .await
 }

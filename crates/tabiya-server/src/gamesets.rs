@@ -5,27 +5,27 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Path, RawQuery, State};
-use axum::http::{HeaderMap, header};
+use axum::extract::{Path, State};
+use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use tabiya_service::export::{self, Selection};
 use tabiya_service::{Error, gamesets};
 
 use crate::api::{json, served};
-use crate::changes::refused;
 use crate::error::ApiError;
 use crate::params::Params;
+use crate::query::{Body, DbQuery, FromParams, JsonBody, Query};
 use crate::state::AppState;
+use crate::write::{Granted, change};
 use crate::{blocking, cached};
 
 /// `GET /api/gamesets`.
 pub async fn list(
     State(state): State<Arc<AppState>>,
-    RawQuery(q): RawQuery,
+    Query { value: q, .. }: Query<DbQuery>,
 ) -> Result<Response, ApiError> {
-    let p = Params::parse(q.as_deref());
-    let db = served(&state, &p)?;
+    let db = served(&state, q.db.as_deref())?;
     let key = format!("/api/gamesets?{}", db.name);
     Ok(
         cached(&state, &db.clone(), key, "application/json", move || {
@@ -39,10 +39,9 @@ pub async fn list(
 pub async fn show(
     State(state): State<Arc<AppState>>,
     Path(name): Path<String>,
-    RawQuery(q): RawQuery,
+    Query { value: q, .. }: Query<DbQuery>,
 ) -> Result<Response, ApiError> {
-    let p = Params::parse(q.as_deref());
-    let db = served(&state, &p)?;
+    let db = served(&state, q.db.as_deref())?;
     let key = format!("/api/gamesets/{name}?{}", db.name);
     Ok(
         cached(&state, &db.clone(), key, "application/json", move || {
@@ -52,16 +51,31 @@ pub async fn show(
     )
 }
 
+/// The query of `GET /api/gamesets/{name}/games`: a page.
+pub struct PageQuery {
+    db: Option<String>,
+    offset: usize,
+    limit: usize,
+}
+
+impl FromParams for PageQuery {
+    fn from_params(p: &Params) -> Result<PageQuery, Error> {
+        Ok(PageQuery {
+            db: p.get("db").map(String::from),
+            offset: p.number("offset", 0, usize::MAX)?,
+            limit: p.number("limit", 20, 1000)?,
+        })
+    }
+}
+
 /// `GET /api/gamesets/{name}/games?offset=&limit=`.
 pub async fn games(
     State(state): State<Arc<AppState>>,
     Path(name): Path<String>,
-    RawQuery(q): RawQuery,
+    Query { value: q, .. }: Query<PageQuery>,
 ) -> Result<Response, ApiError> {
-    let p = Params::parse(q.as_deref());
-    let db = served(&state, &p)?;
-    let offset = p.number("offset", 0, usize::MAX)?;
-    let limit = p.number("limit", 20, 1000)?;
+    let db = served(&state, q.db.as_deref())?;
+    let PageQuery { offset, limit, .. } = q;
     let key = format!("/api/gamesets/{name}/games?{}&{offset}&{limit}", db.name);
     Ok(
         cached(&state, &db.clone(), key, "application/json", move || {
@@ -75,10 +89,9 @@ pub async fn games(
 pub async fn pgn(
     State(state): State<Arc<AppState>>,
     Path(name): Path<String>,
-    RawQuery(q): RawQuery,
+    Query { value: q, .. }: Query<DbQuery>,
 ) -> Result<Response, ApiError> {
-    let p = Params::parse(q.as_deref());
-    let db = served(&state, &p)?;
+    let db = served(&state, q.db.as_deref())?;
     let file: String = name
         .chars()
         .map(|c| {
@@ -111,13 +124,13 @@ pub async fn pgn(
         .into_response())
 }
 
-/// What `POST /api/gamesets` reads: `tabiya_service::handover::wire::CreateCall` (what `tabiya gameset create` hands
-/// over) and the repertoires its criteria follow, sent as PGN text by the name the
-/// criterion gives (`"repertoires": {"rep.pgn": "1. e4 …"}`): no file of the server's
-/// machine is ever read for a request.
+/// What `POST /api/gamesets` reads: `tabiya_service::handover::wire::CreateCall` (what
+/// `tabiya gameset create` hands over) and the repertoires its criteria follow, sent as PGN
+/// text by the name the criterion gives (`"repertoires": {"rep.pgn": "1. e4 …"}`): no file
+/// of the server's machine is ever read for a request.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct CreateBody {
+pub struct CreateBody {
     name: String,
     #[serde(rename = "where")]
     criteria: String,
@@ -127,64 +140,41 @@ struct CreateBody {
     repertoires: std::collections::BTreeMap<String, String>,
 }
 
+impl JsonBody for CreateBody {
+    const LIKE: &'static str =
+        "a gameset is JSON like {\"name\": \"strong\", \"where\": \"avgelo >= 2500\"}";
+}
+
 /// `POST /api/gamesets` with `{"name": …, "where": …, "from": …, "repertoires": {…}}`. A
 /// criterion following a repertoire (`follows NAME`) takes it from `repertoires`; the
 /// server reads no file (400 for a name not sent, the same whatever the name).
 pub async fn create(
     State(state): State<Arc<AppState>>,
-    RawQuery(q): RawQuery,
-    headers: HeaderMap,
-    body: axum::body::Bytes,
+    granted: Granted,
+    Query { value: q, .. }: Query<DbQuery>,
+    Body(call): Body<CreateBody>,
 ) -> Result<Response, ApiError> {
-    if let Some(r) = refused(&state, &headers) {
-        return Ok(r);
-    }
-    let call: CreateBody = serde_json::from_slice(&body).map_err(|e| {
-        Error::bad_request(format!(
-            "a gameset is JSON like {{\"name\": \"strong\", \"where\": \"avgelo >= 2500\"}}: {e}"
-        ))
-    })?;
-    let p = Params::parse(q.as_deref());
-    let db = served(&state, &p)?;
-    let _one_at_a_time = db.importing.lock().await;
-    let s = Arc::clone(&state);
-    let d = Arc::clone(&db);
-    let made = blocking(move || {
+    let db = served(&state, q.db.as_deref())?;
+    change(&state, granted, db, move |db| {
         let sent: Vec<(String, String)> = call.repertoires.into_iter().collect();
-        let out = gamesets::create(
-            &d.db,
+        gamesets::create(
+            db,
             &call.name,
             &call.criteria,
             call.from.as_deref(),
             gamesets::Repertoires::Sent(&sent),
-        )?;
-        s.cache.refresh_stale_and_wait();
-        Ok(out)
+        )
     })
-    .await?;
-    Ok(axum::Json(made).into_response())
+    .await
 }
 
 /// `DELETE /api/gamesets/{name}`.
 pub async fn delete(
     State(state): State<Arc<AppState>>,
+    granted: Granted,
     Path(name): Path<String>,
-    RawQuery(q): RawQuery,
-    headers: HeaderMap,
+    Query { value: q, .. }: Query<DbQuery>,
 ) -> Result<Response, ApiError> {
-    if let Some(r) = refused(&state, &headers) {
-        return Ok(r);
-    }
-    let p = Params::parse(q.as_deref());
-    let db = served(&state, &p)?;
-    let _one_at_a_time = db.importing.lock().await;
-    let s = Arc::clone(&state);
-    let d = Arc::clone(&db);
-    let gone = blocking(move || {
-        let out = gamesets::delete(&d.db, &name)?;
-        s.cache.refresh_stale_and_wait();
-        Ok(out)
-    })
-    .await?;
-    Ok(axum::Json(gone).into_response())
+    let db = served(&state, q.db.as_deref())?;
+    change(&state, granted, db, move |db| gamesets::delete(db, &name)).await
 }

@@ -16,6 +16,8 @@ mod cards;
 mod changes;
 mod content_type;
 mod error;
+mod explore;
+mod games;
 mod gamesets;
 mod guard;
 mod heavy;
@@ -31,10 +33,13 @@ mod params;
 pub mod fuzzing {
     pub use crate::params::Params;
 }
+mod player;
 mod priority;
+mod query;
 mod repertoire;
 mod served;
 mod state;
+mod write;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -247,16 +252,16 @@ fn router(state: Arc<AppState>, config: &Config) -> Router {
         );
     let api = Router::new()
         .route("/api/databases", get(api::databases))
-        .route("/api/explore", get(api::explore))
-        .route("/api/years", get(api::years))
-        .route("/api/transpositions", get(api::transpositions))
+        .route("/api/explore", get(explore::explore))
+        .route("/api/years", get(explore::years))
+        .route("/api/transpositions", get(explore::transpositions))
         .route(
             "/api/novelty",
             get(novelty::stored)
                 .post(novelty::sent)
                 .layer(heavy.clone()),
         )
-        .route("/api/games", get(api::games))
+        .route("/api/games", get(games::games))
         .route(
             "/api/game/{id}",
             get(api::game)
@@ -279,9 +284,9 @@ fn router(state: Arc<AppState>, config: &Config) -> Router {
         )
         .route("/api/gamesets/{name}/games", get(gamesets::games))
         .route("/api/gamesets/{name}/pgn", get(gamesets::pgn))
-        .route("/api/names", get(api::names))
-        .route("/api/player", get(api::player))
-        .route("/api/prepare", get(api::prepare).layer(heavy.clone()))
+        .route("/api/names", get(player::names))
+        .route("/api/player", get(player::player))
+        .route("/api/prepare", get(player::prepare).layer(heavy.clone()))
         .route("/api/analysis", get(analysis::analyse))
         .route("/api/engine", get(analysis::engine))
         .fallback(api::not_found)

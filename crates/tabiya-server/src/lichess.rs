@@ -8,16 +8,17 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::{Path, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use tabiya_service::explore::{self, ChessExplore, OpeningName, TopGame};
-use tabiya_service::filter::Filter;
+use tabiya_service::filter::{Colour, Filter};
 use tabiya_service::{ChessPosition, Error, Kind, export};
 
 use crate::error::LichessError;
 use crate::params::Params;
+use crate::query::{ChessAt, DbQuery, FromParams, Query};
 use crate::state::{AppState, Served};
 use crate::{blocking, cached};
 
@@ -142,10 +143,10 @@ fn shape(e: &ChessExplore, endpoint: Endpoint, moves: usize, top: bool) -> Explo
 }
 
 /// The database a request asks for: `db=NAME`, else the first chess database.
-fn chess_db(state: &AppState, p: &Params) -> Result<Arc<Served>, Error> {
+fn chess_db(state: &AppState, name: Option<&str>) -> Result<Arc<Served>, Error> {
     let db = state
-        .db(p.get("db"), Some(Kind::Chess))
-        .ok_or_else(|| match p.get("db") {
+        .db(name, Some(Kind::Chess))
+        .ok_or_else(|| match name {
             Some(n) => Error::not_found(format!("no database {n:?} is served")),
             None => Error::not_found("no chess database is served"),
         })?;
@@ -158,39 +159,30 @@ fn chess_db(state: &AppState, p: &Params) -> Result<Arc<Served>, Error> {
     Ok(Arc::clone(db))
 }
 
-/// The position of a request: `fen` (default the start) and `play` (UCI moves,
-/// comma-separated); only standard chess.
-fn position(p: &Params) -> Result<ChessPosition, Error> {
-    if let Some(v) = p.get("variant")
-        && v != "standard"
-        && v != "chess"
-    {
-        return Err(Error::bad_request(format!(
-            "variant {v:?}: this explorer holds standard chess"
-        )));
-    }
-    ChessPosition::resolve(p.get("fen"), p.get("play"))
+/// The query of an explorer endpoint: the position (`fen`, default the start; `play`, UCI
+/// moves comma-separated; `variant`, only standard chess), `moves`, the filters, the games
+/// asked for — capped silently, as Lichess does.
+pub struct Asked {
+    db: Option<String>,
+    at: ChessAt,
+    moves: usize,
+    filter: Filter,
+    top: usize,
+    recent: Option<usize>,
 }
 
-/// A JSON answer, computed off the async threads, cached by the database's generation.
-async fn answer(
-    state: Arc<AppState>,
-    path: &'static str,
-    query: Option<String>,
-    endpoint: Endpoint,
-) -> Result<Response, LichessError> {
-    let p = Params::parse(query.as_deref());
-    let served = chess_db(&state, &p)?;
-    let key = format!("{path}?{}", p.canonical());
-    let content_type = if endpoint == Endpoint::Player {
-        "application/x-ndjson"
-    } else {
-        "application/json"
-    };
-    Ok(cached(&state, &served.clone(), key, content_type, move || {
-        let at = position(&p)?;
+impl Asked {
+    fn read(p: &Params, endpoint: Endpoint) -> Result<Asked, Error> {
+        if let Some(v) = p.get("variant")
+            && v != "standard"
+            && v != "chess"
+        {
+            return Err(Error::bad_request(format!(
+                "variant {v:?}: this explorer holds standard chess"
+            )));
+        }
         let moves = p.capped("moves", 12, 500)?;
-        let mut filter: Filter = match endpoint {
+        let mut filter = match endpoint {
             // Masters: years only.
             Endpoint::Masters => Filter {
                 since: p.get("since").map(String::from),
@@ -213,12 +205,68 @@ async fn answer(
                     .get("color")
                     .ok_or_else(|| Error::bad_request("color: give white or black"))?;
                 filter.player = Some(player.to_string());
-                filter.colour = Some(tabiya_service::filter::Colour::from_name(colour)?);
+                filter.colour = Some(Colour::from_name(colour)?);
                 (0, Some(p.capped("recentGames", 8, 8)?))
             }
         };
-        let a = explore::games_filtered(&served.db, &at, &filter, top, recent)?;
-        let r = shape(&a, endpoint, moves, endpoint != Endpoint::Player);
+        Ok(Asked {
+            db: p.get("db").map(String::from),
+            at: ChessAt::from_params(p)?,
+            moves,
+            filter,
+            top,
+            recent,
+        })
+    }
+}
+
+/// The query of `/masters`: the position, `moves`, `since`, `until`, `topGames`.
+pub struct MastersQuery(Asked);
+
+impl FromParams for MastersQuery {
+    fn from_params(p: &Params) -> Result<MastersQuery, Error> {
+        Asked::read(p, Endpoint::Masters).map(MastersQuery)
+    }
+}
+
+/// The query of `/lichess`: the position, `moves`, the filters, `topGames`, `recentGames`.
+pub struct LichessQuery(Asked);
+
+impl FromParams for LichessQuery {
+    fn from_params(p: &Params) -> Result<LichessQuery, Error> {
+        Asked::read(p, Endpoint::Lichess).map(LichessQuery)
+    }
+}
+
+/// The query of `/player`: the position, `moves`, the filters, `player` and `color`
+/// (required), `recentGames`.
+pub struct PlayerQuery(Asked);
+
+impl FromParams for PlayerQuery {
+    fn from_params(p: &Params) -> Result<PlayerQuery, Error> {
+        Asked::read(p, Endpoint::Player).map(PlayerQuery)
+    }
+}
+
+/// A JSON answer, computed off the async threads, cached by the database's generation.
+async fn answer(
+    state: Arc<AppState>,
+    path: &'static str,
+    q: Asked,
+    canonical: String,
+    endpoint: Endpoint,
+) -> Result<Response, LichessError> {
+    let served = chess_db(&state, q.db.as_deref())?;
+    let key = format!("{path}?{canonical}");
+    let content_type = if endpoint == Endpoint::Player {
+        "application/x-ndjson"
+    } else {
+        "application/json"
+    };
+    Ok(cached(&state, &served.clone(), key, content_type, move || {
+        let at: ChessPosition = q.at.resolve()?;
+        let a = explore::games_filtered(&served.db, &at, &q.filter, q.top, q.recent)?;
+        let r = shape(&a, endpoint, q.moves, endpoint != Endpoint::Player);
         let mut body = serde_json::to_vec(&r)?;
         if endpoint == Endpoint::Player {
             body.push(b'\n');
@@ -230,33 +278,44 @@ async fn answer(
 
 pub async fn masters(
     State(state): State<Arc<AppState>>,
-    RawQuery(q): RawQuery,
+    Query {
+        value: MastersQuery(q),
+        canonical,
+        ..
+    }: Query<MastersQuery, LichessError>,
 ) -> Result<Response, LichessError> {
-    answer(state, "/masters", q, Endpoint::Masters).await
+    answer(state, "/masters", q, canonical, Endpoint::Masters).await
 }
 
 pub async fn lichess(
     State(state): State<Arc<AppState>>,
-    RawQuery(q): RawQuery,
+    Query {
+        value: LichessQuery(q),
+        canonical,
+        ..
+    }: Query<LichessQuery, LichessError>,
 ) -> Result<Response, LichessError> {
-    answer(state, "/lichess", q, Endpoint::Lichess).await
+    answer(state, "/lichess", q, canonical, Endpoint::Lichess).await
 }
 
 pub async fn player(
     State(state): State<Arc<AppState>>,
-    RawQuery(q): RawQuery,
+    Query {
+        value: PlayerQuery(q),
+        canonical,
+        ..
+    }: Query<PlayerQuery, LichessError>,
 ) -> Result<Response, LichessError> {
-    answer(state, "/player", q, Endpoint::Player).await
+    answer(state, "/player", q, canonical, Endpoint::Player).await
 }
 
 /// A game's PGN.
 pub async fn masters_pgn(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
-    RawQuery(q): RawQuery,
+    Query { value: q, .. }: Query<DbQuery, LichessError>,
 ) -> Result<Response, LichessError> {
-    let p = Params::parse(q.as_deref());
-    let served = chess_db(&state, &p)?;
+    let served = chess_db(&state, q.db.as_deref())?;
     let pgn = blocking(move || export::game_pgn_named(&served.db, &id)).await?;
     Ok((
         [(

@@ -1,5 +1,6 @@
 //! Query strings read leniently and checked strictly: every parameter by name, numbers in
-//! range, lists comma-separated; anything out of bounds is the caller's error, named.
+//! range, lists comma-separated; anything out of bounds is the caller's error, named. Each
+//! endpoint's struct is read from these (`query.rs`, `FromParams`).
 
 use std::collections::BTreeMap;
 
@@ -47,6 +48,13 @@ impl Params {
                 ))),
             },
         }
+    }
+
+    /// A whole number between 0 and `max` when given, `None` when absent.
+    pub fn optional_number(&self, name: &str, max: usize) -> Result<Option<usize>, Error> {
+        self.get(name)
+            .map(|_| self.number(name, 0, max))
+            .transpose()
     }
 
     /// A number between 0 and `max`, capped there (the Lichess endpoints cap silently).

@@ -5,7 +5,7 @@
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
-use axum::extract::{RawQuery, State};
+use axum::extract::State;
 use axum::http::Uri;
 use axum::response::Response;
 use serde::Serialize;
@@ -17,10 +17,38 @@ use crate::api::{json, served};
 use crate::cached;
 use crate::error::ApiError;
 use crate::params::Params;
+use crate::query::{FromParams, Query};
 use crate::state::AppState;
 
 /// Largest repertoire accepted, bytes of PGN.
 pub const MAX_BODY: usize = 8 << 20;
+
+/// The query of a question about a repertoire sent: the database, the repertoire's `name`
+/// (in messages), and what else the endpoint reads (`X`).
+pub struct SentQuery<X> {
+    db: Option<String>,
+    name: Option<String>,
+    more: X,
+}
+
+impl<X: FromParams> FromParams for SentQuery<X> {
+    fn from_params(p: &Params) -> Result<SentQuery<X>, Error> {
+        Ok(SentQuery {
+            db: p.get("db").map(String::from),
+            name: p.get("name").map(String::from),
+            more: X::from_params(p)?,
+        })
+    }
+}
+
+/// `POST /api/repertoire` reads nothing more.
+pub struct Nothing;
+
+impl FromParams for Nothing {
+    fn from_params(_: &Params) -> Result<Nothing, Error> {
+        Ok(Nothing)
+    }
+}
 
 fn side(p: &Params) -> Result<Side, Error> {
     Side::from_name(
@@ -44,14 +72,45 @@ fn share(p: &Params, name: &str, default: f64) -> Result<f64, Error> {
     }
 }
 
-fn read(p: &Params, body: &[u8]) -> Result<Repertoire, Error> {
+/// `POST /api/repertoire/check`'s options: `side`, `depth`, `minShare`, `minGames`,
+/// `badMargin`, `rare`, `limit`, and the explorer's filters.
+impl FromParams for CheckOptions {
+    fn from_params(p: &Params) -> Result<CheckOptions, Error> {
+        let defaults = CheckOptions::new(side(p)?);
+        Ok(CheckOptions {
+            depth: p.number("depth", defaults.depth as usize, 200)? as u32,
+            min_share: share(p, "minShare", defaults.min_share)?,
+            min_games: p.number("minGames", defaults.min_games as usize, 1_000_000_000)? as u64,
+            bad_margin: share(p, "badMargin", defaults.bad_margin)?,
+            rare: share(p, "rare", defaults.rare)?,
+            limit: p.number("limit", defaults.limit, 1000)?,
+            filter: p.filter()?,
+            ..defaults
+        })
+    }
+}
+
+/// `POST /api/repertoire/games`'s options: `side`, `player`, `gameset`, `where`, `limit`.
+impl FromParams for GamesOptions {
+    fn from_params(p: &Params) -> Result<GamesOptions, Error> {
+        Ok(GamesOptions {
+            side: side(p)?,
+            player: p.get("player").map(String::from),
+            gameset: p.get("gameset").map(String::from),
+            criteria: p.get("where").map(String::from),
+            limit: p.number("limit", 20, 10_000)?,
+        })
+    }
+}
+
+fn read(name: Option<&str>, body: &[u8]) -> Result<Repertoire, Error> {
     if body.is_empty() {
         return Err(Error::bad_request(
             "send the repertoire's PGN (with variations) as the request's body",
         ));
     }
     // The text is the request's: what is wrong with it is the request's fault.
-    Repertoire::from_pgn(p.get("name").unwrap_or("the repertoire"), body).map_err(|e| {
+    Repertoire::from_pgn(name.unwrap_or("the repertoire"), body).map_err(|e| {
         if e.kind() == tabiya_service::ErrorKind::BadInput {
             Error::bad_request(crate::error::full_message(&e))
         } else {
@@ -61,34 +120,39 @@ fn read(p: &Params, body: &[u8]) -> Result<Repertoire, Error> {
 }
 
 /// The cache key of a question about a body.
-fn key(uri: &Uri, p: &Params, body: &[u8]) -> String {
+fn key(uri: &Uri, canonical: &str, body: &[u8]) -> String {
     let mut h = std::hash::DefaultHasher::new();
     body.hash(&mut h);
     format!(
-        "{}?{}#{:016x}-{}",
+        "{}?{canonical}#{:016x}-{}",
         uri.path(),
-        p.canonical(),
         h.finish(),
         body.len()
     )
 }
 
-/// A body-carrying question, cached.
-async fn answer(
+/// A body-carrying question, cached: `compute` gets the database, the options and the
+/// repertoire read from the body.
+async fn answer<X: Send + Sync + 'static>(
     state: Arc<AppState>,
     uri: Uri,
-    q: Option<String>,
+    q: Query<SentQuery<X>>,
     body: axum::body::Bytes,
-    compute: impl Fn(&tabiya_service::Db, &Params, &[u8]) -> Result<Vec<u8>, Error>
+    compute: impl Fn(&tabiya_service::Db, &X, &Repertoire) -> Result<Vec<u8>, Error>
     + Send
     + Sync
     + 'static,
 ) -> Result<Response, ApiError> {
-    let p = Params::parse(q.as_deref());
-    let db = served(&state, &p)?;
-    let k = key(&uri, &p, &body);
+    let Query {
+        value: q,
+        canonical,
+        ..
+    } = q;
+    let db = served(&state, q.db.as_deref())?;
+    let k = key(&uri, &canonical, &body);
     Ok(cached(&state, &db.clone(), k, "application/json", move || {
-        compute(&db.db, &p, &body)
+        let rep = read(q.name.as_deref(), &body)?;
+        compute(&db.db, &q.more, &rep)
     })
     .await?)
 }
@@ -106,14 +170,13 @@ struct Positions {
 pub async fn positions(
     State(state): State<Arc<AppState>>,
     uri: Uri,
-    RawQuery(q): RawQuery,
+    q: Query<SentQuery<Nothing>>,
     body: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
-    answer(state, uri, q, body, |_, p, body| {
-        let rep = read(p, body)?;
+    answer(state, uri, q, body, |_, _, rep| {
         json(&Positions {
             name: rep.name.clone(),
-            positions: repertoire::table(&rep),
+            positions: repertoire::table(rep),
             warnings: rep.warnings.clone(),
         })
     })
@@ -125,23 +188,11 @@ pub async fn positions(
 pub async fn check(
     State(state): State<Arc<AppState>>,
     uri: Uri,
-    RawQuery(q): RawQuery,
+    q: Query<SentQuery<CheckOptions>>,
     body: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
-    answer(state, uri, q, body, |db, p, body| {
-        let defaults = CheckOptions::new(side(p)?);
-        let options = CheckOptions {
-            depth: p.number("depth", defaults.depth as usize, 200)? as u32,
-            min_share: share(p, "minShare", defaults.min_share)?,
-            min_games: p.number("minGames", defaults.min_games as usize, 1_000_000_000)? as u64,
-            bad_margin: share(p, "badMargin", defaults.bad_margin)?,
-            rare: share(p, "rare", defaults.rare)?,
-            limit: p.number("limit", defaults.limit, 1000)?,
-            filter: p.filter()?,
-            ..defaults
-        };
-        let rep = read(p, body)?;
-        json(&repertoire::check(db, &rep, &options)?)
+    answer(state, uri, q, body, |db, options, rep| {
+        json(&repertoire::check(db, rep, options)?)
     })
     .await
 }
@@ -151,19 +202,11 @@ pub async fn check(
 pub async fn games(
     State(state): State<Arc<AppState>>,
     uri: Uri,
-    RawQuery(q): RawQuery,
+    q: Query<SentQuery<GamesOptions>>,
     body: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
-    answer(state, uri, q, body, |db, p, body| {
-        let options = GamesOptions {
-            side: side(p)?,
-            player: p.get("player").map(String::from),
-            gameset: p.get("gameset").map(String::from),
-            criteria: p.get("where").map(String::from),
-            limit: p.number("limit", 20, 10_000)?,
-        };
-        let rep = read(p, body)?;
-        json(&repertoire::games(db, &rep, &options)?)
+    answer(state, uri, q, body, |db, options, rep| {
+        json(&repertoire::games(db, rep, options)?)
     })
     .await
 }

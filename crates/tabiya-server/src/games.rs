@@ -1,0 +1,146 @@
+//! `GET /api/games`: a page of the games of a position (see `docs/api.md`), what `tabiya
+//! games --json` answers — chess: `fen`, `play`, the explorer's filters; Othello: `moves`,
+//! `player`, `tournament`, `from`, `to`, `players`; both: `sort`, `limit`, `offset`.
+
+use std::sync::Arc;
+
+use axum::extract::State;
+use axum::http::Uri;
+use axum::response::Response;
+use tabiya_service::filter::Filter;
+use tabiya_service::games::{self, GameSort, OthelloFilter, PlayerKind};
+use tabiya_service::{Error, Kind, OthelloPosition};
+
+use crate::api::{json, served};
+use crate::cached;
+use crate::error::ApiError;
+use crate::params::Params;
+use crate::query::{ChessAt, FromParams, Query};
+use crate::state::AppState;
+
+/// Most games a page holds.
+const MAX_LIMIT: usize = 1000;
+
+/// The query of `GET /api/games`.
+pub struct GamesQuery {
+    db: Option<String>,
+    sort: GameSort,
+    limit: usize,
+    offset: usize,
+    at: ChessAt,
+    filter: Filter,
+    othello: OthelloQuery,
+}
+
+/// What an Othello database's games are chosen by (the line is read once the database is
+/// known to be Othello's).
+struct OthelloQuery {
+    moves: Option<String>,
+    player: Option<String>,
+    tournament: Option<String>,
+    from: Option<u16>,
+    to: Option<u16>,
+    players: PlayerKind,
+}
+
+fn sort(p: &Params) -> Result<GameSort, Error> {
+    match p.get("sort").unwrap_or("rating") {
+        "rating" => Ok(GameSort::Rating),
+        "date" => Ok(GameSort::Date),
+        "id" => Ok(GameSort::Id),
+        s => Err(Error::bad_request(format!(
+            "sort {s:?}: give rating, date or id"
+        ))),
+    }
+}
+
+impl FromParams for OthelloQuery {
+    fn from_params(p: &Params) -> Result<OthelloQuery, Error> {
+        let year = |name: &str| -> Result<Option<u16>, Error> {
+            p.get(name)
+                .map(|v| {
+                    v.parse()
+                        .map_err(|_| Error::bad_request(format!("{name} {v:?}: a year")))
+                })
+                .transpose()
+        };
+        Ok(OthelloQuery {
+            moves: p.get("moves").map(String::from),
+            player: p.get("player").map(String::from),
+            tournament: p.get("tournament").map(String::from),
+            from: year("from")?,
+            to: year("to")?,
+            players: match p.get("players").unwrap_or("any") {
+                "any" => PlayerKind::Any,
+                "humans" => PlayerKind::Humans,
+                "programs" => PlayerKind::Programs,
+                s => {
+                    return Err(Error::bad_request(format!(
+                        "players {s:?}: give any, humans or programs"
+                    )));
+                }
+            },
+        })
+    }
+}
+
+impl FromParams for GamesQuery {
+    fn from_params(p: &Params) -> Result<GamesQuery, Error> {
+        Ok(GamesQuery {
+            db: p.get("db").map(String::from),
+            sort: sort(p)?,
+            limit: p.number("limit", 20, MAX_LIMIT)?,
+            offset: p.number("offset", 0, usize::MAX)?,
+            at: ChessAt::from_params(p)?,
+            filter: p.filter()?,
+            othello: OthelloQuery::from_params(p)?,
+        })
+    }
+}
+
+/// `GET /api/games`: a page of the games of a position, sorted.
+pub async fn games(
+    State(state): State<Arc<AppState>>,
+    uri: Uri,
+    Query {
+        value: q,
+        canonical,
+        ..
+    }: Query<GamesQuery>,
+) -> Result<Response, ApiError> {
+    let db = served(&state, q.db.as_deref())?;
+    let key = format!("{}?{canonical}", uri.path());
+    Ok(cached(
+        &state,
+        &db.clone(),
+        key,
+        "application/json",
+        move || match db.kind {
+            Kind::Chess => json(&games::chess_filtered(
+                &db.db,
+                &q.at.resolve()?,
+                &q.filter,
+                q.sort,
+                q.offset,
+                q.limit,
+            )?),
+            Kind::Othello => {
+                let o = &q.othello;
+                let filter = OthelloFilter {
+                    position: o
+                        .moves
+                        .as_deref()
+                        .map(OthelloPosition::from_line)
+                        .transpose()?,
+                    player: o.player.clone(),
+                    tournament: o.tournament.clone(),
+                    from: o.from,
+                    to: o.to,
+                    players: o.players,
+                };
+                json(&games::othello(&db.db, filter, q.sort, q.offset, q.limit)?)
+            }
+        },
+    )
+    .await?)
+}
