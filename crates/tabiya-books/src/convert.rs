@@ -77,12 +77,15 @@ impl BookFormat {
     ///    caption whose length fits the file) → Kvetka; a size that is a multiple of 16 →
     ///    Polyglot (which has no magic).
     ///
-    /// Errors name the path and what was tried.
+    /// Errors name the path and what was tried; a path that is neither a regular file nor a
+    /// stem (a FIFO, a device, a directory) is refused as [`BookError::File`], never opened
+    /// to wait.
     pub fn detect(path: &Path) -> Result<BookFormat, BookError> {
         if let Some(f) = BookFormat::from_extension(path) {
             return Ok(f);
         }
-        if !path.is_file() {
+        let named = std::fs::metadata(path).ok();
+        if !named.as_ref().is_some_and(|m| m.is_file()) {
             let with = |suffix: &str| {
                 let mut s = path.as_os_str().to_os_string();
                 s.push(suffix);
@@ -93,6 +96,13 @@ impl BookFormat {
             }
             if with("_0.kob").is_file() {
                 return Ok(BookFormat::Kvetka);
+            }
+            // Something by that name, not a book's stem: a FIFO, a device, a directory.
+            if let Some(is) = named.and_then(|m| tabiya_files::not_regular(m.file_type())) {
+                return Err(BookError::File(tabiya_files::FileError::NotRegular {
+                    path: path.to_path_buf(),
+                    is,
+                }));
             }
             return Err(BookError::Format {
                 path: path.to_path_buf(),
@@ -106,8 +116,8 @@ impl BookFormat {
             path: path.to_path_buf(),
             source,
         };
-        let mut file = File::open(path).map_err(io)?;
-        let len = file.metadata().map_err(io)?.len();
+        // Only its head is read: no bound is needed past "a regular file".
+        let (mut file, len) = tabiya_files::open_regular(path)?;
         let mut head = Vec::with_capacity(64);
         Read::by_ref(&mut file)
             .take(64)
@@ -176,6 +186,20 @@ pub enum BookError {
         #[source]
         source: std::io::Error,
     },
+    /// A named file refused before it was read: not a regular file (a FIFO, a device, a
+    /// directory), larger than the format allows, or cut short while it was read.
+    #[error(transparent)]
+    File(tabiya_files::FileError),
+}
+
+impl From<tabiya_files::FileError> for BookError {
+    /// The operating system's errors as [`BookError::Io`], the refusals as they are.
+    fn from(e: tabiya_files::FileError) -> BookError {
+        match e {
+            tabiya_files::FileError::Io { path, source } => BookError::Io { path, source },
+            other => BookError::File(other),
+        }
+    }
 }
 
 /// Any open book.
@@ -893,4 +917,40 @@ pub fn write_polyglot(book: &PolyglotBook, path: &Path) -> Result<(), BookError>
     let mut w = BufWriter::new(f);
     book.write(&mut w).map_err(io)?;
     w.flush().map_err(io)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A FIFO is never opened to wait, however the book is named: by a book's extension, or
+    /// by none (the format would be told by its content). (A CTG trio's three files:
+    /// `book_files.rs`, through the command line.)
+    #[test]
+    fn a_fifo_is_refused_whatever_its_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = |name: &str| {
+            let p = dir.path().join(name);
+            let made = std::process::Command::new("mkfifo")
+                .arg(&p)
+                .status()
+                .unwrap();
+            assert!(made.success());
+            p
+        };
+        for name in ["a.bin", "a_0.kob", "plain"] {
+            let p = fifo(name);
+            let e = AnyBook::open(&p).unwrap_err();
+            assert!(
+                e.to_string()
+                    .contains("is a FIFO (a named pipe), not a regular file"),
+                "{name}: {e}"
+            );
+        }
+        let e = BookFormat::detect(&dir.path().join("plain")).unwrap_err();
+        assert!(matches!(
+            e,
+            BookError::File(tabiya_files::FileError::NotRegular { .. })
+        ));
+    }
 }

@@ -39,7 +39,7 @@ pub use moves::{
 };
 pub use reader::{
     EcoComment, ElementLocation, GameSource, IndexSource, KvetkaBook, KvetkaDetailMove,
-    KvetkaElement, KvetkaProbeDetail, ReadOptions, map_move,
+    KvetkaElement, KvetkaProbeDetail, MAX_KSF_BYTES, ReadOptions, map_move,
 };
 pub use writer::{
     AggregateReport, DEFAULT_SPLIT_THRESHOLD, EcoLookup, GameFilter, KvetkaBookSpec,
@@ -66,4 +66,18 @@ pub enum KvetkaError {
     Key(#[from] KeyError),
     #[error("{0}")]
     Invalid(String),
+    /// A named file refused before it was read: not a regular file (a FIFO, a device, a
+    /// directory), larger than the format allows, or cut short while it was read.
+    #[error(transparent)]
+    File(tabiya_files::FileError),
+}
+
+impl From<tabiya_files::FileError> for KvetkaError {
+    /// The operating system's errors as [`KvetkaError::Io`], the refusals as they are.
+    fn from(e: tabiya_files::FileError) -> KvetkaError {
+        match e {
+            tabiya_files::FileError::Io { path, source } => KvetkaError::Io { path, source },
+            other => KvetkaError::File(other),
+        }
+    }
 }

@@ -118,6 +118,20 @@ pub enum PolyglotError {
         key: u64,
         previous: u64,
     },
+    /// A named file refused before it was read: not a regular file (a FIFO, a device, a
+    /// directory), larger than the format allows, or cut short while it was read.
+    #[error(transparent)]
+    File(tabiya_files::FileError),
+}
+
+impl From<tabiya_files::FileError> for PolyglotError {
+    /// The operating system's errors as [`PolyglotError::Io`], the refusals as they are.
+    fn from(e: tabiya_files::FileError) -> PolyglotError {
+        match e {
+            tabiya_files::FileError::Io { path, source } => PolyglotError::Io { path, source },
+            other => PolyglotError::File(other),
+        }
+    }
 }
 
 /// Read access to a sorted list of entries: implemented by [`PolyglotReader`] (memory map)

@@ -132,7 +132,26 @@ pub enum WthorError {
         /// `.jou` or `.trn`.
         what: &'static str,
     },
+    /// The file was refused before it was read: not a regular file (a FIFO, a device, a
+    /// directory), larger than its format allows or than [`MAX_GAME_FILE_BYTES`], or cut
+    /// short while it was read.
+    #[error(transparent)]
+    File(tabiya_files::FileError),
 }
+
+impl From<tabiya_files::FileError> for WthorError {
+    /// The operating system's errors as [`WthorError::Io`], the refusals as they are.
+    fn from(e: tabiya_files::FileError) -> WthorError {
+        match e {
+            tabiya_files::FileError::Io { path, source } => WthorError::Io { file: path, source },
+            other => WthorError::File(other),
+        }
+    }
+}
+
+/// The most bytes of a game file (`.wtb`, `.wtd`) read: some 3.9 million 8×8 games, thirty
+/// times every game WTHOR has gathered since 1977 (its count field would allow 292 GB).
+pub const MAX_GAME_FILE_BYTES: u64 = 256 << 20;
 
 /// The 16-byte header common to all WTHOR files, every field raw.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -514,9 +533,11 @@ pub struct GameFile {
 
 impl GameFile {
     /// Reads a game file.
+    /// Only a regular file of at most [`MAX_GAME_FILE_BYTES`] is read.
     pub fn read(path: impl AsRef<Path>) -> Result<GameFile, WthorError> {
         let path = path.as_ref();
-        GameFile::parse(&read_file(path)?, path)
+        let limit = tabiya_files::Limit::new(MAX_GAME_FILE_BYTES, "read of a WTHOR game file");
+        GameFile::parse(&read_file(path, &limit)?, path)
     }
 
     /// Parses the bytes of a game file; `path` names it in messages. Fails only when the header
@@ -605,26 +626,11 @@ impl GameFile {
     }
 }
 
-/// The bytes of a WTHOR file. Only a regular file is read: a directory, a device
-/// (`/dev/zero` never ends) or a pipe is refused, saying what it is.
-fn read_file(path: &Path) -> Result<Vec<u8>, WthorError> {
-    let io = |source| WthorError::Io {
-        file: path.to_path_buf(),
-        source,
-    };
-    let meta = std::fs::metadata(path).map_err(io)?;
-    if !meta.is_file() {
-        let what = if meta.is_dir() {
-            "a directory"
-        } else {
-            "not a regular file (a device or a pipe)"
-        };
-        return Err(io(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            format!("{what}: a WTHOR file is read from a regular file"),
-        )));
-    }
-    std::fs::read(path).map_err(io)
+/// The bytes of a WTHOR file. Only a regular file is read, never waiting on a FIFO: a
+/// directory, a device (`/dev/zero` never ends) or a FIFO is refused, saying what it is; so is
+/// a file larger than `limit`.
+fn read_file(path: &Path, limit: &tabiya_files::Limit) -> Result<Vec<u8>, WthorError> {
+    Ok(tabiya_files::read_regular(path, limit)?)
 }
 
 fn read_header(bytes: &[u8], path: &Path) -> Result<Header, WthorError> {
@@ -654,6 +660,21 @@ impl NameKind {
         match self {
             NameKind::Players => PLAYER_NAME_SIZE,
             NameKind::Tournaments => TOURNAMENT_NAME_SIZE,
+        }
+    }
+
+    /// The largest file of such names the format allows: the header and 65,535 names (its
+    /// count is 16 bits; game records name players and tournaments by 16-bit indices).
+    /// 1,310,716 bytes for `.jou`, 1,703,926 for `.trn`.
+    pub const fn max_file_bytes(self) -> u64 {
+        HEADER_SIZE as u64 + u16::MAX as u64 * self.record_size() as u64
+    }
+
+    /// The file's extension: `.jou` or `.trn`.
+    pub const fn extension(self) -> &'static str {
+        match self {
+            NameKind::Players => ".jou",
+            NameKind::Tournaments => ".trn",
         }
     }
 }
@@ -719,10 +740,20 @@ pub struct NameFile {
 }
 
 impl NameFile {
-    /// Reads a `.jou` or `.trn` file.
+    /// Reads a `.jou` or `.trn` file: a regular file of at most [`NameKind::max_file_bytes`]
+    /// (its header counts names in 16 bits).
     pub fn read(path: impl AsRef<Path>, kind: NameKind) -> Result<NameFile, WthorError> {
         let path = path.as_ref();
-        NameFile::parse(&read_file(path)?, path, kind)
+        let limit = tabiya_files::Limit::new(
+            kind.max_file_bytes(),
+            format!(
+                "a WTHOR {} file can be ({} names of {} bytes after its {HEADER_SIZE}-byte header)",
+                kind.extension(),
+                u16::MAX,
+                kind.record_size()
+            ),
+        );
+        NameFile::parse(&read_file(path, &limit)?, path, kind)
     }
 
     /// Parses the bytes of a name file. Fails only when the header is missing.
@@ -967,5 +998,57 @@ mod tests {
         assert!(Name::encode("東京", NameKind::Players).is_none());
         assert!(Name::encode(&"x".repeat(20), NameKind::Players).is_none());
         assert!(Name::encode(&"x".repeat(19), NameKind::Players).is_some());
+    }
+
+    /// Only a regular file within its bound is read: a FIFO is refused at once (opening it
+    /// would wait for a writer), a names file longer than 65,535 names and a game file past
+    /// [`MAX_GAME_FILE_BYTES`] without a byte read (both sparse).
+    #[test]
+    fn files_refused_before_they_are_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("f.wtb");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let e = GameFile::read(&fifo).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{} is a FIFO (a named pipe), not a regular file",
+                fifo.display()
+            )
+        );
+        let sparse = |name: &str, len: u64| {
+            let p = dir.path().join(name);
+            std::fs::File::create(&p).unwrap().set_len(len).unwrap();
+            p
+        };
+        for kind in [NameKind::Players, NameKind::Tournaments] {
+            let at_most = sparse(&format!("ok{}", kind.extension()), kind.max_file_bytes());
+            let f = NameFile::read(&at_most, kind).unwrap();
+            assert_eq!(f.names.len(), 0, "the header (zeros) declares none");
+            let over = sparse(
+                &format!("big{}", kind.extension()),
+                kind.max_file_bytes() + 1,
+            );
+            let e = NameFile::read(&over, kind).unwrap_err().to_string();
+            assert!(
+                e.contains("larger than")
+                    && e.contains(&format!("65535 names of {}", kind.record_size())),
+                "{e}"
+            );
+        }
+        assert_eq!(NameKind::Players.max_file_bytes(), 1_310_716);
+        let big = sparse("big.wtb", MAX_GAME_FILE_BYTES + 1);
+        let e = GameFile::read(&big).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            format!(
+                "{} is 256.0 MiB (268435457 bytes), larger than the 256 MiB read of a WTHOR game file",
+                big.display()
+            )
+        );
     }
 }

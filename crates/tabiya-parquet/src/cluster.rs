@@ -38,7 +38,8 @@ fn columns(
     path: &Path,
     wanted: &[(&str, &[DataType])],
 ) -> Result<ParquetRecordBatchReader, String> {
-    let file = File::open(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let (file, _) = crate::dataset::open_file(path)
+        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
     let builder = ParquetRecordBatchReaderBuilder::try_new(file)
         .map_err(|e| format!("{}: not a Parquet file: {e}", path.display()))?;
     let schema = builder.schema().clone();
@@ -122,7 +123,8 @@ fn byte_rows(a: &ArrayRef) -> Vec<Option<Vec<u8>>> {
 
 /// Whether a Parquet file has a `pgn` column (a worker's input of PGN texts).
 pub fn has_pgn_column(path: &Path) -> Result<bool, String> {
-    let file = File::open(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let (file, _) = crate::dataset::open_file(path)
+        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
     let builder = ParquetRecordBatchReaderBuilder::try_new(file)
         .map_err(|e| format!("{}: not a Parquet file: {e}", path.display()))?;
     Ok(builder

@@ -19,14 +19,20 @@ pub fn is_parquet(path: &Path) -> bool {
     if has_parquet_name(path) {
         return true;
     }
-    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
-        return false;
-    }
     let mut head = [0u8; 4];
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut head))
-        .is_ok()
+    tabiya_files::open_regular(path).is_ok_and(|(mut f, _)| f.read_exact(&mut head).is_ok())
         && &head == MAGIC
+}
+
+/// A Parquet file opened to be read: a regular file only, never waited on as a FIFO nor
+/// read as a device ([`tabiya_files::open_regular`]); its size. Errors say what is wrong
+/// in words: the system's reason (`No such file or directory (os error 2)`), or
+/// `X is a FIFO (a named pipe), not a regular file`.
+pub(crate) fn open_file(path: &Path) -> Result<(std::fs::File, u64), String> {
+    tabiya_files::open_regular(path).map_err(|e| match e.io() {
+        Some(io) => io.to_string(),
+        None => e.to_string(),
+    })
 }
 
 /// Every `.parquet` file below `dir`, however deep, sorted by path (partition folders

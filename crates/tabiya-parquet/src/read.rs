@@ -2,7 +2,6 @@
 //! a record batch at a time (memory stays a batch and a page per column whatever the file's
 //! size) and handed on as chunks of PGN text, one game a row, for the PGN import's pipeline.
 
-use std::fs::File;
 use std::path::Path;
 
 use arrow_array::RecordBatch;
@@ -31,10 +30,11 @@ pub struct ParquetGames {
     size: u64,
 }
 
-/// Opens a Parquet file of games, or says what is wrong with it (naming the column).
+/// Opens a Parquet file of games, or says what is wrong with it (naming the column). Only
+/// a regular file is opened, never waiting on a FIFO (read from its end, a Parquet file
+/// cannot be a stream): `X is a FIFO (a named pipe), not a regular file`.
 pub fn open(path: &Path) -> Result<ParquetGames, String> {
-    let file = File::open(path).map_err(|e| format!("cannot read: {e}"))?;
-    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let (file, size) = crate::dataset::open_file(path).map_err(|e| format!("cannot read: {e}"))?;
     // The Parquet types alone: text as text however a writer's Arrow schema kept it.
     let options = ArrowReaderOptions::new().with_skip_arrow_metadata(true);
     let builder = ParquetRecordBatchReaderBuilder::try_new_with_options(file, options)

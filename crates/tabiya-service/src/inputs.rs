@@ -9,6 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
+use tabiya_files::not_regular;
 use tabiya_pgn::pipeline::{RowChunks, Source};
 
 use crate::error::{Error, Result};
@@ -104,24 +105,9 @@ impl Whole {
     }
 }
 
-/// A size for people: `812 bytes`, `64 KiB`, `3.2 GiB`.
-pub fn size_text(bytes: u64) -> String {
-    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
-    if bytes < 1024 {
-        return format!("{bytes} bytes");
-    }
-    let mut v = bytes as f64 / 1024.0;
-    let mut unit = 0;
-    while v >= 1024.0 && unit + 1 < UNITS.len() {
-        v /= 1024.0;
-        unit += 1;
-    }
-    if v.fract() == 0.0 {
-        format!("{v:.0} {}", UNITS[unit])
-    } else {
-        format!("{v:.1} {}", UNITS[unit])
-    }
-}
+/// A size for people: `812 bytes`, `64 KiB`, `3.2 GiB` (the format readers' own, so that
+/// every refusal of a named file says sizes alike).
+pub use tabiya_files::size_text;
 
 /// Why an open or a read failed, in words (`permission denied`, not `Permission denied
 /// (os error 13)`).
@@ -132,26 +118,6 @@ fn reason(e: &std::io::Error) -> String {
         K::PermissionDenied => "permission denied".into(),
         K::IsADirectory => "it is a directory".into(),
         _ => e.to_string(),
-    }
-}
-
-/// What a file that is not a regular file is, if it is not one.
-fn not_regular(t: std::fs::FileType) -> Option<&'static str> {
-    use std::os::unix::fs::FileTypeExt;
-    if t.is_file() {
-        None
-    } else if t.is_dir() {
-        Some("a directory")
-    } else if t.is_fifo() {
-        Some("a FIFO (a named pipe)")
-    } else if t.is_socket() {
-        Some("a socket")
-    } else if t.is_char_device() {
-        Some("a character device")
-    } else if t.is_block_device() {
-        Some("a block device")
-    } else {
-        Some("not a regular file")
     }
 }
 

@@ -35,6 +35,20 @@ pub enum CtgError {
     /// The writer could not lay out the book.
     #[error("cannot write CTG book: {0}")]
     Write(String),
+    /// A named file refused before it was read: not a regular file (a FIFO, a device, a
+    /// directory), larger than the format allows, or cut short while it was read.
+    #[error(transparent)]
+    File(tabiya_files::FileError),
+}
+
+impl From<tabiya_files::FileError> for CtgError {
+    /// The operating system's errors as [`CtgError::Io`], the refusals as they are.
+    fn from(e: tabiya_files::FileError) -> CtgError {
+        match e {
+            tabiya_files::FileError::Io { path, source } => CtgError::Io { path, source },
+            other => CtgError::File(other),
+        }
+    }
 }
 
 impl CtgError {

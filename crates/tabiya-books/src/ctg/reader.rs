@@ -1,7 +1,6 @@
 //! Reading a `.ctg/.cto/.ctb` trio: pages, records, the `.cto` lookup, probes and the walk.
 
 use std::collections::{BTreeMap, HashSet};
-use std::fs::File;
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
 
@@ -36,14 +35,15 @@ impl Deref for Data {
     }
 }
 
+/// One of the trio mapped: a regular file only, never waiting on a FIFO
+/// ([`tabiya_files::open_regular`]); mapped, not read, so no size bound is needed.
 #[allow(unsafe_code)] // one memory map / FFI call, see the SAFETY comment below
 fn read_file(path: &Path) -> Result<Data> {
     let io = |source| CtgError::Io {
         path: path.to_path_buf(),
         source,
     };
-    let file = File::open(path).map_err(io)?;
-    let len = file.metadata().map_err(io)?.len();
+    let (file, len) = tabiya_files::open_regular(path)?;
     if len == 0 {
         return Ok(Data::Owned(Vec::new()));
     }

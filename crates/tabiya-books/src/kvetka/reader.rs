@@ -71,12 +71,25 @@ enum Extra {
     Absent,
 }
 
+/// The most a `.ksf` sources file may be: some 20 million linked games at about 50 bytes
+/// each; it is read and parsed whole (`docs/reliability.md`, *Files named by users*).
+pub const MAX_KSF_BYTES: u64 = 1 << 30;
+
 impl Extra {
-    /// The file's bytes when it is to be used and exists.
-    fn read(self, path: &Path, wanted: bool) -> Result<Option<Vec<u8>>, KvetkaError> {
+    /// The file's bytes when it is to be used and exists: a regular file only, within
+    /// `limit` (a name that exists but is a FIFO, a device or a directory is refused, not
+    /// passed over).
+    fn read(
+        self,
+        path: &Path,
+        wanted: bool,
+        limit: impl FnOnce() -> tabiya_files::Limit,
+    ) -> Result<Option<Vec<u8>>, KvetkaError> {
         match self {
             _ if !wanted => Ok(None),
-            Extra::OnDisk if path.is_file() => fs::read(path).map(Some).map_err(io_err(path)),
+            Extra::OnDisk if fs::metadata(path).is_ok() => {
+                Ok(Some(tabiya_files::read_regular(path, &limit())?))
+            }
             Extra::Bytes(b) => Ok(Some(b)),
             Extra::OnDisk | Extra::Absent => Ok(None),
         }
@@ -235,16 +248,20 @@ fn parse_err(path: &Path, base: u64) -> impl FnOnce(ParseError) -> KvetkaError +
     move |e| corrupt(path, base + e.offset as u64, e.what)
 }
 
+/// A `.kob` file: a regular file only, never waiting on a FIFO
+/// ([`tabiya_files::open_regular`]); read when under 1 MiB (exactly the size it had when
+/// opened: one that shrinks meanwhile is an error), else mapped.
 #[allow(unsafe_code)] // one memory map / FFI call, see the SAFETY comment below
 fn load(path: &Path) -> Result<Data, KvetkaError> {
-    let file = fs::File::open(path).map_err(io_err(path))?;
-    let len = file.metadata().map_err(io_err(path))?.len();
+    let (mut file, len) = tabiya_files::open_regular(path)?;
     if len == 0 {
         return Ok(Data::Bytes(Vec::new()));
     }
     // Small files are read: a memory map is for large ones.
     if len < 1 << 20 {
-        return Ok(Data::Bytes(fs::read(path).map_err(io_err(path))?));
+        return Ok(Data::Bytes(tabiya_files::read_exactly(
+            &mut file, path, len,
+        )?));
     }
     // SAFETY: the book's files are opened read-only and are not expected to change while the
     // book is open (the same assumption every memory-mapped reader makes); a concurrent
@@ -260,11 +277,13 @@ fn book_files(path: &Path) -> Result<(PathBuf, Vec<PathBuf>), KvetkaError> {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    // Every `name_N.kob` that exists, whatever it is: one that is not a regular file is
+    // refused when it is loaded rather than passed over.
     let numbered = |base: &Path| -> Vec<PathBuf> {
         let mut v = Vec::new();
         loop {
             let p = PathBuf::from(format!("{}_{}.kob", base.display(), v.len()));
-            if !p.is_file() {
+            if fs::metadata(&p).is_err() {
                 break v;
             }
             v.push(p);
@@ -317,6 +336,12 @@ impl KvetkaBook {
         options: ReadOptions,
     ) -> Result<KvetkaBook, KvetkaError> {
         let (base, paths) = book_files(path.as_ref())?;
+        if paths.is_empty() {
+            return Err(KvetkaError::Io {
+                path: path.as_ref().to_path_buf(),
+                source: std::io::Error::new(std::io::ErrorKind::NotFound, "no .kob file"),
+            });
+        }
         let mut files = Vec::with_capacity(paths.len());
         for p in paths {
             let data = load(&p)?;
@@ -403,14 +428,25 @@ impl KvetkaBook {
             ksf: None,
             options,
         };
-        match kin.read(&book.kin_path, options.use_kin)? {
+        // A `.kin` holds one key per block, nothing more.
+        let kin_limit = || {
+            tabiya_files::Limit::new(
+                (book.blocks.len() * KEY_LEN) as u64,
+                format!(
+                    "a .kin index of {} blocks can be ({KEY_LEN} bytes a block)",
+                    book.blocks.len()
+                ),
+            )
+        };
+        match kin.read(&book.kin_path, options.use_kin, kin_limit)? {
             Some(data) => {
                 book.index = book.read_kin(&data)?;
                 book.index_source = IndexSource::Kin;
             }
             None => book.index = book.scan_index()?,
         }
-        if let Some(data) = ksf.read(&ksf_path, options.use_ksf)? {
+        let ksf_limit = || tabiya_files::Limit::new(MAX_KSF_BYTES, "read of a .ksf sources file");
+        if let Some(data) = ksf.read(&ksf_path, options.use_ksf, ksf_limit)? {
             book.ksf =
                 Some(Ksf::parse(&data, options.string_order).map_err(parse_err(&ksf_path, 0))?);
         }

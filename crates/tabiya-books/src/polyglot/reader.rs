@@ -1,6 +1,5 @@
 //! Memory-mapped Polyglot reader.
 
-use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
@@ -40,7 +39,9 @@ impl std::fmt::Debug for PolyglotReader {
 impl PolyglotReader {
     /// Memory-maps `path` and checks it: a size that is not a multiple of 16 gives
     /// [`PolyglotError::Truncated`], keys out of order give [`PolyglotError::Unsorted`], both
-    /// naming the file and the offset.
+    /// naming the file and the offset. Only a regular file is opened, never waiting on a FIFO
+    /// ([`tabiya_files::open_regular`]; anything else is [`PolyglotError::File`]); it is
+    /// mapped, not read, so no size bound is needed.
     #[allow(unsafe_code)] // one memory map / FFI call, see the SAFETY comment below
     pub fn open(path: impl AsRef<Path>) -> Result<PolyglotReader, PolyglotError> {
         let path = path.as_ref().to_path_buf();
@@ -48,8 +49,7 @@ impl PolyglotReader {
             path: path.clone(),
             source,
         };
-        let file = File::open(&path).map_err(io_err)?;
-        let len = file.metadata().map_err(io_err)?.len();
+        let (file, len) = tabiya_files::open_regular(&path)?;
         let bytes = if len == 0 {
             // An empty file cannot be mapped on every platform; it is an empty book.
             Bytes::Owned(Vec::new())

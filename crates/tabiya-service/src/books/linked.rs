@@ -160,34 +160,58 @@ pub fn linked_games(
 }
 
 /// Reads `length` bytes at `offset` of a source file as read (decompressed for `.zst`,
-/// `.gz`, `.bz2`).
+/// `.gz`, `.bz2`). The file, named by the book, is a regular file only (never waited on as
+/// a FIFO); the length the book gives is held to what a game may be
+/// ([`tabiya_pgn::MAX_GAME_BYTES`]) and, for a plain file, to the file's own size, and the
+/// bytes are read before they are kept: a damaged book allocates nothing by its word.
 fn read_source(path: &Path, offset: u64, length: u64) -> Result<String> {
     let cannot_read = || format!("cannot read game source {}", path.display());
-    let input = tabiya_pgn::input::open(path)
+    let (mut file, size) = tabiya_files::open_regular(path)
         .map_err(|e| Error::new(missing_or(&e, ErrorKind::BadInput), cannot_read()).caused_by(e))?;
-    let mut buf = vec![0u8; length as usize];
-    if input.compression == Compression::None {
-        let mut f = std::fs::File::open(path).map_err(|e| {
-            Error::new(missing_or(&e, ErrorKind::BadInput), cannot_read()).caused_by(e)
-        })?;
-        f.seek(SeekFrom::Start(offset))
-            .map_err(|e| Error::transparent(ErrorKind::Io, e))?;
-        f.read_exact(&mut buf).context(ErrorKind::BadInput, || {
-            format!(
-                "{}: no game of {length} bytes at byte offset {offset}",
+    let max = tabiya_pgn::MAX_GAME_BYTES as u64;
+    if length > max {
+        return Err(Error::bad_input(format!(
+            "{}: the book gives a game of {length} bytes at byte offset {offset}, more than the {} a game may hold",
+            path.display(),
+            crate::inputs::size_text(max)
+        )));
+    }
+    let sniffed = file
+        .try_clone()
+        .map_err(|e| Error::new(ErrorKind::Io, cannot_read()).caused_by(e))?;
+    let input =
+        tabiya_pgn::input::from_reader(path.display().to_string(), Some(size), Box::new(sniffed))
+            .map_err(|e| Error::new(ErrorKind::BadInput, cannot_read()).caused_by(e))?;
+    let mut buf = Vec::new();
+    let (read, what) = if input.compression == Compression::None {
+        if offset.checked_add(length).is_none_or(|end| end > size) {
+            return Err(Error::bad_input(format!(
+                "{}: no game of {length} bytes at byte offset {offset}: the file has {size} bytes",
                 path.display()
-            )
-        })?;
+            )));
+        }
+        file.seek(SeekFrom::Start(offset))
+            .map_err(|e| Error::transparent(ErrorKind::Io, e))?;
+        (file.take(length).read_to_end(&mut buf), "")
     } else {
         let mut r = input.reader;
         std::io::copy(&mut (&mut r).take(offset), &mut std::io::sink())
             .map_err(|e| Error::transparent(ErrorKind::BadInput, e))?;
-        r.read_exact(&mut buf).context(ErrorKind::BadInput, || {
-            format!(
-                "{}: no game of {length} bytes at byte offset {offset} (decompressed)",
-                path.display()
-            )
-        })?;
+        (r.take(length).read_to_end(&mut buf), " (decompressed)")
+    };
+    let no_game = || {
+        format!(
+            "{}: no game of {length} bytes at byte offset {offset}{what}",
+            path.display()
+        )
+    };
+    read.context(ErrorKind::BadInput, no_game)?;
+    if (buf.len() as u64) < length {
+        return Err(Error::bad_input(format!(
+            "{}: only {} bytes there",
+            no_game(),
+            buf.len()
+        )));
     }
     Ok(tabiya_pgn::san::decode_text(&buf).into_owned())
 }
