@@ -22,6 +22,9 @@ pub enum Error {
     /// A request that cannot be done as asked (a wrong kind, a bad option).
     #[error("{0}")]
     Usage(String),
+    /// The question's deadline passed (`deadline`): its work stopped.
+    #[error("{0}")]
+    Cancelled(String),
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;

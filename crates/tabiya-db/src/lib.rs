@@ -35,6 +35,7 @@ mod check;
 mod codec;
 mod database;
 mod dbstats;
+pub mod deadline;
 mod digest;
 mod error;
 mod evals;

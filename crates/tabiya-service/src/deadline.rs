@@ -1,60 +1,17 @@
-//! A question's deadline: the server sets one for each request's work (its time limit), and
-//! the long loops of the answers (a repertoire walked, its games, a preparation, a name
-//! search) check it, so that work whose request has timed out stops instead of running on
-//! unseen. Without one set (the command line), a check never fails.
+//! A question's deadline (kept by `tabiya_db::deadline`, below every answer's loops), its
+//! check as a service error of kind `Cancelled`.
 
-use std::cell::Cell;
-use std::time::Instant;
+pub use tabiya_db::deadline::{passed, within};
 
 use crate::error::{Error, ErrorKind, Result};
 
-thread_local! {
-    static DEADLINE: Cell<Option<Instant>> = const { Cell::new(None) };
-}
-
-/// Runs `f` on this thread with `until` as its deadline (the one before is restored after).
-pub fn within<T>(until: Instant, f: impl FnOnce() -> T) -> T {
-    let before = DEADLINE.with(|d| d.replace(Some(until)));
-    struct Restore(Option<Instant>);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            DEADLINE.with(|d| d.set(self.0));
-        }
-    }
-    let _restore = Restore(before);
-    f()
-}
-
 /// An error of kind `Cancelled` once this thread's deadline has passed.
 pub fn check() -> Result<()> {
-    match DEADLINE.with(Cell::get) {
-        Some(until) if Instant::now() >= until => Err(Error::new(
+    if passed() {
+        return Err(Error::new(
             ErrorKind::Cancelled,
-            "stopped: the request's time limit passed (tabiya serve --timeout)",
-        )),
-        _ => Ok(()),
+            tabiya_db::deadline::PASSED,
+        ));
     }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::time::Duration;
-
-    #[test]
-    fn a_deadline_holds_within_and_is_restored_after() {
-        assert!(check().is_ok(), "no deadline: never fails");
-        let past = Instant::now() - Duration::from_millis(1);
-        let far = Instant::now() + Duration::from_secs(3600);
-        within(far, || {
-            assert!(check().is_ok());
-            within(past, || {
-                let e = check().unwrap_err();
-                assert_eq!(e.kind(), ErrorKind::Cancelled);
-                assert!(e.to_string().contains("time limit"), "{e}");
-            });
-            assert!(check().is_ok(), "the outer deadline again");
-        });
-        assert!(check().is_ok());
-    }
+    Ok(())
 }

@@ -135,6 +135,7 @@ pub(crate) fn kind_of_db_error(e: &tabiya_db::Error) -> ErrorKind {
         tabiya_db::Error::Usage(_) => ErrorKind::BadRequest,
         tabiya_db::Error::NotFound(_) => ErrorKind::NotFound,
         tabiya_db::Error::InUse(_) => ErrorKind::InUse,
+        tabiya_db::Error::Cancelled(_) => ErrorKind::Cancelled,
         tabiya_db::Error::Input(_) => ErrorKind::BadInput,
         tabiya_db::Error::Corrupt(_) | tabiya_db::Error::Decode(_) => ErrorKind::Damaged,
         tabiya_db::Error::Store(s) if s.is_damaged() => ErrorKind::Damaged,

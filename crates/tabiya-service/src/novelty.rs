@@ -279,6 +279,7 @@ fn of_pgn(db: &Db, pgn: impl Read, what: &str, kind: ErrorKind) -> Result<Vec<Re
     let mut judge = Judge::new(db)?;
     let mut out = Vec::new();
     for (n, item) in tabiya_pgn::read_all(pgn).enumerate() {
+        crate::deadline::check()?;
         let (span, game) = item.context(kind, || format!("cannot read {what}"))?;
         let game = game.map_err(|e| {
             Error::new(kind, format!("{what}: the game at line {}: {e}", span.line))

@@ -4,6 +4,7 @@
 use std::io;
 use std::ops::Bound;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use redb::backends::FileBackend;
 use redb::{BackendError, StorageBackend};
@@ -15,31 +16,39 @@ use crate::sums::Sums;
 pub(crate) struct Checked {
     inner: FileBackend,
     sums: Arc<Sums>,
+    /// Raised at the first operation that fails (redb latches it: see `backing.rs`).
+    failed: Arc<AtomicBool>,
 }
 
 impl Checked {
-    pub(crate) fn new(file: std::fs::File, sums: Arc<Sums>) -> io::Result<Checked> {
+    pub(crate) fn new(
+        file: std::fs::File,
+        sums: Arc<Sums>,
+        failed: Arc<AtomicBool>,
+    ) -> io::Result<Checked> {
         let inner = FileBackend::new(file).map_err(|e| io::Error::other(e.to_string()))?;
-        Ok(Checked { inner, sums })
+        Ok(Checked {
+            inner,
+            sums,
+            failed,
+        })
     }
 
-    fn raw(&self) -> impl Fn(u64, &mut [u8]) -> io::Result<()> + '_ {
-        |at, out| self.inner.read(at, out)
-    }
-}
-
-impl StorageBackend for Checked {
-    fn len(&self) -> io::Result<u64> {
-        self.inner.len()
+    /// `result`, the failure noted.
+    fn noted<T>(&self, result: io::Result<T>) -> io::Result<T> {
+        if result.is_err() {
+            self.failed.store(true, Ordering::Release);
+        }
+        result
     }
 
-    fn read(&self, offset: u64, out: &mut [u8]) -> io::Result<()> {
+    fn read_checked(&self, offset: u64, out: &mut [u8]) -> io::Result<()> {
         self.inner.read(offset, out)?;
         self.sums.read_span(offset, out.len() as u64);
         self.sums.verify(offset, out, &self.raw())
     }
 
-    fn set_len(&self, len: u64) -> io::Result<()> {
+    fn set_len_summed(&self, len: u64) -> io::Result<()> {
         self.sums.before_write()?;
         if let Err(e) = self.inner.set_len(len) {
             self.sums.distrust();
@@ -48,12 +57,7 @@ impl StorageBackend for Checked {
         self.sums.resized(len, &self.raw())
     }
 
-    fn sync_data(&self) -> io::Result<()> {
-        self.inner.sync_data()?;
-        self.sums.write_dirty()
-    }
-
-    fn write(&self, offset: u64, data: &[u8]) -> io::Result<()> {
+    fn write_summed(&self, offset: u64, data: &[u8]) -> io::Result<()> {
         self.sums.before_write()?;
         if let Err(e) = self.inner.write(offset, data) {
             // What reached the file (a full disk may take part of a write) is read back, so
@@ -69,6 +73,36 @@ impl StorageBackend for Checked {
             return Err(e);
         }
         self.sums.wrote(offset, data, &self.raw())
+    }
+
+    fn raw(&self) -> impl Fn(u64, &mut [u8]) -> io::Result<()> + '_ {
+        |at, out| self.inner.read(at, out)
+    }
+}
+
+impl StorageBackend for Checked {
+    fn len(&self) -> io::Result<u64> {
+        self.noted(self.inner.len())
+    }
+
+    fn read(&self, offset: u64, out: &mut [u8]) -> io::Result<()> {
+        self.noted(self.read_checked(offset, out))
+    }
+
+    fn set_len(&self, len: u64) -> io::Result<()> {
+        self.noted(self.set_len_summed(len))
+    }
+
+    fn sync_data(&self) -> io::Result<()> {
+        self.noted(
+            self.inner
+                .sync_data()
+                .and_then(|()| self.sums.write_dirty()),
+        )
+    }
+
+    fn write(&self, offset: u64, data: &[u8]) -> io::Result<()> {
+        self.noted(self.write_summed(offset, data))
     }
 
     fn close(&self) -> io::Result<()> {

@@ -10,11 +10,12 @@
 
 use std::path::{Path, PathBuf};
 
-use redb::{ReadableDatabase, ReadableTable, ReadableTableMetadata, TableDefinition};
+use redb::{ReadableTable, ReadableTableMetadata, TableDefinition};
 
 /// The file inside a database directory that holds the store.
 pub const STORE_FILE: &str = "tabiya.redb";
 
+mod backing;
 mod checked;
 mod error;
 mod guard;
@@ -27,29 +28,40 @@ pub use guard::quiet_storage_panics;
 pub use sums::{SUMS_FILE, StoreChanged, SumsDamaged, UNIT, UnitDamaged};
 pub use verify::{Integrity, verify};
 
-use opening::{changed, judge, open_file, open_redb, open_sums, open_verified, rebuild};
-use sums::Verdict;
+use backing::{Backing, Engine};
+use opening::open_sums;
 
 /// Why a store is open read-only.
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
 struct ReadOnly(String);
 
+/// What opening a failed store again said, the last time it was tried.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}; it is tried again at the next request")]
+struct Reopening(String);
+
 fn def(name: &str) -> TableDefinition<'_, &'static [u8], &'static [u8]> {
     TableDefinition::new(name)
 }
 
 /// An open store: writable, or read-only when its file or directory cannot be written.
+///
+/// A store whose file failed it (a full disk, a read error) is opened again at its next
+/// transaction once no write is under way (see `backing.rs`): a server keeps serving after
+/// the disk has room again, without a restart. Reads in progress then end with an error.
 pub struct Store {
-    db: Backing,
+    /// The current opening of the file; `None` after one failed and opening it again did
+    /// not succeed yet.
+    db: std::sync::RwLock<Option<std::sync::Arc<Backing>>>,
     path: PathBuf,
     sums: std::sync::Arc<sums::Sums>,
-}
-
-enum Backing {
-    Writable(redb::Database),
-    /// Why the store is read-only (said when a write is refused).
-    ReadOnly(redb::ReadOnlyDatabase, String),
+    cache_bytes: usize,
+    /// Why the store is read-only, when it is (said when a write is refused).
+    read_only: Option<String>,
+    /// When the file failed and what opening it again said, if that failed too: it is
+    /// tried again at most every [`Store::REOPEN_EVERY`].
+    reopening: std::sync::Mutex<Option<(std::time::Instant, String)>>,
 }
 
 /// Whether an error opening a file for writing means the file or its directory is read-only.
@@ -123,61 +135,93 @@ impl Store {
             StoreError::new(format!("creating database directory {}", dir.display()), e)
         })?;
         let sums = open_sums(&path, true)?;
-        let (file, len) = open_file(&path, true)?;
-        let verdict = judge(&sums, &path, &file, len)?;
-        let mut b = redb::Database::builder();
-        b.set_cache_size(cache_bytes);
-        let db = match verdict {
-            Verdict::Trusted | Verdict::Fresh => open_redb(&path, &b, file, &sums)?,
-            Verdict::Changed(what) => return Err(changed(&path, &sums, &what)),
-            Verdict::Unverified(_) => {
-                // Opened once as it is (redb recovers from a crash there), then verified
-                // whole, so that only damage is left to find; then its sums written again.
-                drop(open_redb(&path, &b, file, &sums)?);
-                let db = open_verified(&path, cache_bytes, &sums)??;
-                rebuild(&sums, &path)?;
-                db
-            }
-        };
-        Ok(Store {
-            db: Backing::Writable(db),
+        let backing = Backing::writable(&path, cache_bytes, &sums)?;
+        Ok(Store::with(backing, path, sums, cache_bytes, None))
+    }
+
+    fn with(
+        backing: Backing,
+        path: PathBuf,
+        sums: std::sync::Arc<sums::Sums>,
+        cache_bytes: usize,
+        read_only: Option<String>,
+    ) -> Store {
+        Store {
+            db: std::sync::RwLock::new(Some(std::sync::Arc::new(backing))),
             path,
             sums,
-        })
+            cache_bytes,
+            read_only,
+            reopening: std::sync::Mutex::new(None),
+        }
     }
 
     fn open_read_only(path: PathBuf, cache_bytes: usize, reason: &str) -> Result<Store> {
         let sums = open_sums(&path, false)?;
-        let (file, len) = open_file(&path, false)?;
-        if let Verdict::Changed(what) = judge(&sums, &path, &file, len)? {
-            return Err(changed(&path, &sums, &what));
-        }
-        let backend = checked::Checked::new(file, sums.clone())
-            .map_err(|e| StoreError::new(format!("opening database {}", path.display()), e))?;
-        let db = guard::caught(&path, "opening", || {
-            redb::Database::builder()
-                .set_cache_size(cache_bytes)
-                .open_read_only_with_backend(backend)
-                .map_err(|e| {
-                    let in_use = matches!(e, redb::DatabaseError::DatabaseAlreadyOpen);
-                    let what = if matches!(e, redb::DatabaseError::RepairAborted) {
-                        format!(
-                            "opening database {} read-only ({reason}): it was not closed cleanly and needs a recovery, which writes; open it once where it can be written",
-                            path.display()
-                        )
-                    } else {
-                        format!("opening database {} read-only ({reason})", path.display())
-                    };
-                    let mut err = StoreError::new(what, e);
-                    err.in_use = in_use;
-                    err
-                })
-        })?;
-        Ok(Store {
-            db: Backing::ReadOnly(db, reason.to_string()),
+        let backing = Backing::read_only(&path, cache_bytes, &sums, reason)?;
+        Ok(Store::with(
+            backing,
             path,
             sums,
-        })
+            cache_bytes,
+            Some(reason.to_string()),
+        ))
+    }
+
+    /// How often a store whose file failed it is tried again while opening it fails.
+    pub const REOPEN_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
+
+    /// The current opening of the file: opened again first when it failed (see [`Store`]).
+    fn backing(&self) -> Result<std::sync::Arc<Backing>> {
+        if let Some(b) = self.db.read().unwrap_or_else(|p| p.into_inner()).as_ref()
+            && !b.failed()
+        {
+            return Ok(b.clone());
+        }
+        self.reopen()
+    }
+
+    fn reopen(&self) -> Result<std::sync::Arc<Backing>> {
+        let mut slot = self.db.write().unwrap_or_else(|p| p.into_inner());
+        if let Some(b) = slot.as_ref()
+            && (!b.failed() || std::sync::Arc::strong_count(b) > 1)
+        {
+            // Opened again meanwhile; or a write is under way on the failed opening (it will
+            // fail, and the next transaction opens the file again).
+            return Ok(b.clone());
+        }
+        let mut reopening = self.reopening.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((at, why)) = reopening.as_ref()
+            && at.elapsed() < Store::REOPEN_EVERY
+        {
+            return Err(StoreError::new(
+                format!(
+                    "the database {} failed at an I/O error and could not be opened again yet",
+                    self.path.display()
+                ),
+                Reopening(why.clone()),
+            ));
+        }
+        // The failed opening closes (what a write left half done is rolled back at the next
+        // opening, as after a crash), then the file is opened again with its sums.
+        drop(slot.take());
+        let opened = match &self.read_only {
+            None => Backing::writable(&self.path, self.cache_bytes, &self.sums),
+            Some(why) => Backing::read_only(&self.path, self.cache_bytes, &self.sums, why),
+        };
+        match opened {
+            Ok(b) => {
+                let b = std::sync::Arc::new(b);
+                *slot = Some(b.clone());
+                *reopening = None;
+                Ok(b)
+            }
+            Err(e) => {
+                let said = e.to_string();
+                *reopening = Some((std::time::Instant::now(), said));
+                Err(e)
+            }
+        }
     }
 
     /// Runs `f` and says which spans of the store file (offset, length) were read from disk
@@ -199,16 +243,13 @@ impl Store {
 
     /// Why the store is read-only, when it is.
     pub fn read_only(&self) -> Option<&str> {
-        match &self.db {
-            Backing::Writable(_) => None,
-            Backing::ReadOnly(_, why) => Some(why),
-        }
+        self.read_only.as_deref()
     }
 
-    fn writable(&self, what: &str) -> Result<&redb::Database> {
-        match &self.db {
-            Backing::Writable(db) => Ok(db),
-            Backing::ReadOnly(_, why) => {
+    fn writable(&self, what: &str) -> Result<()> {
+        match &self.read_only {
+            None => Ok(()),
+            Some(why) => {
                 let mut e = StoreError::new(
                     format!(
                         "{what} refused: the database {} is read-only",
@@ -254,12 +295,11 @@ impl Store {
     /// Starts a snapshot read.
     pub fn read(&self) -> Result<ReadTx> {
         let file: std::sync::Arc<Path> = self.path.as_path().into();
+        let backing = self.backing()?;
         let txn = guard::caught(&file, "starting a read of", || {
-            match &self.db {
-                Backing::Writable(db) => db.begin_read(),
-                Backing::ReadOnly(db, _) => db.begin_read(),
-            }
-            .map_err(|e| StoreError::new(format!("starting a read of {}", file.display()), e))
+            backing
+                .begin_read()
+                .map_err(|e| StoreError::new(format!("starting a read of {}", file.display()), e))
         })?;
         Ok(ReadTx {
             txn: std::sync::Arc::new(txn),
@@ -270,7 +310,14 @@ impl Store {
     /// Starts a write. Only one write runs at a time; others wait. Refused when the store is
     /// read-only.
     pub fn write(&self) -> Result<WriteTx> {
-        let db = self.writable("writing")?;
+        self.writable("writing")?;
+        let backing = self.backing()?;
+        let Engine::Writable(db) = &backing.db else {
+            return Err(StoreError::new(
+                format!("writing to {}", self.path.display()),
+                ReadOnly("opened read-only".into()),
+            ));
+        };
         let txn = guard::caught(&self.path, "starting a write to", || {
             db.begin_write().map_err(|e| {
                 StoreError::new(format!("starting a write to {}", self.path.display()), e)
@@ -279,6 +326,7 @@ impl Store {
         Ok(WriteTx {
             txn,
             file: self.path.as_path().into(),
+            _opening: backing,
         })
     }
 
@@ -313,10 +361,21 @@ impl Store {
 
     /// Rewrites the file to drop free pages (after large deletions).
     pub fn compact(&mut self) -> Result<()> {
+        self.writable("compacting")?;
         let path = self.path.clone();
-        let Backing::Writable(db) = &mut self.db else {
-            self.writable("compacting")?;
-            return Ok(());
+        // A failed opening is opened again first; no transaction of this store is alive
+        // (it is borrowed mutably), so the opening is this store's alone.
+        self.backing()?;
+        let slot = self.db.get_mut().unwrap_or_else(|p| p.into_inner());
+        let Some(Engine::Writable(db)) = slot
+            .as_mut()
+            .and_then(std::sync::Arc::get_mut)
+            .map(|b| &mut b.db)
+        else {
+            return Err(StoreError::new(
+                format!("compacting {}", path.display()),
+                ReadOnly("a transaction of the store is still alive".into()),
+            ));
         };
         guard::caught(&path, "compacting", || {
             db.compact()
@@ -467,6 +526,8 @@ impl TableRef {
 pub struct WriteTx {
     txn: redb::WriteTransaction,
     file: std::sync::Arc<Path>,
+    /// The opening it writes through: not closed while it lives (see [`Store`]).
+    _opening: std::sync::Arc<Backing>,
 }
 
 impl WriteTx {

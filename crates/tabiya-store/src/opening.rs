@@ -4,6 +4,7 @@
 use std::os::unix::fs::FileExt;
 use std::path::Path;
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use crate::error::{Result, StoreError};
 use crate::sums::{OpenError, Sums, Verdict};
@@ -72,8 +73,9 @@ pub(crate) fn open_redb(
     b: &redb::Builder,
     file: std::fs::File,
     sums: &Arc<Sums>,
+    failed: &Arc<AtomicBool>,
 ) -> Result<redb::Database> {
-    let backend = crate::checked::Checked::new(file, sums.clone())
+    let backend = crate::checked::Checked::new(file, sums.clone(), failed.clone())
         .map_err(|e| StoreError::new(format!("opening database {}", store.display()), e))?;
     crate::guard::caught(store, "opening", || {
         b.create_with_backend(backend).map_err(|e| {
@@ -92,12 +94,13 @@ pub(crate) fn open_verified(
     store: &Path,
     cache_bytes: usize,
     sums: &Arc<Sums>,
+    failed: &Arc<AtomicBool>,
 ) -> Result<Result<redb::Database>> {
     let (file, _) = open_file(store, true)?;
     let mut b = redb::Database::builder();
     b.set_cache_size(cache_bytes);
     verifying(&mut b);
-    match open_redb(store, &b, file, sums) {
+    match open_redb(store, &b, file, sums, failed) {
         Ok(db) => Ok(Ok(db)),
         Err(e) if e.in_use => Err(e),
         Err(e) => Ok(Err(unverifiable(store, e))),

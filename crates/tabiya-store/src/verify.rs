@@ -80,7 +80,7 @@ pub fn verify(dir: &Path) -> Result<Integrity> {
         }
         return Ok(out);
     }
-    match open_verified(&file, 64 << 20, &sums)? {
+    match open_verified(&file, 64 << 20, &sums, &Default::default())? {
         Ok(db) => {
             drop(db);
             out.verified = true;

@@ -999,3 +999,133 @@ fn a_server_starts_on_a_full_disk_and_a_gone_servers_file_is_not_blamed() {
         "the stale file is removed"
     );
 }
+
+/// Questions that read the store afresh (the server caches none of them before they are
+/// asked): games pages at many offsets, and the explorer at many positions.
+fn fresh_questions(round: usize) -> Vec<String> {
+    let lines = [
+        "e2e4",
+        "d2d4",
+        "c2c4",
+        "g1f3",
+        "e2e4,c7c5",
+        "e2e4,e7e5",
+        "d2d4,g8f6",
+        "d2d4,d7d5",
+        "e2e4,c7c6",
+        "e2e4,e7e6",
+        "d2d4,g8f6,c2c4,g7g6",
+        "e2e4,c7c5,g1f3,d7d6",
+    ];
+    let mut out = Vec::new();
+    for (i, play) in lines.iter().enumerate() {
+        out.push(format!(
+            "api/explore?play={play}&top={}",
+            round * 20 + i % 5 + 1
+        ));
+        out.push(format!(
+            "api/games?play={play}&limit=7&offset={}",
+            round * 3 + i
+        ));
+    }
+    out
+}
+
+/// A disk that fills under a running server, then has room again: the server's failed
+/// import is reported, and once there is room the server answers every question (the same
+/// answers as the same database opened elsewhere) and takes the import, without a restart
+/// (issue 31: redb fails every read after one failed write until the file is opened again).
+#[test]
+fn a_server_whose_disk_filled_answers_again_once_it_has_room() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mnt = Tmpfs::mount(&tmp.path().join("mnt"), "48m");
+    let db = mnt.0.join("db");
+    kasparov_db(&db);
+    // The same database on a disk with room: what the answers must be.
+    let elsewhere = tmp.path().join("elsewhere");
+    kasparov_db(&elsewhere);
+    let more = shared("pgn/pgnmentor/Carlsen.pgn");
+    let server = common::server::Server::start(&["--db", s(&db), "--no-engine"]);
+    let ask = |path: &str| common::server::get(&format!("{}{path}", server.url));
+    let before: Vec<_> = fresh_questions(0).iter().map(|q| ask(q)).collect();
+    assert!(before.iter().all(|r| r.status == 200));
+
+    // The disk filled to its last byte: an import handed to the server fails.
+    let filler_path = mnt.0.join("filler");
+    let mut filler = std::fs::File::create(&filler_path).unwrap();
+    while std::io::Write::write_all(&mut filler, &[1u8; 64 << 10]).is_ok() {}
+    let _ = std::io::Write::write_all(&mut filler, &[1u8; 1]);
+    drop(filler);
+    let failed = run_raw(&["import", "--db", s(&db), s(&more)]);
+    assert!(!failed.status.success(), "{}", said(&failed));
+    let why = said(&failed);
+    assert!(
+        why.contains("space") || why.contains("full"),
+        "the failed import says the disk is full: {why}"
+    );
+    // While the disk is full, a question is answered rightly or refused: never wrongly, never
+    // by a server that went away.
+    let expected = common::server::Server::start(&["--db", s(&elsewhere), "--no-engine"]);
+    let truth = |q: &str| common::server::get(&format!("{}{q}", expected.url));
+    for q in fresh_questions(1) {
+        let r = ask(&q);
+        if r.status == 200 {
+            assert_eq!(r.body, truth(&q).body, "{q} while the disk is full");
+        } else {
+            assert!(r.status >= 500, "{q}: {} {}", r.status, r.text());
+        }
+    }
+
+    // Room again: every question is answered, as the same database answers elsewhere.
+    std::fs::remove_file(&filler_path).unwrap();
+    let questions = fresh_questions(2);
+    let start = std::time::Instant::now();
+    loop {
+        let r = ask(&questions[0]);
+        if r.status == 200 {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "still {} {} {:?} after the disk had room again: {}",
+            r.status,
+            questions[0],
+            start.elapsed(),
+            r.text()
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    for q in &questions {
+        let r = ask(q);
+        assert_eq!(r.status, 200, "{q}: {}", r.text());
+        assert_eq!(r.body, truth(q).body, "{q} once the disk had room again");
+    }
+    for (q, r) in fresh_questions(0).iter().zip(&before) {
+        assert_eq!(ask(q).body, r.body, "{q}: the same answer as before");
+    }
+    drop(expected);
+
+    // And the import goes through the same server now: the games it adds are those the
+    // same import adds elsewhere.
+    run_ok(&["import", "--db", s(&db), s(&more)]);
+    run_ok(&["import", "--db", s(&elsewhere), s(&more)]);
+    let expected = common::server::Server::start(&["--db", s(&elsewhere), "--no-engine"]);
+    let truth = |q: &str| common::server::get(&format!("{}{q}", expected.url));
+    for q in fresh_questions(3)
+        .iter()
+        .chain(&["api/databases".to_string()])
+    {
+        let (ours, theirs) = (ask(q), truth(q));
+        assert_eq!(ours.status, 200, "{q}: {}", ours.text());
+        if q.contains("databases") {
+            assert_eq!(
+                ours.json()["databases"][0]["games"],
+                theirs.json()["databases"][0]["games"]
+            );
+        } else {
+            assert_eq!(ours.body, theirs.body, "{q} after the import");
+        }
+    }
+    drop(server);
+    drop(mnt);
+}

@@ -350,3 +350,62 @@ fn heavy_requests_are_answered_a_few_at_a_time_and_the_rest_told_to_retry() {
     // Cheap questions are answered meanwhile and after.
     assert_eq!(get(&format!("{}api/databases", server.url)).status, 200);
 }
+
+/// Every long loop of an answer stops at its deadline (the one a server sets for each
+/// request): the explorer and the games list through a filter (every game of the position
+/// judged), criteria judged over every game, games judged for novelties, a repertoire read.
+/// Asked with a deadline already passed, each is stopped (of kind `Cancelled`); asked
+/// again with time to spare, each is answered.
+#[test]
+fn long_answers_stop_at_their_deadline() {
+    use tabiya_service::filter::Filter;
+    use tabiya_service::{ChessPosition, Db, ErrorKind, deadline, explore, games, novelty};
+    let dir = tempfile::tempdir().unwrap();
+    let (db, pgn) = demo_and_its_pgn(dir.path());
+    let db = Db::open(std::path::Path::new(&db)).unwrap();
+    let start = ChessPosition::start();
+    let rated = Filter {
+        rating_min: Some(1),
+        ..Default::default()
+    };
+    let strong = Filter {
+        criteria: Some("avgelo >= 2000".to_string()),
+        ..Default::default()
+    };
+    type Ask<'a> = Box<dyn Fn() -> Result<(), tabiya_service::Error> + 'a>;
+    let asks: Vec<(&str, Ask)> = vec![
+        (
+            "the explorer through a filter",
+            Box::new(|| explore::games_filtered(&db, &start, &rated, 4, None).map(|_| ())),
+        ),
+        (
+            "the games through a filter",
+            Box::new(|| {
+                games::chess_filtered(&db, &start, &rated, games::GameSort::Id, 0, 10).map(|_| ())
+            }),
+        ),
+        (
+            "criteria over every game",
+            Box::new(|| explore::games_filtered(&db, &start, &strong, 4, None).map(|_| ())),
+        ),
+        (
+            "games judged for novelties",
+            Box::new(|| novelty::of_bytes(&db, &pgn).map(|_| ())),
+        ),
+        (
+            "a repertoire read",
+            Box::new(|| tabiya_service::repertoire::Repertoire::from_pgn("r", &pgn).map(|_| ())),
+        ),
+    ];
+    let passed = Instant::now() - Duration::from_millis(1);
+    for (what, ask) in &asks {
+        match deadline::within(passed, ask) {
+            Err(e) => assert_eq!(e.kind(), ErrorKind::Cancelled, "{what}: {e}"),
+            Ok(()) => panic!("{what}: answered after its deadline"),
+        }
+        let spare = Instant::now() + Duration::from_secs(3600);
+        if let Err(e) = deadline::within(spare, ask) {
+            panic!("{what} with time to spare: {e}");
+        }
+    }
+}

@@ -509,7 +509,10 @@ impl Snapshot<'_> {
         all.dedup_by_key(|t| t.0);
         let mut out = Vec::with_capacity(all.len());
         let no_players = [None, None];
-        for (g, code) in all {
+        for (i, (g, code)) in all.into_iter().enumerate() {
+            if i % 1024 == 1023 {
+                crate::deadline::check()?;
+            }
             if !filter.admits(g) {
                 continue;
             }

@@ -185,7 +185,10 @@ fn members(snap: &Snapshot<'_>, node: &Node, within: Option<&IdSet>, from: u32) 
     };
     match candidates {
         Some(c) => {
-            for id in c.iter().filter(|id| *id >= from) {
+            for (i, id) in c.iter().filter(|id| *id >= from).enumerate() {
+                if i % 1024 == 1023 {
+                    crate::deadline::check()?;
+                }
                 judge(id, &mut out)?;
             }
         }
@@ -194,7 +197,13 @@ fn members(snap: &Snapshot<'_>, node: &Node, within: Option<&IdSet>, from: u32) 
             // games' table for them).
             let end = meta_u64(snap.read_tx(), "next_game")? as u32;
             let removed = &snap.index.amendments;
-            for id in (from.max(1)..end).filter(|id| !removed.is_removed(*id)) {
+            for (i, id) in (from.max(1)..end)
+                .filter(|id| !removed.is_removed(*id))
+                .enumerate()
+            {
+                if i % 1024 == 1023 {
+                    crate::deadline::check()?;
+                }
                 judge(id, &mut out)?;
             }
         }

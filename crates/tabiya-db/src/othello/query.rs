@@ -439,7 +439,10 @@ impl Snapshot<'_> {
         let need_record =
             players.is_some() || tournaments.is_some() || filter.players != PlayerKind::Any;
         let mut kept: Vec<(u32, Option<u16>, u16)> = Vec::new();
-        for (id, code) in candidates {
+        for (i, (id, code)) in candidates.into_iter().enumerate() {
+            if i % 1024 == 1023 {
+                crate::deadline::check()?;
+            }
             let year = self.facts(id)?.year.unwrap_or(0);
             if filter.from.is_some_and(|y| year < y) || filter.to.is_some_and(|y| year > y) {
                 continue;

@@ -79,6 +79,7 @@ impl Repertoire {
             ..Repertoire::default()
         };
         for item in tabiya_pgn::read_all(bytes) {
+            crate::deadline::check()?;
             let (span, game) =
                 item.context(ErrorKind::BadInput, || format!("cannot read {name}"))?;
             match game {
