@@ -1,0 +1,13 @@
+//! Structure queries over chess positions, pure (no storage): what a player asks of a
+//! position when no exact position is meant (issue 32).
+//!
+//! - [`Pattern`]: pgn-extract's `FENPattern` syntax — ranks 8 to 1, a piece letter, a digit
+//!   for empty squares, `?` any square, `!` any occupied one, `A`/`a` any white/black piece,
+//!   `*` any run of squares, `[..]` and `[^..]` sets.
+//!
+//! Each query is parsed once (errors name the part of the text at fault) and then asked of
+//! boards ([`shakmaty::Board`]).
+
+mod pattern;
+
+pub use pattern::{Pattern, PatternError};
