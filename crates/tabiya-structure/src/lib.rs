@@ -4,10 +4,17 @@
 //! - [`Pattern`]: pgn-extract's `FENPattern` syntax — ranks 8 to 1, a piece letter, a digit
 //!   for empty squares, `?` any square, `!` any occupied one, `A`/`a` any white/black piece,
 //!   `*` any run of squares, `[..]` and `[^..]` sets.
+//! - [`Material`]: each side's pieces counted (`KRPvKR`), with `*` (any number), `+` (one
+//!   or more) and `m` (a minor piece).
+//! - [`PawnStructure`]: a board of pawns only, matched by exactly these pawns.
 //!
 //! Each query is parsed once (errors name the part of the text at fault) and then asked of
 //! boards ([`shakmaty::Board`]).
 
+mod material;
 mod pattern;
+mod pawns;
 
+pub use material::{Material, MaterialError};
 pub use pattern::{Pattern, PatternError};
+pub use pawns::{PawnStructure, PawnsError};
