@@ -13,6 +13,9 @@ use std::process::Command;
 use shakmaty::{Chess, Position};
 use tabiya_structure::{Material, PawnStructure};
 
+/// A query asked of a position.
+type Hit = Box<dyn Fn(&Chess) -> bool>;
+
 const ORACLE: &str = r#"
 import chess, chess.pgn, json, sys
 path, materials, structures = sys.argv[1], json.loads(sys.argv[2]), json.loads(sys.argv[3])
@@ -89,20 +92,20 @@ fn the_games_python_chess_counts() {
         said.contains(&format!("\"games\": {}", games.len())),
         "{said}"
     );
-    let queries: Vec<(String, Box<dyn Fn(&Chess) -> bool>)> = materials
+    let queries: Vec<(String, Hit)> = materials
         .iter()
         .map(|m| {
             let q = Material::parse(m).unwrap();
             (
                 m.to_string(),
-                Box::new(move |p: &Chess| q.matches(p.board())) as Box<dyn Fn(&Chess) -> bool>,
+                Box::new(move |p: &Chess| q.matches(p.board())) as Hit,
             )
         })
         .chain(structures.iter().map(|s| {
             let q = PawnStructure::parse(s).unwrap();
             (
                 s.to_string(),
-                Box::new(move |p: &Chess| q.matches(p.board())) as Box<dyn Fn(&Chess) -> bool>,
+                Box::new(move |p: &Chess| q.matches(p.board())) as Hit,
             )
         }))
         .collect();
