@@ -536,8 +536,13 @@ impl GameFile {
     /// Only a regular file of at most [`MAX_GAME_FILE_BYTES`] is read.
     pub fn read(path: impl AsRef<Path>) -> Result<GameFile, WthorError> {
         let path = path.as_ref();
-        let limit = tabiya_files::Limit::new(MAX_GAME_FILE_BYTES, "read of a WTHOR game file");
-        GameFile::parse(&read_file(path, &limit)?, path)
+        GameFile::parse(&read_file(path, &GameFile::limit())?, path)
+    }
+
+    /// The bound a game file is read within ([`MAX_GAME_FILE_BYTES`]): the reader of a
+    /// file's bytes elsewhere (a hand-over sends them) keeps the same one.
+    pub fn limit() -> tabiya_files::Limit {
+        tabiya_files::Limit::new(MAX_GAME_FILE_BYTES, "read of a WTHOR game file")
     }
 
     /// Parses the bytes of a game file; `path` names it in messages. Fails only when the header
@@ -744,7 +749,12 @@ impl NameFile {
     /// (its header counts names in 16 bits).
     pub fn read(path: impl AsRef<Path>, kind: NameKind) -> Result<NameFile, WthorError> {
         let path = path.as_ref();
-        let limit = tabiya_files::Limit::new(
+        NameFile::parse(&read_file(path, &NameFile::limit(kind))?, path, kind)
+    }
+
+    /// The bound a names file of `kind` is read within ([`NameKind::max_file_bytes`]).
+    pub fn limit(kind: NameKind) -> tabiya_files::Limit {
+        tabiya_files::Limit::new(
             kind.max_file_bytes(),
             format!(
                 "a WTHOR {} file can be ({} names of {} bytes after its {HEADER_SIZE}-byte header)",
@@ -752,8 +762,7 @@ impl NameFile {
                 u16::MAX,
                 kind.record_size()
             ),
-        );
-        NameFile::parse(&read_file(path, &limit)?, path, kind)
+        )
     }
 
     /// Parses the bytes of a name file. Fails only when the header is missing.

@@ -29,6 +29,6 @@ mod values;
 mod write;
 
 pub use dataset::{MAGIC, files_under, is_parquet};
-pub use read::{ParquetGames, open};
+pub use read::{ParquetGames, open, open_file, open_from};
 pub use split::{RowTags, split};
 pub use write::{GameWriter, schema};

@@ -34,12 +34,26 @@ pub struct ParquetGames {
 /// a regular file is opened, never waiting on a FIFO (read from its end, a Parquet file
 /// cannot be a stream): `X is a FIFO (a named pipe), not a regular file`.
 pub fn open(path: &Path) -> Result<ParquetGames, String> {
-    let (file, size) = crate::dataset::open_file(path).map_err(|e| format!("cannot read: {e}"))?;
+    let (file, size) = open_file(path)?;
+    open_from(file, size, path)
+}
+
+/// The file [`open`] reads, opened (a regular file only) with its size, or why not
+/// (`cannot read: …`): the reading of a file's bytes elsewhere (a hand-over sends them to
+/// a server) opens it, and fails, alike.
+pub fn open_file(path: &Path) -> Result<(std::fs::File, u64), String> {
+    crate::dataset::open_file(path).map_err(|e| format!("cannot read: {e}"))
+}
+
+/// [`open`] on a file already open (of `size` bytes); `named` is the path the games are
+/// known by, whose folders `key=value` are the file's Hive partitions — a copy kept
+/// elsewhere (a server's, of a file a hand-over sent) reads as the original.
+pub fn open_from(file: std::fs::File, size: u64, named: &Path) -> Result<ParquetGames, String> {
     // The Parquet types alone: text as text however a writer's Arrow schema kept it.
     let options = ArrowReaderOptions::new().with_skip_arrow_metadata(true);
     let builder = ParquetRecordBatchReaderBuilder::try_new_with_options(file, options)
         .map_err(|e| format!("not a Parquet file Tabiya can read: {e}"))?;
-    let layout = Layout::of(builder.schema(), &partition_keys(path))?;
+    let layout = Layout::of(builder.schema(), &partition_keys(named))?;
     check_codecs(builder.metadata(), &layout)?;
     let rows = builder.metadata().file_metadata().num_rows().max(0) as u64;
     let mask = ProjectionMask::roots(builder.parquet_schema(), layout.read.iter().copied());

@@ -47,16 +47,110 @@ pub struct WthorImportSummary {
     pub names: NamesReport,
 }
 
-fn names_path(
-    explicit: &Option<PathBuf>,
+/// The names file of `kind` (`.jou` players, `.trn` tournaments) that the games of
+/// `game_file` are read with: the one `names` gives for every file, else the one beside it
+/// ([`wthor::find_names_file`]), or why none was found. The one definition, for the import
+/// by paths and for a hand-over (whose command finds the files to send by it).
+pub fn names_file_of(
     game_file: &Path,
+    names: &NameSources,
     kind: NameKind,
 ) -> std::result::Result<PathBuf, String> {
+    let explicit = match kind {
+        NameKind::Players => &names.jou,
+        NameKind::Tournaments => &names.trn,
+    };
     if let Some(p) = explicit {
         return Ok(p.clone());
     }
     let dir = game_file.parent().unwrap_or(Path::new(""));
     wthor::find_names_file(dir, kind).map_err(|e| e.to_string())
+}
+
+/// Where an import's WTHOR files are read from: files on this machine by their paths
+/// ([`WthorPaths`]), or the bytes a hand-over received ([`WthorReceived`]). Every file is
+/// known by its name as the user gave it, which every message gives.
+pub trait WthorInputs {
+    /// The game files (`.wtb`, `.wtd`), by name.
+    fn files(&self) -> &[PathBuf];
+    /// Game file `i` read (within [`GameFile::limit`]) and its size in bytes, or why it
+    /// cannot be read.
+    fn game_file(&mut self, i: usize) -> std::result::Result<(GameFile, u64), String>;
+    /// The names file of `kind` game file `i` is read with ([`names_file_of`]), or why none
+    /// was found.
+    fn names_file_of(&self, i: usize, kind: NameKind) -> std::result::Result<PathBuf, String>;
+    /// The names file `path` (one [`WthorInputs::names_file_of`] gave) read, or why not.
+    fn names_file(&mut self, path: &Path, kind: NameKind) -> std::result::Result<NameFile, String>;
+}
+
+/// WTHOR files on this machine, read by their paths.
+pub struct WthorPaths<'a> {
+    pub files: &'a [PathBuf],
+    pub names: &'a NameSources,
+}
+
+impl WthorInputs for WthorPaths<'_> {
+    fn files(&self) -> &[PathBuf] {
+        self.files
+    }
+
+    fn game_file(&mut self, i: usize) -> std::result::Result<(GameFile, u64), String> {
+        let path = &self.files[i];
+        let file = GameFile::read(path).map_err(|e| e.to_string())?;
+        Ok((file, std::fs::metadata(path).map(|m| m.len()).unwrap_or(0)))
+    }
+
+    fn names_file_of(&self, i: usize, kind: NameKind) -> std::result::Result<PathBuf, String> {
+        names_file_of(&self.files[i], self.names, kind)
+    }
+
+    fn names_file(&mut self, path: &Path, kind: NameKind) -> std::result::Result<NameFile, String> {
+        NameFile::read(path, kind).map_err(|e| e.to_string())
+    }
+}
+
+/// WTHOR files received whole (a hand-over: the command read them, within their bounds,
+/// and found their names files by [`names_file_of`]); each known by the command's name.
+#[derive(Debug, Default)]
+pub struct WthorReceived {
+    /// The game files' names.
+    pub files: Vec<PathBuf>,
+    /// Each game file's bytes, or why the command could not read it (taken when read).
+    pub games: Vec<std::result::Result<Vec<u8>, String>>,
+    /// For each game file, its players' and its tournaments' names file, or why none was
+    /// found.
+    pub names_of: Vec<[std::result::Result<PathBuf, String>; 2]>,
+    /// The names files: name, kind, bytes (or why the command could not read them).
+    pub names: Vec<(PathBuf, NameKind, std::result::Result<Vec<u8>, String>)>,
+}
+
+impl WthorInputs for WthorReceived {
+    fn files(&self) -> &[PathBuf] {
+        &self.files
+    }
+
+    fn game_file(&mut self, i: usize) -> std::result::Result<(GameFile, u64), String> {
+        let bytes = std::mem::replace(&mut self.games[i], Err("read twice".into()))?;
+        let file = GameFile::parse(&bytes, &self.files[i]).map_err(|e| e.to_string())?;
+        Ok((file, bytes.len() as u64))
+    }
+
+    fn names_file_of(&self, i: usize, kind: NameKind) -> std::result::Result<PathBuf, String> {
+        let k = usize::from(kind == NameKind::Tournaments);
+        self.names_of
+            .get(i)
+            .map_or_else(|| Err("no names file was sent".into()), |n| n[k].clone())
+    }
+
+    fn names_file(&mut self, path: &Path, kind: NameKind) -> std::result::Result<NameFile, String> {
+        let (_, _, bytes) = self
+            .names
+            .iter()
+            .find(|(p, k, _)| p == path && *k == kind)
+            .ok_or_else(|| format!("{}: the names file was not sent", path.display()))?;
+        let bytes = bytes.as_ref().map_err(Clone::clone)?;
+        NameFile::parse(bytes, path, kind).map_err(|e| e.to_string())
+    }
 }
 
 fn skip(summary: &mut ImportSummary, file: usize, kind: &str, problem: Problem) {
@@ -83,6 +177,17 @@ impl Database {
         opts: &ImportOptions,
         progress: &ImportProgress,
     ) -> Result<WthorImportSummary> {
+        self.import_wthor_from(&mut WthorPaths { files, names }, opts, progress)
+    }
+
+    /// [`Database::import_wthor`] from files wherever they are ([`WthorInputs`]).
+    pub fn import_wthor_from(
+        &self,
+        inputs: &mut dyn WthorInputs,
+        opts: &ImportOptions,
+        progress: &ImportProgress,
+    ) -> Result<WthorImportSummary> {
+        let files = inputs.files().to_vec();
         if self.kind() != Kind::Othello {
             return Err(Error::Usage(format!(
                 "{} is a {} database: WTHOR files can only go into an Othello database (use another --db)",
@@ -115,24 +220,20 @@ impl Database {
                 row: None,
                 reason,
             };
-            match GameFile::read(path) {
-                Ok(f) if f.board == BoardSize::Ten => {
+            match inputs.game_file(i) {
+                Ok((f, _)) if f.board == BoardSize::Ten => {
                     out.summary.problems.push(file_problem(format!(
                         "{}: a 10×10 game file; Tabiya's Othello database is 8×8 only (file skipped)",
                         path.display()
                     )));
                 }
-                Ok(f) => {
+                Ok((f, bytes)) => {
                     for p in &f.problems {
                         out.summary.problems.push(file_problem(p.to_string()));
                     }
-                    out.summary.files[i].bytes =
-                        std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-                    for (kind, explicit, tag) in [
-                        (NameKind::Players, &names.jou, 0u8),
-                        (NameKind::Tournaments, &names.trn, 1u8),
-                    ] {
-                        match names_path(explicit, path, kind) {
+                    out.summary.files[i].bytes = bytes;
+                    for (kind, tag) in [(NameKind::Players, 0u8), (NameKind::Tournaments, 1u8)] {
+                        match inputs.names_file_of(i, kind) {
                             Ok(p) => {
                                 name_paths.insert((p, tag));
                             }
@@ -156,7 +257,7 @@ impl Database {
             } else {
                 NameKind::Tournaments
             };
-            match NameFile::read(p, kind) {
+            match inputs.names_file(p, kind) {
                 Ok(f) => {
                     for problem in &f.problems {
                         out.summary.problems.push(Problem {
@@ -174,7 +275,7 @@ impl Database {
                     line: 0,
                     game: 0,
                     row: None,
-                    reason: e.to_string(),
+                    reason: e,
                 }),
             }
         }

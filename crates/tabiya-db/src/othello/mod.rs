@@ -30,7 +30,9 @@ pub mod stored;
 mod tests;
 
 pub use export::{ExportedFile, WthorExport};
-pub use import::{NameSources, WthorImportSummary};
+pub use import::{
+    NameSources, WthorImportSummary, WthorInputs, WthorPaths, WthorReceived, names_file_of,
+};
 pub use keys::{index_key, occurrences, position_key_of, record_occurrences, settle};
 pub use names::{NameChange, NamesFileReport, NamesReport, WTHOR, WthorNames};
 pub use query::{
