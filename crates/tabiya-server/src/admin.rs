@@ -18,10 +18,11 @@ use axum::body::Body;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use tabiya_service::handover::wire::{ImportCall, ImportLine};
-use tabiya_service::handover::{SERVE_FILE, ServeFile};
-use tabiya_service::import::{self, ImportProgress, ImportRequest};
+use tabiya_service::handover::wire::{self, ImportLine};
+use tabiya_service::handover::{SERVE_FILE, ServeFile, incoming};
+use tabiya_service::import::{self, ImportProgress};
 use tabiya_service::{Error, ErrorKind};
+use tokio_stream::StreamExt;
 use tokio_stream::wrappers::ReceiverStream;
 
 use crate::error::{ApiError, full_message};
@@ -113,32 +114,68 @@ fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     f.write_all(bytes)
 }
 
-/// `POST /api/admin/import`: an import handed over by `tabiya import` (see the module).
+/// `POST /api/admin/import`: an import handed over by `tabiya import` (see the module): a
+/// stream of bytes (`tabiya_service::handover::wire`), read as it comes — its header here,
+/// the rest by the import's thread through a bounded channel ([`BodyReader`]), so that
+/// memory holds a few chunks of it whatever its size.
 pub async fn import(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
-    body: axum::body::Bytes,
+    body: Body,
 ) -> Result<Response, ApiError> {
-    // Only the server's own secret: a page's grant changes games, it never imports files.
+    // Only the server's own secret: a page's grant changes games, it never imports (the
+    // guard refuses it first; kept here too).
     if !crate::guard::shows_secret(&state, &headers) {
         return Ok((StatusCode::UNAUTHORIZED, "this server's secret is needed").into_response());
     }
-    let call: ImportCall = serde_json::from_slice(&body)
-        .map_err(|e| Error::bad_request(format!("import request: {e}")))?;
+    let mut stream = body.into_data_stream();
+    let mut got: Vec<u8> = Vec::new();
+    let not_ours = |why: String| {
+        Error::bad_request(format!(
+            "the import request is not a stream Tabiya's hand-over sends ({why})"
+        ))
+    };
+    // The header's length, once its four bytes are in; then the header.
+    let mut need: Option<usize> = None;
+    loop {
+        if need.is_none() && got.len() >= 4 {
+            let len = u32::from_le_bytes([got[0], got[1], got[2], got[3]]);
+            if len > wire::MAX_HEADER {
+                return Err(not_ours(format!("a header of {len} bytes")).into());
+            }
+            need = Some(4 + len as usize);
+        }
+        if need.is_some_and(|n| got.len() >= n) {
+            break;
+        }
+        match stream.next().await {
+            Some(Ok(chunk)) => got.extend_from_slice(&chunk),
+            Some(Err(e)) => return Err(not_ours(e.to_string()).into()),
+            None => return Err(not_ours("it ends before its header".into()).into()),
+        }
+    }
+    let need = need.unwrap_or(4);
+    let header = incoming::parse_header(&got[4..need])?;
+    let rest = axum::body::Bytes::from(got.split_off(need));
     let served = state
-        .db(Some(&call.db), None)
+        .db(Some(&header.db), None)
         .cloned()
-        .ok_or_else(|| Error::not_found(format!("no database {:?} is served", call.db)))?;
-    let req = ImportRequest {
-        files: call.files,
-        max_ply: call.max_ply,
-        keep_duplicates: call.keep_duplicates,
-        batch: call.batch,
-        memory_mib: call.memory_mib,
-        names: import::NameSources {
-            jou: call.jou,
-            trn: call.trn,
-        },
+        .ok_or_else(|| Error::not_found(format!("no database {:?} is served", header.db)))?;
+    // The rest of the body, to the import's thread: a few chunks at a time.
+    let (chunks_tx, chunks_rx) =
+        tokio::sync::mpsc::channel::<std::io::Result<axum::body::Bytes>>(8);
+    tokio::spawn(async move {
+        while let Some(chunk) = stream.next().await {
+            let chunk = chunk.map_err(std::io::Error::other);
+            let failed = chunk.is_err();
+            if chunks_tx.send(chunk).await.is_err() || failed {
+                break;
+            }
+        }
+    });
+    let body = BodyReader {
+        rx: chunks_rx,
+        current: rest,
     };
     let (tx, rx) = tokio::sync::mpsc::channel::<Result<axum::body::Bytes, std::io::Error>>(16);
     let state = Arc::clone(&state);
@@ -160,7 +197,7 @@ pub async fn import(
                 // The import's threads (started from this one, they inherit it) yield the
                 // cores to the questions the server answers meanwhile.
                 crate::priority::lower_this_threads_priority();
-                let result = import::import_into(&s.db, &req, &p);
+                let result = incoming::import_received(&s.db, header, Box::new(body), &p);
                 // The answers asked before are computed again on the new state before the
                 // import says it is done: whoever imported sees them at once.
                 state.cache.refresh_stale_and_wait();
@@ -180,9 +217,10 @@ pub async fn import(
                 r = &mut job => break r,
                 _ = tokio::time::sleep(Duration::from_millis(250)) => {
                     let status = import::status(&progress, started);
-                    if tx.send(line(&ImportLine::Status(status))).await.is_err() {
-                        // The caller went away: the import goes on to its end.
-                    }
+                    // The command reads the answer once it has sent everything: reports it
+                    // has not read yet are dropped rather than waited for. (The caller that
+                    // went away leaves the import to go on to its end.)
+                    let _ = tx.try_send(line(&ImportLine::Status(status)));
                 }
             }
         };
@@ -204,4 +242,25 @@ pub async fn import(
         Body::from_stream(ReceiverStream::new(rx)),
     )
         .into_response())
+}
+
+/// The body of an import after its header, read by the import's thread: each chunk as the
+/// async side received it (`blocking_recv`: never called from an async thread).
+struct BodyReader {
+    rx: tokio::sync::mpsc::Receiver<std::io::Result<axum::body::Bytes>>,
+    current: axum::body::Bytes,
+}
+
+impl Read for BodyReader {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        while self.current.is_empty() {
+            match self.rx.blocking_recv() {
+                Some(chunk) => self.current = chunk?,
+                None => return Ok(0),
+            }
+        }
+        let n = buf.len().min(self.current.len());
+        buf[..n].copy_from_slice(&self.current.split_to(n));
+        Ok(n)
+    }
 }

@@ -6,8 +6,12 @@
 //! - a request that sends something (any method but `GET`, `HEAD`, `OPTIONS`) must come
 //!   from no page or from the server's own page (`Origin`, `Sec-Fetch-Site`), with its body
 //!   typed as what it is: JSON for a change, PGN (`application/x-chess-pgn`) for a
-//!   repertoire or games sent to be read. Neither is a type a form of another site can send
-//!   without the browser asking first, which this server never allows;
+//!   repertoire or games sent to be read, `application/octet-stream` for the stream of an
+//!   import handed over (on [`IMPORT`] only, which takes nothing else). None is a type a
+//!   form of another site can send without the browser asking first, which this server
+//!   never allows;
+//! - an import handed over needs the server's secret itself (`401` without it: a page's
+//!   grant changes games, it never imports);
 //! - a change needs a grant: `Authorization: Bearer` with the server's secret (the one in
 //!   `serve.json`, readable by its owner only: how `tabiya edit` hands its change to the
 //!   server) or, when the server was started with `--writable`, the page's grant (given by
@@ -29,6 +33,13 @@ const READ_ONLY: &str = "this server does not change its databases: start it wit
 
 /// The type of a PGN body (what Lichess answers PGN with).
 pub const PGN_TYPE: &str = "application/x-chess-pgn";
+
+/// The path of imports handed over by `tabiya import`: the only one that takes a stream of
+/// bytes (`application/octet-stream`), the only one that needs the server's secret itself.
+pub const IMPORT: &str = "/api/admin/import";
+
+/// The type of an import's stream.
+const STREAM_TYPE: &str = "application/octet-stream";
 
 /// The paths that take a body to read, not to change anything: PGN text.
 fn reads_pgn(path: &str) -> bool {
@@ -176,8 +187,17 @@ pub async fn sending(State(state): State<Arc<AppState>>, req: Request, next: Nex
         return refuse(StatusCode::FORBIDDEN, "forbidden", why);
     }
     let path = req.uri().path();
+    if path == IMPORT && !shows_secret(&state, headers) {
+        return refuse(
+            StatusCode::UNAUTHORIZED,
+            "forbidden",
+            "an import needs this server's secret (from serve.json, as Authorization: Bearer SECRET): `tabiya import` on this machine shows it".into(),
+        );
+    }
     if has_body(headers) {
-        let wanted = if reads_pgn(path) {
+        let wanted = if path == IMPORT {
+            &[STREAM_TYPE][..]
+        } else if reads_pgn(path) {
             &["application/json", PGN_TYPE][..]
         } else {
             &["application/json"][..]
@@ -185,7 +205,9 @@ pub async fn sending(State(state): State<Arc<AppState>>, req: Request, next: Nex
         let got = media_type(headers);
         if !got.as_deref().is_some_and(|g| wanted.contains(&g)) {
             let got = got.unwrap_or_else(|| "no Content-Type".into());
-            let want = if reads_pgn(path) {
+            let want = if path == IMPORT {
+                format!("Content-Type: {STREAM_TYPE}")
+            } else if reads_pgn(path) {
                 format!("Content-Type: {PGN_TYPE}")
             } else {
                 "Content-Type: application/json".into()

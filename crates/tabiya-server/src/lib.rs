@@ -331,14 +331,19 @@ fn router(state: Arc<AppState>, config: &Config) -> Router {
     // Never shared with another origin: the page's grant, the hand-over of imports.
     let own = Router::new()
         .route("/api/grant", get(guard::grant))
-        .route("/api/admin/import", post(admin::import))
         .layer(RequestBodyLimitLayer::new(64 << 10));
+    // An import handed over is a stream of the files' bytes, gigabytes maybe: no limit on
+    // its size, read as it comes (`admin.rs`), never held whole.
+    let imports = Router::new()
+        .route(guard::IMPORT, post(admin::import))
+        .layer(axum::extract::DefaultBodyLimit::disable());
     // What a request that sends something must show: on the routes that take one (the
     // others answer 405 to a method they do not have).
     let sending = axum::middleware::from_fn_with_state(Arc::clone(&state), guard::sending);
     let mut app = Router::new()
         .merge(lichess)
         .merge(own.route_layer(sending.clone()))
+        .merge(imports.route_layer(sending.clone()))
         .merge(shared.route_layer(sending))
         .route("/", get(pages::index))
         .route("/assets/{*path}", get(pages::asset))

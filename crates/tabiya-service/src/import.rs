@@ -54,7 +54,7 @@ impl ImportReport {
     }
 }
 
-fn is_wthor_games(p: &Path) -> bool {
+pub(crate) fn is_wthor_games(p: &Path) -> bool {
     p.extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("wtb") || e.eq_ignore_ascii_case("wtd"))
 }
@@ -175,15 +175,32 @@ pub fn import_into(
     req: &ImportRequest,
     progress: &ImportProgress,
 ) -> Result<ImportReport> {
-    let kind = kind_of_import(db.dir(), req, Some(db.kind()))?;
-    let mut opts = tabiya_db::ImportOptions {
-        keep_duplicates: req.keep_duplicates,
-        batch_games: req.batch as usize,
-        ..Default::default()
-    };
-    if let Some(mib) = req.memory_mib {
-        opts.index_memory = mib << 20;
+    match kind_into(db, req)? {
+        Kind::Chess => {
+            let sources = crate::inputs::sources(&req.files)?;
+            import_into_from(db, req, Inputs::Chess(sources), progress)
+        }
+        Kind::Othello => {
+            let mut paths = tabiya_db::othello::WthorPaths {
+                files: &req.files,
+                names: &req.names,
+            };
+            import_into_from(db, req, Inputs::Othello(&mut paths), progress)
+        }
     }
+}
+
+/// What an import reads, opened: a chess import's sources, an Othello import's WTHOR files
+/// (by path, or received by a hand-over).
+pub enum Inputs<'a> {
+    Chess(Vec<Source>),
+    Othello(&'a mut dyn tabiya_db::othello::WthorInputs),
+}
+
+/// The kind of the import `req` into `db`, a database this process has open, or why it
+/// cannot go in (a mix of kinds; `--max-ply` other than the database's).
+pub fn kind_into(db: &Db, req: &ImportRequest) -> Result<Kind> {
+    let kind = kind_of_import(db.dir(), req, Some(db.kind()))?;
     if kind == Kind::Chess && req.max_ply.is_some() && req.max_ply != db.inner()?.max_ply() {
         return Err(Error::bad_request(format!(
             "{} indexes {}; --max-ply would make its statistics inconsistent",
@@ -193,17 +210,34 @@ pub fn import_into(
                 .map_or("every ply".to_string(), |p| format!("up to ply {p}"))
         )));
     }
+    Ok(kind)
+}
+
+/// [`import_into`] from inputs already opened (of the kind [`kind_into`] gave): `req` gives
+/// the options, its files are not read.
+pub fn import_into_from(
+    db: &Db,
+    req: &ImportRequest,
+    inputs: Inputs<'_>,
+    progress: &ImportProgress,
+) -> Result<ImportReport> {
+    let mut opts = tabiya_db::ImportOptions {
+        keep_duplicates: req.keep_duplicates,
+        batch_games: req.batch as usize,
+        ..Default::default()
+    };
+    if let Some(mib) = req.memory_mib {
+        opts.index_memory = mib << 20;
+    }
     // Questions asked meanwhile get the database as it was until the import is done.
     let _pinned = db.inner()?.pin_answers()?;
-    Ok(match kind {
-        Kind::Chess => {
-            let sources = crate::inputs::sources(&req.files)?;
+    Ok(match inputs {
+        Inputs::Chess(sources) => {
             ImportReport::Chess(db.inner()?.import_sources(sources, &opts, progress)?)
         }
-        Kind::Othello => ImportReport::Othello(
-            db.inner()?
-                .import_wthor(&req.files, &req.names, &opts, progress)?,
-        ),
+        Inputs::Othello(files) => {
+            ImportReport::Othello(db.inner()?.import_wthor_from(files, &opts, progress)?)
+        }
     })
 }
 

@@ -2,45 +2,27 @@
 //! database, with its secret, and its answer read (errors as the server gives them).
 
 use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
 
 use serde::Deserialize;
 
 use super::HandOff;
-use super::wire::{CreateCall, ImportCall, ImportLine};
+use super::outgoing::{FrameBody, open_inputs};
+use super::wire::{self, CreateCall, ImportLine};
 use crate::error::{Error, ErrorKind};
 use crate::import::{ImportReport, ImportRequest, ImportStatus};
 
 /// Hands an import to the server that serves the database (see the module), calling
-/// `on_status` with each progress report; returns the import's summary.
+/// `on_status` with each progress report; returns the import's summary. Every input is
+/// opened and read here and sent as bytes (`outgoing.rs`): the server opens no file the
+/// request names.
 pub fn hand_over_import(
     server: &HandOff,
     req: &ImportRequest,
     mut on_status: impl FnMut(&ImportStatus),
 ) -> Result<ImportReport, Error> {
-    let absolute = |p: &PathBuf| -> PathBuf {
-        if p.as_os_str() == "-" || p.is_absolute() {
-            p.clone()
-        } else {
-            std::env::current_dir().map_or_else(|_| p.clone(), |d| d.join(p))
-        }
-    };
-    if req.files.iter().any(|p| p.as_os_str() == "-") {
-        return Err(Error::bad_request(format!(
-            "the database is served by {}: it imports files, not standard input (give a file, or stop the server)",
-            server.url
-        )));
-    }
-    let call = ImportCall {
-        db: server.db.clone(),
-        files: req.files.iter().map(absolute).collect(),
-        keep_duplicates: req.keep_duplicates,
-        batch: req.batch,
-        memory_mib: req.memory_mib,
-        max_ply: req.max_ply,
-        jou: req.names.jou.as_ref().map(absolute),
-        trn: req.names.trn.as_ref().map(absolute),
-    };
+    let (header, inputs) = open_inputs(&server.db, req)?;
+    let header_bytes = wire::header_bytes(&header)?;
+    let mut body = FrameBody::new(header_bytes, header.inputs, inputs, &mut on_status);
     let unreachable = |e: &dyn std::fmt::Display| {
         Error::new(
             ErrorKind::InUse,
@@ -52,9 +34,10 @@ pub fn hand_over_import(
     };
     let response = ureq::post(&format!("{}api/admin/import", server.url))
         .header("Authorization", &format!("Bearer {}", server.token))
-        .header("Content-Type", "application/json")
-        .send(&serde_json::to_vec(&call)?[..])
+        .header("Content-Type", "application/octet-stream")
+        .send(ureq::SendBody::from_reader(&mut body))
         .map_err(|e| unreachable(&e))?;
+    drop(body);
     // The server took the import; if it stops answering now, it stopped (or was stopped).
     let stopped = |e: &dyn std::fmt::Display| {
         Error::new(

@@ -3,9 +3,13 @@
 //! writes a serve file (`serve.json`) into each database directory it serves — its address,
 //! a secret and its process id, readable by its owner only — and the command finds it
 //! ([`HandOff::find`]) and sends its change with the secret (`client.rs`). What goes over
-//! the wire is defined once, here (`wire.rs`), for both sides.
+//! the wire is defined once, here (`wire.rs`), for both sides. An import goes as bytes,
+//! never as paths: the command opens and reads its files (`outgoing.rs`), the server makes
+//! what it receives the import's inputs (`incoming.rs`) and opens no file a request names.
 
 mod client;
+pub mod incoming;
+mod outgoing;
 pub mod wire;
 
 use std::path::Path;
