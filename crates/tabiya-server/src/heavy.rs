@@ -1,7 +1,9 @@
 //! The endpoints whose one request may cost seconds of a core and much memory (a repertoire
 //! of megabytes walked, games sent to be judged, a player's preparation) are answered a few
 //! at a time: one more is refused at once with `503` and `Retry-After: 1`, so that a burst
-//! of them cannot take every core and all the memory while the cheap questions wait.
+//! of them cannot take every core and all the memory while the cheap questions wait. The
+//! refused request's body is read before the refusal is sent, so that every client can read
+//! it.
 
 use std::sync::Arc;
 
@@ -22,6 +24,10 @@ pub fn permits() -> usize {
 /// In front of each heavy route.
 pub async fn limit(State(state): State<Arc<AppState>>, req: Request, next: Next) -> Response {
     let Ok(_permit) = Arc::clone(&state.heavy).try_acquire_owned() else {
+        // The body is read first (within the route's size limit and the request's time
+        // limit): a client still sending it would otherwise meet a closed connection (a
+        // broken pipe), not the answer that tells it to retry.
+        let _ = axum::body::to_bytes(req.into_body(), usize::MAX).await;
         let body = serde_json::json!({
             "error": format!(
                 "busy: {} requests of this kind (repertoires, games sent, preparations) are being answered; ask again in a moment",
