@@ -203,7 +203,9 @@ fn full_db(dir: &Path) {
 /// The pages to damage, one of each kind, found through the store's own structure: the
 /// header; the tables' directory; for every table, the root and the leaf on the path to its
 /// first, middle and last entries; a game's record; a T block and an S block of the index.
-/// (What, offset, length.)
+/// (What, offset, length.) The pages a lookup reads are seen only in an optimised build
+/// (`scripts/test` runs `cargo test --release`): redb built with debug assertions walks every
+/// page of the file when it opens it, so nothing is left to read from disk afterwards.
 fn pages_of_each_kind(db: &Path) -> Vec<(String, u64, u64)> {
     use tabiya_store::Store;
     let mut lookups: Vec<(String, String, Vec<u8>)> = Vec::new();
