@@ -3,17 +3,14 @@
 //! game ([`stored`], [`tags`]), its facts for the index ([`facts`]) and opening names
 //! ([`openings`]).
 
-pub mod cluster;
 mod counts;
 mod explore;
 pub mod facts;
 mod filter;
-mod import;
 pub mod key;
 pub mod moves;
 mod novelty;
 pub mod openings;
-mod parse_chunk;
 mod player_games;
 mod query;
 pub mod replay;
@@ -27,6 +24,7 @@ mod years;
 mod tests;
 
 pub use crate::game::{Dict, NO_MOVE, NameLookup, Names, Occurrence};
+pub use crate::import::cluster;
 pub use crate::index::{TOP_GAMES, top_order};
 pub use counts::MoveCounts;
 pub use explore::{

@@ -13,7 +13,11 @@
 //! duplicates and finishes the job. An import that fits its memory is one run: nothing to
 //! merge.
 
+mod chess;
+pub mod cluster;
 mod load;
+pub mod othello;
+mod parse_chunk;
 pub mod segment;
 pub(crate) mod spill;
 

@@ -20,7 +20,6 @@
 //!   the values summed for averages are black's stored score and the theoretical score.
 
 pub mod export;
-pub mod import;
 pub mod keys;
 pub mod names;
 pub mod query;
@@ -29,10 +28,10 @@ pub mod stored;
 #[cfg(test)]
 mod tests;
 
-pub use export::{ExportedFile, WthorExport};
-pub use import::{
+pub use crate::import::othello::{
     NameSources, WthorImportSummary, WthorInputs, WthorPaths, WthorReceived, names_file_of,
 };
+pub use export::{ExportedFile, WthorExport};
 pub use keys::{index_key, occurrences, position_key_of, record_occurrences, settle};
 pub use names::{NameChange, NamesFileReport, NamesReport, WTHOR, WthorNames};
 pub use query::{

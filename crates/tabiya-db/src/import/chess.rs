@@ -20,7 +20,7 @@ use crossbeam_channel::{Receiver, Sender};
 use tabiya_pgn::pipeline::{self, Event, Source};
 
 use super::parse_chunk::{ChunkParser, ParsedChunk};
-use super::stored::assemble_tags;
+use crate::chess::stored::assemble_tags;
 use crate::import::segment::load_dedup;
 use crate::import::{
     BYTES_PER_OCCURRENCE, Batch, FileSummary, ImportOptions, ImportProgress, ImportSummary,

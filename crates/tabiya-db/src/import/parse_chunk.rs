@@ -9,10 +9,10 @@ use tabiya_pgn::fast::{self, PlainVisitor};
 use tabiya_pgn::model::{outcome_of, result_str};
 use tabiya_pgn::{Chunk, GameError, GameParser};
 
-use super::facts::{facts, facts_from, index_outcome};
-use super::moves::{encode_move_ep, move_code};
-use super::stored::{prepare, put_body_head};
-use super::walk::{Left, Walk};
+use crate::chess::facts::{facts, facts_from, index_outcome};
+use crate::chess::moves::{encode_move_ep, move_code};
+use crate::chess::stored::{prepare, put_body_head};
+use crate::chess::walk::{Left, Walk};
 use crate::digest::{digest_from, game_digest};
 use crate::game::{NO_MOVE, Occurrence};
 use crate::stats::GameFacts;

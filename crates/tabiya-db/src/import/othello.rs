@@ -9,15 +9,15 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 use tabiya_othello::wthor::{self, BoardSize, GameFile, NameFile, NameKind};
 
-use super::keys::occurrences;
-use super::names::{NamesReport, apply_names, store_year_headers};
-use super::stored::{MAX_MOVES, StoredGame};
 use crate::game::Occurrence;
 use crate::import::{
     Batch, FileSummary, ImportOptions, ImportProgress, ImportSummary, Problem,
     commit_batch_with_plies,
 };
 use crate::index::Occ;
+use crate::othello::keys::occurrences;
+use crate::othello::names::{NamesReport, apply_names, store_year_headers};
+use crate::othello::stored::{MAX_MOVES, StoredGame};
 use crate::{Database, Error, Kind, Result, meta_u64};
 
 /// Where the names of imported games come from.
