@@ -29,6 +29,7 @@
 //! index (`index`: build, encode, write, merge, find); imports (`import`: segments) and
 //! queries (`query`: [`Snapshot`]). Only what this file re-exports is public.
 
+mod answers;
 mod cards;
 mod changes;
 mod check;
@@ -54,7 +55,6 @@ mod names;
 mod notes;
 mod persons;
 mod players;
-mod query;
 mod records;
 mod replay;
 mod schema;
@@ -66,6 +66,7 @@ mod upgrade;
 pub mod chess;
 pub mod othello;
 
+pub use answers::{GamePage, GameSort, PositionStats, Snapshot};
 pub use cards::{
     Added as CardAdded, CARD_KEYS, CARD_REVIEWS, CARDS, NewCard, Review as CardReview,
     Schedule as CardSchedule, StoredCard,
@@ -97,6 +98,5 @@ pub use persons::{
     Source as NameSource,
 };
 pub use players::Players;
-pub use query::{GamePage, GameSort, PositionStats, Snapshot};
 pub use speed::Speed;
 pub use stats::{GameFacts, GameOutcome, Stats, fide_dp};

@@ -3,45 +3,34 @@
 //! game ([`stored`], [`tags`]), its facts for the index ([`facts`]) and opening names
 //! ([`openings`]).
 
-mod counts;
-mod explore;
 pub mod facts;
-mod filter;
 pub mod key;
 pub mod moves;
-mod novelty;
 pub mod openings;
-mod player_games;
-mod query;
 pub mod replay;
-mod routes;
 pub mod stored;
 pub mod tags;
 pub mod walk;
-mod years;
 
 #[cfg(test)]
 mod tests;
 
+// The answers of chess, kept under `chess` for the public API (they live in `answers/chess`).
+pub use crate::answers::chess::{
+    ChessExplore, ChessGames, EarlierGames, GameFilter, GameRow, MoveCounts, MoveRow, MoveYears,
+    OpeningName, Player, PlayerFilter, PositionYears, Reached, Route, Routes, SINGLE_GAMES_UP_TO,
+    TopGame, YearResults,
+};
 pub use crate::game::{Dict, NO_MOVE, NameLookup, Names, Occurrence};
 pub use crate::import::cluster;
 pub use crate::index::{TOP_GAMES, top_order};
-pub use counts::MoveCounts;
-pub use explore::{
-    ChessExplore, ChessGames, GameRow, MoveRow, OpeningName, Player, Reached, SINGLE_GAMES_UP_TO,
-    TopGame,
-};
 pub use facts::{facts, facts_from, index_outcome};
-pub use filter::{GameFilter, PlayerFilter};
 pub use key::{next_key, next_key_from, position_key, successor_keys};
 pub use moves::{code_to_move, decode_move, encode_move, encode_move_ep, move_code};
-pub use novelty::EarlierGames;
 pub use replay::{replay_record, replay_record_until, successor_keys_in_record};
-pub use routes::{Route, Routes};
 pub use stored::{
     assemble, assemble_tags, decode_game, decode_line, decode_line_start, decode_tags, encode_body,
     encode_game, prepare, put_body_head,
 };
 pub use tags::{encode_tag_list, encode_tags};
 pub use walk::{Left, Reach, Walk, occurrences, occurrences_with_plies};
-pub use years::{MoveYears, PositionYears, YearResults};

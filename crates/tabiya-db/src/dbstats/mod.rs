@@ -20,11 +20,11 @@ pub use openings::ReachedOpening;
 pub use parts::Part;
 pub use positions::PositionKinds;
 
+use crate::answers::Snapshot;
 use crate::game::{Dict, NameLookup};
 use crate::index as run;
 use crate::notes::NOTES;
 use crate::othello::StoredGame;
-use crate::query::Snapshot;
 use crate::trace::trace;
 use crate::{Database, GAMES, Kind, Result};
 use games::GameCounts;

@@ -10,8 +10,8 @@ use shakmaty::{CastlingMode, EnPassantMode};
 
 use super::names::TOP;
 use crate::Result;
+use crate::answers::Snapshot;
 use crate::chess::openings;
-use crate::query::Snapshot;
 
 /// A named opening and the games reaching its position.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -22,7 +22,6 @@
 pub mod export;
 pub mod keys;
 pub mod names;
-pub mod query;
 pub mod stored;
 
 #[cfg(test)]
@@ -34,7 +33,9 @@ pub use crate::import::othello::{
 pub use export::{ExportedFile, WthorExport};
 pub use keys::{index_key, occurrences, position_key_of, record_occurrences, settle};
 pub use names::{NameChange, NamesFileReport, NamesReport, WTHOR, WthorNames};
-pub use query::{
+// The answers of Othello, kept under `othello` for the public API (they live in
+// `answers/othello.rs`).
+pub use crate::answers::othello::{
     AskedPosition, GameFilter, NamedId, OpeningInfo, OthelloExplore, OthelloGameRow, OthelloGames,
     OthelloMove, PlayerKind, scan_games,
 };

@@ -6,8 +6,8 @@ use tabiya_othello::{Board, Color, PositionKey, Replay, Square, format_transcrip
 
 use super::keys::{M1, M1_INV, M2, M2_INV};
 use super::*;
+use crate::answers::GameSort;
 use crate::game::NO_MOVE;
-use crate::query::GameSort;
 use crate::stats::Stats;
 use crate::{Database, Error, ImportOptions, ImportProgress, Kind};
 

@@ -7,11 +7,11 @@ use serde::Serialize;
 use tabiya_othello::wthor::{Name, NameKind};
 use tabiya_othello::{Board, Canonical, Color, Replay, Square, canonicalize, format_transcript};
 
-use super::keys::{index_key, mover, settle};
-use super::names::{WTHOR, WthorNames, name_key};
-use super::stored::StoredGame;
+use crate::answers::{GameSort, Snapshot};
 use crate::game::NO_MOVE;
-use crate::query::{GameSort, Snapshot};
+use crate::othello::keys::{index_key, mover, settle};
+use crate::othello::names::{WTHOR, WthorNames, name_key};
+use crate::othello::stored::StoredGame;
 use crate::stats::{GameOutcome, Stats};
 use crate::{Error, Kind, Result};
 

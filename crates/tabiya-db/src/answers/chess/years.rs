@@ -10,7 +10,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess};
 
 use super::filter::GameFilter;
-use super::moves::code_to_move;
+use crate::chess::moves::code_to_move;
 use crate::game::NO_MOVE;
 use crate::stats::GameOutcome;
 use crate::{Result, Snapshot};

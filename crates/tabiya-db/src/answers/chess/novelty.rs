@@ -12,8 +12,8 @@ use std::collections::HashMap;
 
 use shakmaty::Chess;
 
-use super::key::position_key;
-use super::walk::Reach;
+use crate::chess::key::position_key;
+use crate::chess::walk::Reach;
 use crate::index::find::{Next, Wanted};
 use crate::{Result, Snapshot};
 

@@ -3,12 +3,12 @@
 
 use shakmaty::Chess;
 
-use super::key::position_key;
-use super::stored::{decode_game, decode_tags};
-use super::walk::Reach;
 use crate::Result;
+use crate::answers::{GamePage, GameSort, PositionStats, Snapshot};
+use crate::chess::key::position_key;
+use crate::chess::stored::{decode_game, decode_tags};
+use crate::chess::walk::Reach;
 use crate::index::find::{Next, Wanted};
-use crate::query::{GamePage, GameSort, PositionStats, Snapshot};
 
 impl Snapshot<'_> {
     /// The tags of a chess game, without decoding its moves.

@@ -9,9 +9,9 @@ use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, EnPassantMode, Move, Position};
 
-use super::key::position_key;
-use super::stored::decode_line;
-use super::walk::Reach;
+use crate::chess::key::position_key;
+use crate::chess::stored::decode_line;
+use crate::chess::walk::Reach;
 use crate::index::find::{Next, Wanted};
 use crate::stats::GameOutcome;
 use crate::{Error, Result, Snapshot};

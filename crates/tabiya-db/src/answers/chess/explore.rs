@@ -9,13 +9,13 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
 use super::filter::GameFilter;
-use super::key::position_key;
-use super::moves::code_to_move;
-use super::openings::{self, Opening};
-use super::walk::Reach;
+use crate::answers::{GameSort, Snapshot};
+use crate::chess::key::position_key;
+use crate::chess::moves::code_to_move;
+use crate::chess::openings::{self, Opening};
+use crate::chess::walk::Reach;
 use crate::game::NO_MOVE;
 use crate::index::find::{Next, Wanted};
-use crate::query::{GameSort, Snapshot};
 use crate::stats::{GameFacts, GameOutcome, Stats};
 use crate::{Error, Result};
 

@@ -6,7 +6,7 @@
 use shakmaty::{Chess, Move, Position};
 
 use super::filter::GameFilter;
-use super::moves::code_to_move;
+use crate::chess::moves::code_to_move;
 use crate::game::NO_MOVE;
 use crate::stats::Stats;
 use crate::{Result, Snapshot};

@@ -1,0 +1,22 @@
+//! Chess answers to a [`Snapshot`](crate::Snapshot): a position explored (moves, top games,
+//! openings), its games listed, by year, the routes to it, earlier games (novelty), move
+//! counts over a filter, a player's games, and the filters they take.
+
+mod counts;
+mod explore;
+mod filter;
+mod novelty;
+mod player_games;
+mod query;
+mod routes;
+mod years;
+
+pub use counts::MoveCounts;
+pub use explore::{
+    ChessExplore, ChessGames, GameRow, MoveRow, OpeningName, Player, Reached, SINGLE_GAMES_UP_TO,
+    TopGame,
+};
+pub use filter::{GameFilter, PlayerFilter};
+pub use novelty::EarlierGames;
+pub use routes::{Route, Routes};
+pub use years::{MoveYears, PositionYears, YearResults};
