@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use tabiya_store::Store;
 
 pub use crate::schema::{FORMAT_VERSION, GAMES, Kind, META};
-use crate::{Error, Result, facts, index, names, othello};
+use crate::{Error, Result, facts, index, names};
 
 /// An open database.
 pub struct Database {
@@ -272,7 +272,7 @@ impl Database {
                 index::BLOCKS,
                 index::POSTINGS,
                 index::SKETCHES,
-                othello::names::WTHOR,
+                crate::schema::WTHOR,
                 crate::schema::EVALS,
             ];
             let used: u64 = self

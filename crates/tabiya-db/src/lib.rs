@@ -48,6 +48,7 @@ pub mod fuzzing;
 mod game;
 mod gamesets;
 mod hll;
+mod ids;
 mod import;
 mod index;
 mod keymap;

@@ -5,6 +5,16 @@
 pub const META: &str = "meta";
 /// The table of stored games.
 pub const GAMES: &str = "games";
+/// The table of WTHOR headers and names.
+///
+/// | key | value |
+/// |---|---|
+/// | `H` `J` | header of the `.jou` file the player names come from (16 bytes) |
+/// | `H` `T` | header of the `.trn` file |
+/// | `H` `Y` year (u16 BE) | header of the `.wtb` file of that year |
+/// | `J` id (u16 BE) | player name record, all 20 bytes |
+/// | `T` id (u16 BE) | tournament name record, all 26 bytes |
+pub const WTHOR: &str = "wthor";
 /// The table of engine evaluations (see `crate::evals`).
 pub const EVALS: &str = "evals";
 

@@ -6,6 +6,7 @@
 
 pub mod chess;
 pub mod othello;
+mod persons;
 mod snapshot;
 
 pub use snapshot::{GamePage, GameSort, PositionStats, Snapshot};

@@ -5,6 +5,7 @@
 //! being rebuilt: [`crate::index::amend`] (what readers see) and [`retally`] (what a change
 //! writes).
 
+mod names;
 mod retally;
 mod tag_edit;
 

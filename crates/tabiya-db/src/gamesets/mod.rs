@@ -8,7 +8,7 @@
 mod compile;
 pub(crate) mod criteria;
 mod game_view;
-pub(crate) mod ids;
+pub(crate) use crate::ids;
 pub(crate) mod maintain;
 mod store;
 
@@ -31,8 +31,8 @@ use crate::index::find::{Next, Wanted};
 use crate::persons::Entries;
 use crate::{Database, Error, Kind, Result, Snapshot, meta_u64};
 
+pub use crate::ids::IdSet;
 pub use criteria::ParseError;
-pub use ids::IdSet;
 pub use store::{GAMESET_IDS, GAMESETS};
 
 /// A gameset as shown.

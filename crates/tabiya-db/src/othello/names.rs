@@ -10,16 +10,7 @@ use tabiya_store::ReadTx;
 use crate::game::Dict;
 use crate::{Database, Error, Result};
 
-/// The table of WTHOR headers and names.
-///
-/// | key | value |
-/// |---|---|
-/// | `H` `J` | header of the `.jou` file the player names come from (16 bytes) |
-/// | `H` `T` | header of the `.trn` file |
-/// | `H` `Y` year (u16 BE) | header of the `.wtb` file of that year |
-/// | `J` id (u16 BE) | player name record, all 20 bytes |
-/// | `T` id (u16 BE) | tournament name record, all 26 bytes |
-pub const WTHOR: &str = "wthor";
+pub use crate::schema::WTHOR;
 
 pub(crate) fn name_key(kind: NameKind, id: u16) -> [u8; 3] {
     let [a, b] = id.to_be_bytes();

@@ -10,7 +10,6 @@
 //! only in games dated within them ([`Dated`]); in other games it is the name as written.
 
 mod build;
-mod commands;
 pub mod rules;
 
 use std::collections::HashMap;
