@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use tabiya_store::Store;
 
+use crate::schema::meta_get;
 pub use crate::schema::{FORMAT_VERSION, GAMES, Kind, META};
 use crate::{Error, Result, facts, index, names};
 
@@ -35,12 +36,6 @@ pub(crate) fn in_use(dir: &Path, e: tabiya_store::StoreError) -> Error {
     } else {
         Error::Store(e)
     }
-}
-
-fn meta_get(read: &tabiya_store::ReadTx, name: &str) -> Result<Option<String>> {
-    let t = read.table(META)?;
-    Ok(t.get(name.as_bytes())?
-        .map(|v| String::from_utf8_lossy(&v).into_owned()))
 }
 
 /// Largest page cache of a database opened for queries.
@@ -307,10 +302,4 @@ impl Drop for PinnedAnswers<'_> {
             *p = None;
         }
     }
-}
-
-pub(crate) fn meta_u64(read: &tabiya_store::ReadTx, name: &str) -> Result<u64> {
-    Ok(meta_get(read, name)?
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0))
 }

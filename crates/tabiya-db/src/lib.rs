@@ -34,6 +34,7 @@ mod cards;
 mod changes;
 mod check;
 mod codec;
+mod compact;
 mod database;
 mod dbstats;
 pub mod deadline;
@@ -74,7 +75,7 @@ pub use cards::{
 };
 pub use changes::{Deleted, Edited, TagEdit, check_edit};
 pub use check::{CheckReport, Problem as CheckProblem, check, verify_pages};
-pub(crate) use database::meta_u64;
+pub use compact::{compact, compact_all};
 pub use database::{Database, FORMAT_VERSION, GAMES, Kind, META, PinnedAnswers, QUERY_CACHE_MAX};
 pub use dbstats::{
     DbStats, NamedGames, Part, PositionKinds, RatingBin, Ratings, ReachedOpening, Results,
@@ -89,7 +90,6 @@ pub use import::{
     BYTES_PER_OCCURRENCE, FileSummary, ImportOptions, ImportProgress, ImportSummary,
     OTHELLO_BATCH_GAMES, Problem, ReadProgress, Source, default_index_memory,
 };
-pub use index::merge::{compact, compact_all};
 pub use index::sorted::{KeyedOcc, OccStream};
 pub use index::{PROMOTE_AT, RunDir};
 pub use names::StoreNames;
@@ -99,5 +99,6 @@ pub use persons::{
     Source as NameSource,
 };
 pub use players::Players;
+pub(crate) use schema::meta_u64;
 pub use speed::Speed;
 pub use stats::{GameFacts, GameOutcome, Stats, fide_dp};

@@ -7,22 +7,23 @@ use tabiya_store::ReadTx;
 use crate::chess::walk::Reach;
 use crate::game::Occurrence;
 use crate::records::Records;
-use crate::{Database, Error, Kind, Result};
+use crate::schema::Kind;
+use crate::{Error, Result};
 
 /// Replays stored games to recover their counted positions.
 pub(crate) struct Replayer<'a> {
     pub games: Records,
     kind: Kind,
     max_ply: Option<u32>,
-    _db: std::marker::PhantomData<&'a Database>,
+    _db: std::marker::PhantomData<&'a ()>,
 }
 
 impl Replayer<'_> {
-    pub fn new<'a>(read: &ReadTx, db: &'a Database) -> Result<Replayer<'a>> {
+    pub fn new<'a>(read: &ReadTx, kind: Kind, max_ply: Option<u32>) -> Result<Replayer<'a>> {
         Ok(Replayer {
             games: Records::new(read)?,
-            kind: db.kind(),
-            max_ply: db.max_ply(),
+            kind,
+            max_ply,
             _db: std::marker::PhantomData,
         })
     }

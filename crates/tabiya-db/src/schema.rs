@@ -1,5 +1,7 @@
 //! What a database is made of at the top: its kind, its format version, and the names of
-//! the tables every part uses.
+//! the tables every part uses, and the settings and counters of `meta` read.
+
+use crate::Result;
 
 /// The table of settings and counters.
 pub const META: &str = "meta";
@@ -38,4 +40,16 @@ impl Kind {
             Kind::Othello => "othello",
         }
     }
+}
+
+pub(crate) fn meta_get(read: &tabiya_store::ReadTx, name: &str) -> Result<Option<String>> {
+    let t = read.table(META)?;
+    Ok(t.get(name.as_bytes())?
+        .map(|v| String::from_utf8_lossy(&v).into_owned()))
+}
+
+pub(crate) fn meta_u64(read: &tabiya_store::ReadTx, name: &str) -> Result<u64> {
+    Ok(meta_get(read, name)?
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0))
 }

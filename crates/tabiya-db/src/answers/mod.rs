@@ -6,6 +6,7 @@
 
 pub mod chess;
 pub mod othello;
+pub mod othello_export;
 mod persons;
 mod snapshot;
 

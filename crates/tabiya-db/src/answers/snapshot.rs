@@ -57,7 +57,7 @@ impl Database {
     pub(crate) fn snapshot_of(&self, read: ReadTx) -> Result<Snapshot<'_>> {
         Ok(Snapshot {
             db: self,
-            index: IndexReader::new(&read, self)?,
+            index: IndexReader::new(&read, self.kind(), self.max_ply())?,
             facts: FactsReader::new(&read)?,
             players: PlayersReader::new(&read)?,
             names: StoreNames::new(&read)?,

@@ -101,7 +101,7 @@ impl Database {
     pub fn delete_games(&self, ids: &[u32]) -> Result<Deleted> {
         let _lock = self.lock_changes();
         let change = Change::begin(self)?;
-        let index = IndexReader::new(&change.read, self)?;
+        let index = IndexReader::new(&change.read, self.kind(), self.max_ply())?;
         let facts = FactsReader::new(&change.read)?;
         let mut retally = Retally::new(&index, &facts);
         let mut ids: Vec<u32> = ids.to_vec();
@@ -217,7 +217,7 @@ impl Database {
         }
         let _lock = self.lock_changes();
         let change = Change::begin(self)?;
-        let index = IndexReader::new(&change.read, self)?;
+        let index = IndexReader::new(&change.read, self.kind(), self.max_ply())?;
         let facts = FactsReader::new(&change.read)?;
         let players_now = crate::players::PlayersReader::new(&change.read)?;
         let names = StoreNames::new(&change.read)?;

@@ -127,7 +127,7 @@ impl Database {
                 Some(spill) => u32::from(spill.merge(self)?),
                 None => 0,
             };
-            Ok(sorted + crate::index::merge::compact(self)?)
+            Ok(sorted + crate::compact::compact(self)?)
         })();
         progress.merging.store(false, Ordering::Relaxed);
         summary.merges = merged?;

@@ -1,22 +1,25 @@
 //! `Database::import_wthor`: WTHOR `.wtb` files (with their `.jou`/`.trn` names) into an
 //! Othello database.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
-use tabiya_othello::wthor::{self, BoardSize, GameFile, NameFile, NameKind};
+use tabiya_othello::wthor::{self, BoardSize, GameFile, Header, NameFile, NameKind};
 
-use crate::game::Occurrence;
+use crate::game::{Dict, Occurrence};
 use crate::import::{
     Batch, FileSummary, ImportOptions, ImportProgress, ImportSummary, Problem,
     commit_batch_with_plies,
 };
 use crate::index::Occ;
 use crate::othello::keys::occurrences;
-use crate::othello::names::{NamesReport, apply_names, store_year_headers};
+use crate::othello::names::{
+    NameChange, NamesFileReport, NamesReport, WTHOR, WthorNames, created, name_key,
+    names_header_key, year_header_key,
+};
 use crate::othello::stored::{MAX_MOVES, StoredGame};
 use crate::{Database, Error, Kind, Result, meta_u64};
 
@@ -447,7 +450,7 @@ impl Database {
                 .map_err(|_| Error::Corrupt("writer thread panicked".into()))??;
             produced
         })?;
-        crate::index::merge::compact(self)?;
+        crate::compact::compact(self)?;
         let s = &mut out.summary;
         s.seconds = started.elapsed().as_secs_f64();
         s.games_per_second = if s.seconds > 0.0 {
@@ -527,4 +530,128 @@ fn new_batch(first_game: u32) -> Batch {
         dedup: Vec::new(),
         names: Vec::new(),
     }
+}
+
+/// Applies names files (in order of their creation dates, so the newest spelling wins whatever
+/// the order given) and writes what changed, with the headers, in one transaction.
+pub(crate) fn apply_names(
+    db: &Database,
+    files: &[NameFile],
+    report: &mut NamesReport,
+) -> Result<()> {
+    let read = db.store.read()?;
+    let mut stored = WthorNames::load(&read)?;
+    drop(read);
+    let mut order: Vec<&NameFile> = files.iter().collect();
+    order.sort_by_key(|f| (created(&f.header), f.names.len()));
+    let mut writes: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
+    let mut dict: Vec<(Dict, u32, String)> = Vec::new();
+    for f in order {
+        let (list, header, label, d) = match f.kind {
+            NameKind::Players => (
+                &mut stored.players,
+                &mut stored.jou_header,
+                "player",
+                Dict::Player,
+            ),
+            NameKind::Tournaments => (
+                &mut stored.tournaments,
+                &mut stored.trn_header,
+                "tournament",
+                Dict::Event,
+            ),
+        };
+        let newer = header.is_none_or(|h| created(&f.header) >= created(&h));
+        for (i, name) in f.names.iter().enumerate() {
+            let Ok(id) = u16::try_from(i) else { break };
+            match list.get(i) {
+                Some(old) if old == name => {}
+                Some(old) => {
+                    if newer {
+                        report.changed.push(NameChange {
+                            kind: label.to_string(),
+                            id,
+                            old: old.text(),
+                            new: name.text(),
+                            file: f.path.display().to_string(),
+                        });
+                        list[i] = name.clone();
+                        writes.push((name_key(f.kind, id).to_vec(), name.raw.clone()));
+                        dict.push((d, id as u32, name.text()));
+                    }
+                }
+                None => {
+                    list.push(name.clone());
+                    writes.push((name_key(f.kind, id).to_vec(), name.raw.clone()));
+                    dict.push((d, id as u32, name.text()));
+                    match f.kind {
+                        NameKind::Players => report.players_added += 1,
+                        NameKind::Tournaments => report.tournaments_added += 1,
+                    }
+                }
+            }
+        }
+        if newer && *header != Some(f.header) {
+            *header = Some(f.header);
+            writes.push((
+                names_header_key(f.kind).to_vec(),
+                f.header.to_bytes().to_vec(),
+            ));
+        }
+        report.files.push(NamesFileReport {
+            file: f.path.display().to_string(),
+            kind: f.kind,
+            created: f.header.created(),
+            names: f.names.len(),
+            spellings_taken: newer,
+        });
+    }
+    report.players = stored.players.len() as u64;
+    report.tournaments = stored.tournaments.len() as u64;
+    if writes.is_empty() {
+        return Ok(());
+    }
+    let w = db.store.write()?;
+    w.with_table(WTHOR, |t| {
+        for (k, v) in &writes {
+            t.put(k, v)?;
+        }
+        Ok(())
+    })?;
+    // The names also go in the common dictionaries (players, events), so `tabiya stats`
+    // counts them.
+    crate::names::write_names(&w, &dict)?;
+    w.commit()?;
+    db.committed();
+    Ok(())
+}
+
+/// Stores the header of each year's file: the newest file of a year wins.
+pub(crate) fn store_year_headers(db: &Database, headers: &[Header]) -> Result<()> {
+    let read = db.store.read()?;
+    let stored = WthorNames::load(&read)?.year_headers;
+    drop(read);
+    let mut best: BTreeMap<u16, Header> = stored.clone();
+    for h in headers {
+        if best.get(&h.year).is_none_or(|b| created(h) >= created(b)) {
+            best.insert(h.year, *h);
+        }
+    }
+    let changed: Vec<(u16, Header)> = best
+        .into_iter()
+        .filter(|(y, h)| stored.get(y) != Some(h))
+        .collect();
+    if changed.is_empty() {
+        return Ok(());
+    }
+    let w = db.store.write()?;
+    w.with_table(WTHOR, |t| {
+        for (y, h) in &changed {
+            t.put(&year_header_key(*y), &h.to_bytes())?;
+        }
+        Ok(())
+    })?;
+    w.commit()?;
+    db.committed();
+    Ok(())
 }

@@ -9,10 +9,10 @@
 
 use std::path::PathBuf;
 
+use crate::index::load_runs;
 use crate::index::merge::assemble::Games;
 use crate::index::record::Occ;
 use crate::index::sorted::{KeyedOcc, OccStream, SortedWriter, merge_streams, read_files};
-use crate::index::{load_runs, merge};
 use crate::trace::trace;
 use crate::{Database, Error, Result};
 
@@ -196,7 +196,7 @@ impl Spill {
                 files.iter().map(|f| read_files(f.to_vec())).collect(),
             ))
         };
-        merge::merge_sorted(db, &parts, &games, &open)?;
+        crate::compact::merge_sorted(db, &parts, &games, &open)?;
         Ok(true)
     }
 }

@@ -16,8 +16,9 @@ use crate::chess::walk::Reach;
 use crate::facts::FactsReader;
 use crate::game::{NO_MOVE, Occurrence};
 use crate::replay::Replayer;
+use crate::schema::Kind;
 use crate::stats::{GameFacts, Stats};
-use crate::{Database, Error, Result};
+use crate::{Error, Result};
 
 /// T records with at most this many games have their list read when an S entry of the same
 /// run leads to the position too (cheaper than replaying whole games to tell without it).
@@ -97,12 +98,12 @@ struct Candidates {
 }
 
 impl<'a> IndexReader<'a> {
-    pub fn new(read: &ReadTx, db: &'a Database) -> Result<IndexReader<'a>> {
+    pub fn new(read: &ReadTx, kind: Kind, max_ply: Option<u32>) -> Result<IndexReader<'a>> {
         Ok(IndexReader {
             runs: load_runs(read)?,
             blocks: read.table(BLOCKS)?,
             postings: read.table(POSTINGS)?,
-            replayer: Replayer::new(read, db)?,
+            replayer: Replayer::new(read, kind, max_ply)?,
             amendments: Amendments::new(read)?,
             read_postings_up_to: READ_POSTINGS_UP_TO,
             use_complete: true,

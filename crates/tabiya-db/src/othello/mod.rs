@@ -19,7 +19,6 @@
 //!   less white wins), also for the unfinished games, whose stored scores are adjudicated;
 //!   the values summed for averages are black's stored score and the theoretical score.
 
-pub mod export;
 pub mod keys;
 pub mod names;
 pub mod stored;
@@ -27,10 +26,10 @@ pub mod stored;
 #[cfg(test)]
 mod tests;
 
+pub use crate::answers::othello_export::{ExportedFile, WthorExport};
 pub use crate::import::othello::{
     NameSources, WthorImportSummary, WthorInputs, WthorPaths, WthorReceived, names_file_of,
 };
-pub use export::{ExportedFile, WthorExport};
 pub use keys::{index_key, occurrences, position_key_of, record_occurrences, settle};
 pub use names::{NameChange, NamesFileReport, NamesReport, WTHOR, WthorNames};
 // The answers of Othello, kept under `othello` for the public API (they live in

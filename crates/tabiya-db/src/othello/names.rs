@@ -1,14 +1,14 @@
 //! WTHOR names and headers: the `wthor` table keeps the header of every imported file and
-//! every name record with all its bytes, so an export writes them back as they were.
+//! every name record with all its bytes, so an export writes them back as they were (what an
+//! import writes of them: `import/othello.rs`, `apply_names` and `store_year_headers`).
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
-use tabiya_othello::wthor::{self, Header, Name, NameFile, NameKind};
+use tabiya_othello::wthor::{self, Header, Name, NameKind};
 use tabiya_store::ReadTx;
 
-use crate::game::Dict;
-use crate::{Database, Error, Result};
+use crate::{Error, Result};
 
 pub use crate::schema::WTHOR;
 
@@ -20,14 +20,14 @@ pub(crate) fn name_key(kind: NameKind, id: u16) -> [u8; 3] {
     }
 }
 
-fn names_header_key(kind: NameKind) -> [u8; 2] {
+pub(crate) fn names_header_key(kind: NameKind) -> [u8; 2] {
     match kind {
         NameKind::Players => *b"HJ",
         NameKind::Tournaments => *b"HT",
     }
 }
 
-fn year_header_key(year: u16) -> [u8; 4] {
+pub(crate) fn year_header_key(year: u16) -> [u8; 4] {
     let [a, b] = year.to_be_bytes();
     [b'H', b'Y', a, b]
 }
@@ -40,7 +40,7 @@ fn header_from(data: &[u8]) -> Result<Header> {
 }
 
 /// Creation date of a header as a sortable number.
-fn created(h: &Header) -> u32 {
+pub(crate) fn created(h: &Header) -> u32 {
     (h.created_century as u32 * 100 + h.created_year as u32) * 10000
         + h.created_month as u32 * 100
         + h.created_day as u32
@@ -192,128 +192,4 @@ pub struct NamesReport {
     /// Names in the database after the import.
     pub players: u64,
     pub tournaments: u64,
-}
-
-/// Applies names files (in order of their creation dates, so the newest spelling wins whatever
-/// the order given) and writes what changed, with the headers, in one transaction.
-pub(crate) fn apply_names(
-    db: &Database,
-    files: &[NameFile],
-    report: &mut NamesReport,
-) -> Result<()> {
-    let read = db.store.read()?;
-    let mut stored = WthorNames::load(&read)?;
-    drop(read);
-    let mut order: Vec<&NameFile> = files.iter().collect();
-    order.sort_by_key(|f| (created(&f.header), f.names.len()));
-    let mut writes: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
-    let mut dict: Vec<(Dict, u32, String)> = Vec::new();
-    for f in order {
-        let (list, header, label, d) = match f.kind {
-            NameKind::Players => (
-                &mut stored.players,
-                &mut stored.jou_header,
-                "player",
-                Dict::Player,
-            ),
-            NameKind::Tournaments => (
-                &mut stored.tournaments,
-                &mut stored.trn_header,
-                "tournament",
-                Dict::Event,
-            ),
-        };
-        let newer = header.is_none_or(|h| created(&f.header) >= created(&h));
-        for (i, name) in f.names.iter().enumerate() {
-            let Ok(id) = u16::try_from(i) else { break };
-            match list.get(i) {
-                Some(old) if old == name => {}
-                Some(old) => {
-                    if newer {
-                        report.changed.push(NameChange {
-                            kind: label.to_string(),
-                            id,
-                            old: old.text(),
-                            new: name.text(),
-                            file: f.path.display().to_string(),
-                        });
-                        list[i] = name.clone();
-                        writes.push((name_key(f.kind, id).to_vec(), name.raw.clone()));
-                        dict.push((d, id as u32, name.text()));
-                    }
-                }
-                None => {
-                    list.push(name.clone());
-                    writes.push((name_key(f.kind, id).to_vec(), name.raw.clone()));
-                    dict.push((d, id as u32, name.text()));
-                    match f.kind {
-                        NameKind::Players => report.players_added += 1,
-                        NameKind::Tournaments => report.tournaments_added += 1,
-                    }
-                }
-            }
-        }
-        if newer && *header != Some(f.header) {
-            *header = Some(f.header);
-            writes.push((
-                names_header_key(f.kind).to_vec(),
-                f.header.to_bytes().to_vec(),
-            ));
-        }
-        report.files.push(NamesFileReport {
-            file: f.path.display().to_string(),
-            kind: f.kind,
-            created: f.header.created(),
-            names: f.names.len(),
-            spellings_taken: newer,
-        });
-    }
-    report.players = stored.players.len() as u64;
-    report.tournaments = stored.tournaments.len() as u64;
-    if writes.is_empty() {
-        return Ok(());
-    }
-    let w = db.store.write()?;
-    w.with_table(WTHOR, |t| {
-        for (k, v) in &writes {
-            t.put(k, v)?;
-        }
-        Ok(())
-    })?;
-    // The names also go in the common dictionaries (players, events), so `tabiya stats`
-    // counts them.
-    crate::names::write_names(&w, &dict)?;
-    w.commit()?;
-    db.committed();
-    Ok(())
-}
-
-/// Stores the header of each year's file: the newest file of a year wins.
-pub(crate) fn store_year_headers(db: &Database, headers: &[Header]) -> Result<()> {
-    let read = db.store.read()?;
-    let stored = WthorNames::load(&read)?.year_headers;
-    drop(read);
-    let mut best: BTreeMap<u16, Header> = stored.clone();
-    for h in headers {
-        if best.get(&h.year).is_none_or(|b| created(h) >= created(b)) {
-            best.insert(h.year, *h);
-        }
-    }
-    let changed: Vec<(u16, Header)> = best
-        .into_iter()
-        .filter(|(y, h)| stored.get(y) != Some(h))
-        .collect();
-    if changed.is_empty() {
-        return Ok(());
-    }
-    let w = db.store.write()?;
-    w.with_table(WTHOR, |t| {
-        for (y, h) in &changed {
-            t.put(&year_header_key(*y), &h.to_bytes())?;
-        }
-        Ok(())
-    })?;
-    w.commit()?;
-    db.committed();
-    Ok(())
 }

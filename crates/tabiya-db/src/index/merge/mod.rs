@@ -24,7 +24,7 @@ mod tests;
 use std::collections::{HashMap, VecDeque};
 use std::time::Instant;
 
-use tabiya_store::{ReadTx, TableRef, WriteTx};
+use tabiya_store::{ReadTx, Store, TableRef, WriteTx};
 
 use self::resolve::{Resolved, on_cores, resolve_on_cores};
 use self::streams::{
@@ -34,57 +34,16 @@ use super::amend::{Amendments, PATCHES};
 use super::record::{Occ, SEntry, TRecord, make_record, merge_records};
 use super::writer::RunWriter;
 use super::{
-    BLOCKS, POSTINGS, PROMOTE_AT, RUNS, RunDir, SKETCHES, block_key, decode_t_block, load_runs,
-    prefix, run_key,
+    BLOCKS, POSTINGS, PROMOTE_AT, RUNS, RunDir, SKETCHES, block_key, decode_t_block, prefix,
+    run_key,
 };
 use crate::facts::FactsReader;
 use crate::hll::Hll;
 use crate::keymap::{KeyMap, KeySet};
+use crate::schema::{Kind, META, meta_u64};
 use crate::stats::GameFacts;
 use crate::trace::trace;
-use crate::{Database, Error, Kind, META, Result, meta_u64};
-
-/// Runs of at most this many games always merge with their newer neighbours: they are cheap
-/// to merge, and every run costs each query a few block reads.
-const SMALL_RUN: u64 = 100_000;
-
-/// Merges runs size-tiered until no merge is due. Returns the number of merges.
-pub fn compact(db: &Database) -> Result<u32> {
-    let mut merges = 0;
-    loop {
-        let runs = {
-            let read = db.store.read()?;
-            load_runs(&read)?
-        };
-        let n = runs.len();
-        if n < 2 {
-            return Ok(merges);
-        }
-        let mut k = 1;
-        let mut sum = runs[n - 1].games.max(1);
-        while k < n && (runs[n - 1 - k].games <= 2 * sum || runs[n - 1 - k].games <= SMALL_RUN) {
-            sum += runs[n - 1 - k].games;
-            k += 1;
-        }
-        if k < 2 {
-            return Ok(merges);
-        }
-        merge_runs(db, &runs[n - k..])?;
-        merges += 1;
-    }
-}
-
-/// Merges every run into one (for benchmarks).
-pub fn compact_all(db: &Database) -> Result<()> {
-    let runs = {
-        let read = db.store.read()?;
-        load_runs(&read)?
-    };
-    if runs.len() > 1 {
-        merge_runs(db, &runs)?;
-    }
-    Ok(())
-}
+use crate::{Error, Result};
 
 /// Merges runs into one, in one transaction.
 ///
@@ -94,13 +53,16 @@ pub fn compact_all(db: &Database) -> Result<()> {
 /// positions that hid behind a promoted entry become explicit entries. Pass 2 writes the new
 /// run: T records of all runs merged by key (with the promoted ones), and S entries merged
 /// in order (the dense prefixes' entries replaced by what pass 1 kept).
-pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
-    // No edit between reading the parts and replacing them.
-    let _lock = db.lock_changes();
+pub(crate) fn merge_runs(
+    store: &Store,
+    kind: Kind,
+    max_ply: Option<u32>,
+    runs: &[RunDir],
+) -> Result<()> {
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .clamp(1, 8);
-    let m = Merge::open(db, runs, threads)?;
+    let m = Merge::open(store, kind, max_ply, runs, threads)?;
     let tree_keys = m.tree_keys()?;
     let Pass1 {
         dense_entries,
@@ -128,7 +90,7 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
             .collect(),
     };
     // (Othello runs keep the old way: a merged one is not marked complete.)
-    let complete = db.kind() == Kind::Chess && runs.iter().all(|r| r.complete);
+    let complete = kind == Kind::Chess && runs.iter().all(|r| r.complete);
     let round2 = if complete {
         m.implicit_round(
             &tree_keys,
@@ -186,16 +148,17 @@ pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
 /// exactly the games of `games`, and the stream every counted position of those games
 /// that is not in one of their T records.
 pub(crate) fn merge_sorted(
-    db: &Database,
+    store: &Store,
+    kind: Kind,
+    max_ply: Option<u32>,
     runs: &[RunDir],
     games: &assemble::Games<'_>,
     open: &dyn Fn() -> Result<crate::index::sorted::OccStream<'static>>,
 ) -> Result<()> {
-    let _lock = db.lock_changes();
-    let m = Merge::open(db, runs, 1)?;
+    let m = Merge::open(store, kind, max_ply, runs, 1)?;
     let new_id = meta_u64(&m.read, "next_run")? as u32;
     let n_games: u64 = runs.iter().map(|r| r.games).sum();
-    let w = db.store.write()?;
+    let w = store.write()?;
     let mut rw = RunWriter::new(&w, new_id, n_games)?;
     let parts = assemble::Parts {
         runs,
@@ -211,13 +174,14 @@ pub(crate) fn merge_sorted(
     w.with_table(RUNS, |t| t.put(&run_key(new_id), &dir.encode()))?;
     m.replace_parts(&w, new_id)?;
     w.commit()?;
-    db.committed();
     Ok(())
 }
 
 /// What a merge reads from: the runs, their tables, one read transaction.
 struct Merge<'a> {
-    db: &'a Database,
+    store: &'a Store,
+    kind: Kind,
+    max_ply: Option<u32>,
     /// Deleted games and patched records: folded into the merged run.
     amendments: Amendments,
     runs: &'a [RunDir],
@@ -261,10 +225,18 @@ struct Merged {
 
 impl<'a> Merge<'a> {
     /// A merge of `runs`, reading them through one read transaction.
-    fn open(db: &'a Database, runs: &'a [RunDir], threads: usize) -> Result<Merge<'a>> {
-        let read: ReadTx = db.store.read()?;
+    fn open(
+        store: &'a Store,
+        kind: Kind,
+        max_ply: Option<u32>,
+        runs: &'a [RunDir],
+        threads: usize,
+    ) -> Result<Merge<'a>> {
+        let read: ReadTx = store.read()?;
         Ok(Merge {
-            db,
+            store,
+            kind,
+            max_ply,
             runs,
             blocks: read.table(BLOCKS)?,
             postings: read.table(POSTINGS)?,
@@ -390,7 +362,14 @@ impl<'a> Merge<'a> {
         wanted.dedup();
         let n_games = wanted.chunk_by(|a, b| a.0 == b.0).count();
         trace(&format!("merge: {n_games} games to replay"), self.t0);
-        let out = resolve_on_cores(self.db, &self.read, &wanted, dense_entries, self.threads)?;
+        let out = resolve_on_cores(
+            self.kind,
+            self.max_ply,
+            &self.read,
+            &wanted,
+            dense_entries,
+            self.threads,
+        )?;
         trace(
             &format!(
                 "merge replays: {} entries resolved, {} left",
@@ -457,8 +436,14 @@ impl<'a> Merge<'a> {
             &format!("merge round 2: {} entries to resolve", wanted2.len()),
             self.t0,
         );
-        let (resolved2, keep2, unsure2) =
-            resolve_on_cores(self.db, &self.read, &wanted2, &round2, self.threads)?;
+        let (resolved2, keep2, unsure2) = resolve_on_cores(
+            self.kind,
+            self.max_ply,
+            &self.read,
+            &wanted2,
+            &round2,
+            self.threads,
+        )?;
         trace(
             &format!(
                 "merge round 2: successors of {} positions, {} prefixes with pred entries, {} entries resolved",
@@ -488,7 +473,8 @@ impl<'a> Merge<'a> {
         let chunk = needed.len().div_ceil(self.threads).max(1);
         let parts: Vec<&[(u32, u128)]> = needed.chunks(chunk).collect();
         let found = on_cores(
-            self.db,
+            self.kind,
+            self.max_ply,
             &self.read,
             parts,
             |r, part| -> Result<(Vec<u32>, Vec<u128>)> {
@@ -526,20 +512,26 @@ impl<'a> Merge<'a> {
         let chunk = groups.len().div_ceil(self.threads).max(1);
         let parts: Vec<&[(u128, Vec<Occ>)]> = groups.chunks(chunk).collect();
         let read = &self.read;
-        let made = on_cores(self.db, read, parts, |_, part| -> Result<Vec<TRecord>> {
-            let facts = FactsReader::new(read)?;
-            let fact = |g: u32| -> GameFacts { facts.get(g).unwrap_or_default() };
-            let mut occs: Vec<Occ> = Vec::new();
-            Ok(part
-                .iter()
-                .map(|(k, o)| {
-                    occs.clear();
-                    occs.extend_from_slice(o);
-                    occs.sort_unstable_by_key(|o| o.game);
-                    make_record(*k, &occs, &fact)
-                })
-                .collect())
-        })?;
+        let made = on_cores(
+            self.kind,
+            self.max_ply,
+            read,
+            parts,
+            |_, part| -> Result<Vec<TRecord>> {
+                let facts = FactsReader::new(read)?;
+                let fact = |g: u32| -> GameFacts { facts.get(g).unwrap_or_default() };
+                let mut occs: Vec<Occ> = Vec::new();
+                Ok(part
+                    .iter()
+                    .map(|(k, o)| {
+                        occs.clear();
+                        occs.extend_from_slice(o);
+                        occs.sort_unstable_by_key(|o| o.game);
+                        make_record(*k, &occs, &fact)
+                    })
+                    .collect())
+            },
+        )?;
         Ok(made.into_iter().flatten().collect())
     }
 
@@ -548,7 +540,7 @@ impl<'a> Merge<'a> {
     fn write(&self, merged: Merged, s_cache: &Option<SCache>) -> Result<()> {
         let new_id = meta_u64(&self.read, "next_run")? as u32;
         let games: u64 = self.runs.iter().map(|r| r.games).sum();
-        let w = self.db.store.write()?;
+        let w = self.store.write()?;
         let mut rw = RunWriter::new(&w, new_id, games)?;
         self.write_records(&mut rw, merged.promoted)?;
         trace("merge pass 2a (T records) written", self.t0);
@@ -565,7 +557,6 @@ impl<'a> Merge<'a> {
         w.with_table(RUNS, |t| t.put(&run_key(new_id), &dir.encode()))?;
         self.replace_parts(&w, new_id)?;
         w.commit()?;
-        self.db.committed();
         Ok(())
     }
 

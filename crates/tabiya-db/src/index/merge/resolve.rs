@@ -8,7 +8,8 @@ use crate::game::Occurrence;
 use crate::index::prefix;
 use crate::index::record::{Occ, SEntry};
 use crate::replay::Replayer;
-use crate::{Database, Error, Result};
+use crate::schema::Kind;
+use crate::{Error, Result};
 
 /// An S entry whose full key a replay found.
 pub(super) struct Resolved {
@@ -87,7 +88,8 @@ pub(super) type Resolution = (Vec<Resolved>, Vec<SEntry>, Vec<u128>);
 
 /// [`resolve_entries`] on every core, each taking a range of games.
 pub(super) fn resolve_on_cores(
-    db: &Database,
+    kind: Kind,
+    max_ply: Option<u32>,
     read: &ReadTx,
     wanted: &[(u32, u32)],
     dense: &HashMap<u32, Vec<SEntry>>,
@@ -105,7 +107,9 @@ pub(super) fn resolve_on_cores(
         rest = b;
     }
     let mut out: Resolution = (Vec::new(), Vec::new(), Vec::new());
-    for (r, k, u) in on_cores(db, read, parts, |r, part| resolve_entries(r, part, dense))? {
+    for (r, k, u) in on_cores(kind, max_ply, read, parts, |r, part| {
+        resolve_entries(r, part, dense)
+    })? {
         out.0.extend(r);
         out.1.extend(k);
         out.2.extend(u);
@@ -116,7 +120,8 @@ pub(super) fn resolve_on_cores(
 /// Runs `f` on each part in its own thread (the merge's replays share the cores: the parse
 /// threads are done), each with its own game reader.
 pub(super) fn on_cores<T: Sync, R: Send>(
-    db: &Database,
+    kind: Kind,
+    max_ply: Option<u32>,
     read: &ReadTx,
     parts: Vec<&[T]>,
     f: impl Fn(&Replayer<'_>, &[T]) -> Result<R> + Sync,
@@ -127,7 +132,7 @@ pub(super) fn on_cores<T: Sync, R: Send>(
             .into_iter()
             .map(|part| {
                 s.spawn(move || -> Result<R> {
-                    let r = Replayer::new(read, db)?;
+                    let r = Replayer::new(read, kind, max_ply)?;
                     f(&r, part)
                 })
             })

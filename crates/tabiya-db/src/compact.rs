@@ -1,0 +1,73 @@
+//! The index runs of a database merged: size-tiered after an import ([`compact`]), or all
+//! into one ([`compact_all`]). Each merge holds the database's lock of changes (no edit
+//! between reading the parts and replacing them) and counts as one of its commits; the
+//! merge itself (`index::merge`) reads and writes through the store alone.
+
+use crate::index::merge::{self, assemble};
+use crate::index::sorted::OccStream;
+use crate::index::{RunDir, load_runs};
+use crate::{Database, Result};
+
+/// Runs of at most this many games always merge with their newer neighbours: they are cheap
+/// to merge, and every run costs each query a few block reads.
+const SMALL_RUN: u64 = 100_000;
+
+/// Merges runs size-tiered until no merge is due. Returns the number of merges.
+pub fn compact(db: &Database) -> Result<u32> {
+    let mut merges = 0;
+    loop {
+        let runs = {
+            let read = db.store.read()?;
+            load_runs(&read)?
+        };
+        let n = runs.len();
+        if n < 2 {
+            return Ok(merges);
+        }
+        let mut k = 1;
+        let mut sum = runs[n - 1].games.max(1);
+        while k < n && (runs[n - 1 - k].games <= 2 * sum || runs[n - 1 - k].games <= SMALL_RUN) {
+            sum += runs[n - 1 - k].games;
+            k += 1;
+        }
+        if k < 2 {
+            return Ok(merges);
+        }
+        merge_runs(db, &runs[n - k..])?;
+        merges += 1;
+    }
+}
+
+/// Merges every run into one (for benchmarks).
+pub fn compact_all(db: &Database) -> Result<()> {
+    let runs = {
+        let read = db.store.read()?;
+        load_runs(&read)?
+    };
+    if runs.len() > 1 {
+        merge_runs(db, &runs)?;
+    }
+    Ok(())
+}
+
+/// [`merge::merge_runs`] on the database, under its lock of changes.
+pub(crate) fn merge_runs(db: &Database, runs: &[RunDir]) -> Result<()> {
+    // No edit between reading the parts and replacing them.
+    let _lock = db.lock_changes();
+    merge::merge_runs(&db.store, db.kind(), db.max_ply(), runs)?;
+    db.committed();
+    Ok(())
+}
+
+/// [`merge::merge_sorted`] on the database, under its lock of changes.
+pub(crate) fn merge_sorted(
+    db: &Database,
+    runs: &[RunDir],
+    games: &assemble::Games<'_>,
+    open: &dyn Fn() -> Result<OccStream<'static>>,
+) -> Result<()> {
+    let _lock = db.lock_changes();
+    merge::merge_sorted(&db.store, db.kind(), db.max_ply(), runs, games, open)?;
+    db.committed();
+    Ok(())
+}
