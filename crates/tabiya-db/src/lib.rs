@@ -23,11 +23,16 @@
 //! index run appear together or not at all.
 //!
 //! The modules, bottom up: the shared vocabulary of game kinds (`game`: occurrences, move
-//! codes, name dictionaries) and counting (`stats`); the kinds themselves ([`chess`],
-//! [`othello`]: keys, stored forms, import, queries); the tables (`facts`, `records`,
-//! `names`); the seam through which the index replays games of either kind (`replay`); the
-//! index (`index`: build, encode, write, merge, find); imports (`import`: segments) and
-//! queries (`query`: [`Snapshot`]). Only what this file re-exports is public.
+//! codes, name dictionaries), counting (`stats`) and the schema (`schema`, `ids`); each
+//! kind's vocabulary ([`chess`], [`othello`]: keys, moves, stored forms, tags, replay,
+//! openings, facts); the tables (`facts`, `records`, `names`); the seam through which the
+//! index replays games of either kind (`replay`); the index (`index`: build, encode, write,
+//! merge, find — through store transactions, never a `Database`); the database
+//! (`database`, `upgrade`, `compact`); imports (`import`: PGN, WTHOR, segments); the answers
+//! (`answers`: [`Snapshot`] and what each kind answers from it); beside them changes,
+//! gamesets, persons, evaluations, cards and statistics. No import loop between files nor
+//! between these modules (`scripts/check-modules`). Only what this file re-exports is
+//! public.
 
 mod answers;
 mod cards;
