@@ -28,6 +28,12 @@ pub fn within<T>(until: Instant, f: impl FnOnce() -> T) -> T {
 }
 
 /// What a check says once the deadline has passed.
+/// The deadline this thread works under, if any: what a worker thread it starts is given
+/// ([`within`]) so that the work it shares stops in time too.
+pub fn current() -> Option<Instant> {
+    DEADLINE.with(Cell::get)
+}
+
 pub const PASSED: &str = "stopped: the request's time limit passed (tabiya serve --timeout)";
 
 /// Whether this thread's deadline has passed.

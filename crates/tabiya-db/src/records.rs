@@ -203,6 +203,36 @@ impl Records {
         failed.map_or(Ok(()), Err)
     }
 
+    /// [`Records::scan`] of the games with ids in `from..to` (`to` `None`: to the last).
+    pub fn scan_range(
+        &self,
+        from: u32,
+        to: Option<u32>,
+        mut f: impl FnMut(u32, &[u8]) -> Result<bool>,
+    ) -> Result<()> {
+        let mut d = self.decompressor.borrow_mut();
+        let mut failed = None;
+        let to = to.map(u32::to_be_bytes);
+        self.table
+            .scan(&from.to_be_bytes(), to.as_ref().map(|t| &t[..]), |k, v| {
+                let Ok(k) = <[u8; 4]>::try_from(k) else {
+                    return true;
+                };
+                let id = u32::from_be_bytes(k);
+                let step = unpack(v, self.dict.is_some(), d.as_mut())
+                    .map_err(|e| Error::Corrupt(format!("game {id}: {e}")))
+                    .and_then(|raw| f(id, &raw));
+                match step {
+                    Ok(go_on) => go_on,
+                    Err(e) => {
+                        failed = Some(e);
+                        false
+                    }
+                }
+            })?;
+        failed.map_or(Ok(()), Err)
+    }
+
     /// Every stored game in id order, decompressed or not: `f(key, raw stored form or why
     /// it cannot be read)` for every entry, a damaged one included (for `tabiya check`).
     pub fn scan_all(
@@ -218,6 +248,15 @@ impl Records {
             true
         })?;
         Ok(())
+    }
+
+    /// One past the greatest game id (0: no game).
+    pub fn ids_end(&self) -> Result<u32> {
+        Ok(self
+            .table
+            .last_key()?
+            .and_then(|k| <[u8; 4]>::try_from(k.as_slice()).ok())
+            .map_or(0, |k| u32::from_be_bytes(k) + 1))
     }
 
     /// Ids of all games, in id order.

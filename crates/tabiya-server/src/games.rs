@@ -43,7 +43,7 @@ struct OthelloQuery {
     players: PlayerKind,
 }
 
-fn sort(p: &Params) -> Result<GameSort, Error> {
+pub(crate) fn sort(p: &Params) -> Result<GameSort, Error> {
     match p.get("sort").unwrap_or("rating") {
         "rating" => Ok(GameSort::Rating),
         "date" => Ok(GameSort::Date),

@@ -37,6 +37,7 @@ mod player;
 mod priority;
 mod query;
 mod repertoire;
+mod search;
 mod served;
 mod state;
 mod write;
@@ -262,6 +263,7 @@ fn router(state: Arc<AppState>, config: &Config) -> Router {
                 .layer(heavy.clone()),
         )
         .route("/api/games", get(games::games))
+        .route("/api/search", get(search::search).layer(heavy.clone()))
         .route(
             "/api/game/{id}",
             get(api::game)

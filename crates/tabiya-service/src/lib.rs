@@ -59,6 +59,7 @@ pub mod player;
 pub mod position;
 pub mod prepare;
 pub mod repertoire;
+pub mod search;
 pub mod time;
 pub mod wthor;
 

@@ -453,6 +453,22 @@ impl TableRef {
         self.get_with(key, <[u8]>::to_vec)
     }
 
+    /// The greatest key, copied (`None`: the table is empty).
+    pub fn last_key(&self) -> Result<Option<Vec<u8>>> {
+        let Some(t) = &self.table else {
+            return Ok(None);
+        };
+        let doing = || self.doing("reading the last key of");
+        guard::caught(
+            &self.file,
+            &format!("reading the last key of table {} of", self.name),
+            || {
+                let v = t.last().map_err(|e| StoreError::new(doing(), e))?;
+                Ok(v.map(|(k, _)| k.value().to_vec()))
+            },
+        )
+    }
+
     /// Visits entries with `from <= key < to` in key order until `f` returns false.
     pub fn scan(
         &self,

@@ -7,6 +7,7 @@
 //! - [`Material`]: each side's pieces counted (`KRPvKR`), with `*` (any number), `+` (one
 //!   or more) and `m` (a minor piece).
 //! - [`PawnStructure`]: a board of pawns only, matched by exactly these pawns.
+//! - [`Query`]: any of them together in one position, either colour, held for N plies.
 //!
 //! Each query is parsed once (errors name the part of the text at fault) and then asked of
 //! boards ([`shakmaty::Board`]).
@@ -14,7 +15,9 @@
 mod material;
 mod pattern;
 mod pawns;
+mod query;
 
 pub use material::{Material, MaterialError};
 pub use pattern::{Pattern, PatternError};
 pub use pawns::{PawnStructure, PawnsError};
+pub use query::{EmptyQuery, Query, Walk, opposite_bishops};

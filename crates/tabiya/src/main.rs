@@ -29,6 +29,7 @@ mod output;
 mod position;
 mod prepare;
 mod repertoire;
+mod search;
 mod serve;
 mod spark;
 mod stats;
@@ -58,6 +59,9 @@ enum Command {
     Explore(explore::ExploreArgs),
     /// Every game reaching a position, by any move order.
     Games(games::GamesArgs),
+    /// Games in which a pattern, a material signature or a pawn structure holds: their
+    /// results, the moves played from there, the games (chess).
+    Search(search::SearchArgs),
     /// Write games back as PGN.
     Export(export::ExportArgs),
     /// Analyse a position with a UCI engine (Stockfish): lines as they come, the result kept
@@ -135,6 +139,7 @@ fn main() {
         Command::Import(a) => import::run(a),
         Command::Explore(a) => explore::run(a),
         Command::Games(a) => games::run(a),
+        Command::Search(a) => search::run(a),
         Command::Export(a) => export::run(a),
         Command::Analyse(a) => analyse::run(a),
         Command::Annotate(a) => annotate::run(a),

@@ -18,8 +18,8 @@ mod tests;
 // The answers of chess, kept under `chess` for the public API (they live in `answers/chess`).
 pub use crate::answers::chess::{
     ChessExplore, ChessGames, EarlierGames, GameFilter, GameRow, MoveCounts, MoveRow, MoveYears,
-    OpeningName, Player, PlayerFilter, PositionYears, Reached, Route, Routes, SINGLE_GAMES_UP_TO,
-    TopGame, YearResults,
+    NextStructure, OpeningName, Player, PlayerFilter, PositionYears, Reached, Route, Routes,
+    SINGLE_GAMES_UP_TO, SearchGame, SearchPage, StructureSearch, TopGame, YearResults,
 };
 pub use crate::game::{Dict, NO_MOVE, NameLookup, Names, Occurrence};
 pub use crate::import::cluster;

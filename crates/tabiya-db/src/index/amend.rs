@@ -143,6 +143,11 @@ impl Amendments {
         self.removed.is_empty() && self.patches.is_none()
     }
 
+    /// The deleted games, sorted.
+    pub fn removed(&self) -> &[u32] {
+        &self.removed
+    }
+
     pub fn is_removed(&self, game: u32) -> bool {
         !self.removed.is_empty() && self.removed.binary_search(&game).is_ok()
     }

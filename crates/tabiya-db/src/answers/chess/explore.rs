@@ -190,7 +190,7 @@ fn winner(f: &GameFacts) -> Option<&'static str> {
 }
 
 /// A tag's value, `?` when the game has none.
-fn tag(tags: &[(String, String)], name: &str) -> String {
+pub(super) fn tag(tags: &[(String, String)], name: &str) -> String {
     tags.iter()
         .find(|(k, _)| k == name)
         .map_or("?", |(_, v)| v.as_str())

@@ -9,6 +9,8 @@ mod novelty;
 mod player_games;
 mod query;
 mod routes;
+mod search;
+mod structure_index;
 mod years;
 
 pub use counts::MoveCounts;
@@ -19,4 +21,5 @@ pub use explore::{
 pub use filter::{GameFilter, PlayerFilter};
 pub use novelty::EarlierGames;
 pub use routes::{Route, Routes};
+pub use search::{NextStructure, SearchGame, SearchPage, StructureSearch};
 pub use years::{MoveYears, PositionYears, YearResults};

@@ -1,0 +1,560 @@
+//! Structure search: the games in which a pattern, a material signature or a pawn structure
+//! (a [`tabiya_structure::Query`]) holds in some position of the main line, answered as the
+//! explorer answers an exact position — the games' results, the moves played from the
+//! first matching position of each game, the games themselves (each with that ply), and for
+//! a pawn structure the structures reached next.
+//!
+//! The games asked are the candidates the structure index gives (every game when it cannot
+//! narrow them, see `docs/database.md`, *Structure search*), each replayed from its stored
+//! form on every core until the query holds: only a replay knows the first matching ply,
+//! so an index candidate that cannot match costs a replay, never a wrong answer.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+use shakmaty::fen::Fen;
+use shakmaty::san::SanPlus;
+use shakmaty::uci::UciMove;
+use shakmaty::{Chess, Color, EnPassantMode, Position};
+use tabiya_structure::{PawnStructure, Query};
+
+use super::explore::{MoveRow, Player, tag};
+use super::filter::GameFilter;
+use crate::answers::snapshot::Snapshot;
+use crate::chess::moves::move_code;
+use crate::chess::stored::decode_line;
+use crate::facts::FactsReader;
+use crate::game::NO_MOVE;
+use crate::players::PlayersReader;
+use crate::records::Records;
+use crate::stats::{GameFacts, Stats};
+use crate::{Error, GameSort, Result};
+
+/// How much of the answer to give.
+#[derive(Debug, Clone, Copy)]
+pub struct SearchPage {
+    pub sort: GameSort,
+    pub offset: usize,
+    pub limit: usize,
+    /// Pawn structures reached next to list (most frequent first).
+    pub next: usize,
+}
+
+impl Default for SearchPage {
+    fn default() -> SearchPage {
+        SearchPage {
+            sort: GameSort::Rating,
+            offset: 0,
+            limit: 20,
+            next: 10,
+        }
+    }
+}
+
+/// One game of a structure search: its tags, and where the query first holds.
+#[derive(Debug, Clone, Serialize)]
+pub struct SearchGame {
+    pub id: String,
+    pub white: Player,
+    pub black: Player,
+    pub result: String,
+    pub date: String,
+    pub event: String,
+    pub site: String,
+    pub round: String,
+    /// The first ply at which the query holds (0: the start position); a viewer opens the
+    /// game there.
+    pub ply: u32,
+    /// The position at that ply.
+    pub fen: String,
+    /// The move played there (UCI and SAN); none when the game ended there.
+    pub uci: Option<String>,
+    pub san: Option<String>,
+    /// Whether it held with colours swapped (`--either-colour`).
+    pub swapped: bool,
+    #[serde(skip)]
+    pub facts: GameFacts,
+}
+
+/// A pawn structure reached next: the first different pawn structure after the first
+/// matching position, in the games that reached one.
+#[derive(Debug, Clone, Serialize)]
+pub struct NextStructure {
+    /// As a board of pawns (`8/pp3ppp/…`).
+    pub pawns: String,
+    pub games: u64,
+    pub white: u64,
+    pub draws: u64,
+    pub black: u64,
+    pub unknown: u64,
+}
+
+/// The answer of a structure search.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StructureSearch {
+    /// Games in which the query holds, results known or not.
+    pub games: u64,
+    pub white: u64,
+    pub draws: u64,
+    pub black: u64,
+    /// Matching games without a result (`*`), not in white/draws/black.
+    pub unknown: u64,
+    pub average_rating: Option<u32>,
+    /// Games whose first matching position is their last (no move played from it).
+    pub ended: u64,
+    /// The moves played from each game's first matching position, most played first (a
+    /// black move's SAN written after `...`: `...Be7`); the performance is the mover's (the
+    /// side to move there, which can differ between games).
+    pub moves: Vec<MoveRow>,
+    /// A page of the matching games.
+    pub list: Vec<SearchGame>,
+    /// For a pawn structure: the pawn structures reached next, most frequent first; the
+    /// games that never left the structure are not among them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next: Option<Vec<NextStructure>>,
+    /// Games replayed to answer (those the index could not rule out, after the filters).
+    pub replayed: u64,
+    /// Every matching game's results summed, by which answers of several databases are
+    /// summed exactly (not shown).
+    #[serde(skip)]
+    pub totals: Stats,
+}
+
+/// A matching game, as a worker finds it.
+#[derive(Debug, Clone)]
+struct Hit {
+    id: u32,
+    ply: u32,
+    swapped: bool,
+    facts: GameFacts,
+}
+
+/// A move played from first matching positions: the first game that played it (whose
+/// position names it) and its statistics.
+#[derive(Debug, Clone)]
+struct MoveSums {
+    first: u32,
+    uci: String,
+    san: String,
+    stats: Stats,
+}
+
+/// What one worker found over its share of the games.
+#[derive(Default)]
+struct Found {
+    hits: Vec<Hit>,
+    moves: HashMap<u16, MoveSums>,
+    /// Next pawn structure (by key; `None`: none reached) and the games' results.
+    next: HashMap<u128, Stats>,
+    replayed: u64,
+}
+
+impl Found {
+    fn merge(&mut self, other: Found) {
+        self.hits.extend(other.hits);
+        for (code, m) in other.moves {
+            match self.moves.get_mut(&code) {
+                Some(mine) => {
+                    mine.stats.merge(&m.stats);
+                    if m.first < mine.first {
+                        mine.first = m.first;
+                        mine.uci = m.uci;
+                        mine.san = m.san;
+                    }
+                }
+                None => {
+                    self.moves.insert(code, m);
+                }
+            }
+        }
+        for (k, s) in other.next {
+            self.next.entry(k).or_default().merge(&s);
+        }
+        self.replayed += other.replayed;
+    }
+}
+
+/// Which games to replay: all of them, or the index's candidates (sorted ids).
+pub(crate) enum Candidates {
+    All,
+    Only(Vec<u32>),
+}
+
+impl Snapshot<'_> {
+    /// The answer of a structure search over the games passing `filter`.
+    pub fn chess_search(
+        &self,
+        query: &Query,
+        filter: &GameFilter,
+        page: SearchPage,
+    ) -> Result<StructureSearch> {
+        if self.database().kind() != crate::Kind::Chess {
+            return Err(Error::Usage(format!(
+                "{} is not a chess database: structure search is for chess",
+                self.database().dir().display()
+            )));
+        }
+        let candidates = self.structure_candidates(query)?;
+        let found = self.replay_candidates(query, filter, &candidates, page.next > 0)?;
+        self.search_answer(query, found, page)
+    }
+
+    /// Replays the candidates passing `filter` on every core.
+    fn replay_candidates(
+        &self,
+        query: &Query,
+        filter: &GameFilter,
+        candidates: &Candidates,
+        want_next: bool,
+    ) -> Result<Found> {
+        let want_next = want_next && query.pawns().is_some();
+        let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+        let deadline = crate::deadline::current();
+        let removed_ids = self.index.amendments.removed();
+        let removed = |id: u32| removed_ids.binary_search(&id).is_ok();
+        // Shares: ranges of ids for a whole scan, slices of the list for candidates.
+        let last = self.index.replayer.games.ids_end()?;
+        let shares: Vec<(u32, u32)> = match candidates {
+            Candidates::All => {
+                let per = last.div_ceil(workers as u32).max(1);
+                (0..workers as u32)
+                    .map(|i| (i * per, ((i + 1) * per).min(last)))
+                    .filter(|(a, b)| a < b)
+                    .collect()
+            }
+            Candidates::Only(ids) => {
+                let n = if ids.len() < 2048 { 1 } else { workers };
+                let per = ids.len().div_ceil(n).max(1);
+                (0..n)
+                    .map(|i| {
+                        (
+                            (i * per).min(ids.len()) as u32,
+                            ((i + 1) * per).min(ids.len()) as u32,
+                        )
+                    })
+                    .filter(|(a, b)| a < b)
+                    .collect()
+            }
+        };
+        let read = self.read.clone();
+        let results: Vec<Result<Found>> = std::thread::scope(|s| {
+            let handles: Vec<_> = shares
+                .iter()
+                .map(|&(a, b)| {
+                    let read = read.clone();
+                    let removed = &removed;
+                    s.spawn(move || {
+                        let work = || -> Result<Found> {
+                            let mut w = Worker {
+                                query,
+                                filter,
+                                want_next,
+                                games: Records::new(&read)?,
+                                facts: FactsReader::new(&read)?,
+                                players: PlayersReader::new(&read)?,
+                                found: Found::default(),
+                                seen: 0,
+                            };
+                            match candidates {
+                                Candidates::All => {
+                                    let games = Records::new(&read)?;
+                                    games.scan_range(a, Some(b), |id, raw| {
+                                        if removed(id) {
+                                            return Ok(true);
+                                        }
+                                        w.game(id, Some(raw))?;
+                                        Ok(true)
+                                    })?;
+                                }
+                                Candidates::Only(ids) => {
+                                    for &id in &ids[a as usize..b as usize] {
+                                        if !removed(id) {
+                                            w.game(id, None)?;
+                                        }
+                                    }
+                                }
+                            }
+                            Ok(w.found)
+                        };
+                        match deadline {
+                            Some(d) => crate::deadline::within(d, work),
+                            None => work(),
+                        }
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join()
+                        .unwrap_or_else(|_| Err(Error::Corrupt("a search worker failed".into())))
+                })
+                .collect()
+        });
+        let mut found = Found::default();
+        for r in results {
+            found.merge(r?);
+        }
+        Ok(found)
+    }
+
+    /// The answer from what the workers found.
+    fn search_answer(
+        &self,
+        query: &Query,
+        found: Found,
+        page: SearchPage,
+    ) -> Result<StructureSearch> {
+        let Found {
+            mut hits,
+            moves,
+            next,
+            replayed,
+        } = found;
+        let mut totals = Stats::default();
+        for h in &hits {
+            totals.add_game(&h.facts, 0);
+        }
+        let mut ended = 0;
+        let mut rows: Vec<MoveRow> = Vec::new();
+        let mut sums: Vec<(u16, MoveSums)> = moves.into_iter().collect();
+        sums.sort_by(|a, b| {
+            b.1.stats
+                .games()
+                .cmp(&a.1.stats.games())
+                .then(a.1.first.cmp(&b.1.first))
+        });
+        for (code, m) in sums {
+            if code == NO_MOVE {
+                ended = m.stats.games();
+                continue;
+            }
+            let mut row = MoveRow {
+                uci: m.uci,
+                san: m.san,
+                white: 0,
+                draws: 0,
+                black: 0,
+                average_rating: None,
+                performance: None,
+                first_year: None,
+                last_year: None,
+                unknown: 0,
+                average_opponent_rating: None,
+                game: None,
+                eval: None,
+                reached: None,
+                code,
+                stats: Stats::default(),
+            };
+            row.set_stats(m.stats);
+            rows.push(row);
+        }
+        match page.sort {
+            GameSort::Id => hits.sort_by_key(|h| h.id),
+            GameSort::Rating => {
+                hits.sort_by(|a, b| crate::index::top_order((a.id, &a.facts), (b.id, &b.facts)))
+            }
+            GameSort::Date => {
+                hits.sort_by(|a, b| b.facts.date.cmp(&a.facts.date).then(a.id.cmp(&b.id)))
+            }
+        }
+        let mut list = Vec::new();
+        for h in hits.iter().skip(page.offset).take(page.limit) {
+            list.push(self.search_game(h)?);
+        }
+        let next = query.pawns().is_some().then(|| {
+            let mut v: Vec<(u128, Stats)> = next.into_iter().collect();
+            v.sort_by(|a, b| b.1.games().cmp(&a.1.games()).then(a.0.cmp(&b.0)));
+            v.into_iter()
+                .take(page.next)
+                .map(|(k, s)| NextStructure {
+                    pawns: PawnStructure::from_key(k).to_string(),
+                    games: s.games(),
+                    white: s.first,
+                    draws: s.draws,
+                    black: s.second,
+                    unknown: s.unknown,
+                })
+                .collect()
+        });
+        Ok(StructureSearch {
+            games: hits.len() as u64,
+            white: totals.first,
+            draws: totals.draws,
+            black: totals.second,
+            unknown: totals.unknown,
+            average_rating: totals.average_rating(),
+            ended,
+            moves: rows,
+            list,
+            next,
+            replayed,
+            totals,
+        })
+    }
+
+    /// A listed game: its tags, and the position and move at its first matching ply.
+    fn search_game(&self, h: &Hit) -> Result<SearchGame> {
+        let raw = self
+            .game_record(h.id)?
+            .ok_or_else(|| Error::Corrupt(format!("game {} is missing", h.id)))?;
+        let (start, mode, line, _) =
+            decode_line(&raw).map_err(|e| Error::Corrupt(format!("game {}: {e}", h.id)))?;
+        let mut pos = start;
+        for m in line.iter().take(h.ply as usize) {
+            pos.play_unchecked(*m);
+        }
+        let mv = line.get(h.ply as usize);
+        let tags = self.chess_tags(h.id)?.unwrap_or_default();
+        Ok(SearchGame {
+            id: h.id.to_string(),
+            white: Player {
+                name: tag(&tags, "White"),
+                rating: h.facts.ratings[0],
+            },
+            black: Player {
+                name: tag(&tags, "Black"),
+                rating: h.facts.ratings[1],
+            },
+            result: tag(&tags, "Result"),
+            date: tag(&tags, "Date"),
+            event: tag(&tags, "Event"),
+            site: tag(&tags, "Site"),
+            round: tag(&tags, "Round"),
+            ply: h.ply,
+            fen: Fen::from_position(&pos, EnPassantMode::Legal).to_string(),
+            uci: mv.map(|m| UciMove::from_move(*m, mode).to_string()),
+            san: mv.map(|m| SanPlus::from_move(pos.clone(), *m).to_string()),
+            swapped: h.swapped,
+            facts: h.facts,
+        })
+    }
+}
+
+/// One thread's share of a search.
+struct Worker<'q> {
+    query: &'q Query,
+    filter: &'q GameFilter,
+    want_next: bool,
+    games: Records,
+    facts: FactsReader,
+    players: PlayersReader,
+    found: Found,
+    seen: u64,
+}
+
+impl Worker<'_> {
+    /// Asks one game (its stored form given when a scan read it already).
+    fn game(&mut self, id: u32, raw: Option<&[u8]>) -> Result<()> {
+        self.seen += 1;
+        if self.seen % 1024 == 0 {
+            crate::deadline::check()?;
+        }
+        if !self.filter.admits(id) {
+            return Ok(());
+        }
+        let facts = self.facts.get(id)?;
+        let players = if self.filter.needs_players() {
+            self.players.get(id)?
+        } else {
+            [None, None]
+        };
+        if !self.filter.accepts(&facts, &players) {
+            return Ok(());
+        }
+        let owned;
+        let raw = match raw {
+            Some(r) => r,
+            None => {
+                owned = self.games.get(id)?.ok_or_else(|| {
+                    Error::Corrupt(format!("the structure index names missing game {id}"))
+                })?;
+                &owned
+            }
+        };
+        let (start, mode, line, _) =
+            decode_line(raw).map_err(|e| Error::Corrupt(format!("game {id}: {e}")))?;
+        self.found.replayed += 1;
+        let mut walk = self.query.walk();
+        let mut pos = start.clone();
+        let mut at = None;
+        for (ply, m) in line
+            .iter()
+            .map(Some)
+            .chain(std::iter::once(None))
+            .enumerate()
+        {
+            if let Some(first) = walk.next(pos.board()) {
+                at = Some((first, ply));
+                break;
+            }
+            match m {
+                Some(m) => pos.play_unchecked(*m),
+                None => break,
+            }
+        }
+        let Some((first, now)) = at else {
+            return Ok(());
+        };
+        // The position at the first matching ply (the run of `hold` positions ends at `now`).
+        let mut here = pos;
+        if first as usize != now {
+            here = start;
+            for m in line.iter().take(first as usize) {
+                here.play_unchecked(*m);
+            }
+        }
+        let swapped = self.query.matches(here.board()) == Some(true);
+        let mover = u8::from(here.turn() == Color::Black);
+        let played = line.get(first as usize);
+        let code = played.map_or(NO_MOVE, move_code);
+        // A black move is written after `...`, as a move of Black's alone is in notation.
+        let name = |m: &shakmaty::Move| {
+            let san = SanPlus::from_move(here.clone(), *m).to_string();
+            let uci = UciMove::from_move(*m, mode).to_string();
+            match mover {
+                0 => (uci, san),
+                _ => (uci, format!("...{san}")),
+            }
+        };
+        let sums = self.found.moves.entry(code).or_insert_with(|| {
+            let (uci, san) = played.map_or_else(Default::default, name);
+            MoveSums {
+                first: id,
+                uci,
+                san,
+                stats: Stats::default(),
+            }
+        });
+        if id < sums.first {
+            sums.first = id;
+            (sums.uci, sums.san) = played.map_or_else(Default::default, name);
+        }
+        sums.stats.add_game(&facts, mover);
+        if self.want_next {
+            let now = PawnStructure::of(here.board());
+            let mut p: Chess = here;
+            let mut next = None;
+            for m in &line[first as usize..] {
+                p.play_unchecked(*m);
+                let s = PawnStructure::of(p.board());
+                if s != now {
+                    next = Some(s.key());
+                    break;
+                }
+            }
+            if let Some(k) = next {
+                self.found.next.entry(k).or_default().add_game(&facts, 0);
+            }
+        }
+        self.found.hits.push(Hit {
+            id,
+            ply: first,
+            swapped,
+            facts,
+        });
+        Ok(())
+    }
+}

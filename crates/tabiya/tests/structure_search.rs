@@ -1,0 +1,376 @@
+//! `tabiya search` against independent counts on real games (TWIC 920): material signatures,
+//! pawn structures and bishops of opposite colours against python-chess
+//! (`oracle/structure_oracle.py`: the matching games, the first matching ply of each, the
+//! results, the moves played there), patterns against Debian's pgn-extract (`FENPattern`,
+//! `FENPatternI`), with filters, and again after edits and deletions.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+
+use common::{json, run_ok, shared};
+use serde_json::{Value, json};
+
+const TWIC: &str = "pgn/twic/twic0920.pgn";
+
+/// The queries asked of python-chess and of Tabiya.
+fn queries() -> Vec<Value> {
+    let q = |material: Option<&str>, pawns: Option<&str>, either: bool, hold: u32, ocb: bool| json!({"material": material, "pawns": pawns, "either": either, "hold": hold, "ocb": ocb, "ratingMin": null});
+    let mut v = vec![
+        q(Some("KRPvKR"), None, false, 1, false),
+        q(Some("KRPvKR"), None, true, 1, false),
+        q(Some("KRvKR"), None, false, 1, false),
+        q(Some("KQP*vKQP*"), None, true, 1, false),
+        q(Some("KRP*vKRP*"), None, false, 1, false),
+        q(Some("KRP*vKRP*"), None, false, 12, false),
+        q(Some("KRP*vKmmP*"), None, true, 1, false),
+        q(Some("KQP*vKRRP*"), None, true, 1, false),
+        q(Some("KBP*vKNP*"), None, false, 1, false),
+        q(Some("KQ+R*B*N*P*vKR*B*N*P*"), None, false, 1, false),
+        q(Some("KBP*vKBP*"), None, false, 1, true),
+        q(None, None, false, 1, true),
+        // The start's pawns (every game, at ply 0), then common structures.
+        q(None, Some("8/pppppppp/8/8/8/8/PPPPPPPP/8"), false, 1, false),
+        q(
+            None,
+            Some("8/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/8"),
+            false,
+            1,
+            false,
+        ),
+        q(
+            None,
+            Some("8/pp2pppp/3p4/8/4P3/8/PPP2PPP/8"),
+            false,
+            1,
+            false,
+        ),
+        q(None, Some("8/pp3ppp/4p3/8/3P4/8/PP3PPP/8"), true, 1, false),
+        q(
+            None,
+            Some("8/pp3ppp/2p5/3p4/3P4/4P3/PP3PPP/8"),
+            true,
+            1,
+            false,
+        ),
+        q(
+            Some("KQRRBBNNPPPPPPvKQRRBBNNPPPPPP"),
+            Some("8/pp3ppp/4p3/8/3P4/8/PP3PPP/8"),
+            false,
+            1,
+            false,
+        ),
+    ];
+    // With a filter: games whose players' mean rating is 2400 or more.
+    for i in [0, 4, 13, 15] {
+        let mut f = v[i].clone();
+        f["ratingMin"] = json!(2400);
+        v.push(f);
+    }
+    v
+}
+
+/// `tabiya search` of one query, every game listed in id order.
+fn tabiya(db: &Path, q: &Value) -> Value {
+    let mut args: Vec<String> = vec![
+        "search".into(),
+        "--db".into(),
+        db.display().to_string(),
+        "--json".into(),
+        "--sort".into(),
+        "id".into(),
+        "--limit".into(),
+        "100000".into(),
+    ];
+    for (key, flag) in [("material", "--material"), ("pawns", "--pawns")] {
+        if let Some(s) = q[key].as_str() {
+            args.extend([flag.to_string(), s.to_string()]);
+        }
+    }
+    if q["either"].as_bool() == Some(true) {
+        args.push("--either-colour".into());
+    }
+    if q["ocb"].as_bool() == Some(true) {
+        args.push("--opposite-bishops".into());
+    }
+    args.extend(["--for".into(), q["hold"].to_string()]);
+    if let Some(r) = q["ratingMin"].as_u64() {
+        args.extend(["--rating-min".into(), r.to_string()]);
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    json(&args)
+}
+
+/// Tabiya's answer in the oracle's terms: games with their first ply, totals, moves.
+fn as_oracle(a: &Value) -> Value {
+    let games: Vec<Value> = a["list"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| json!([g["id"].as_str().unwrap().parse::<u64>().unwrap(), g["ply"]]))
+        .collect();
+    let mut moves = BTreeMap::new();
+    for m in a["moves"].as_array().unwrap() {
+        moves.insert(
+            m["uci"].as_str().unwrap().to_string(),
+            json!({"white": m["white"], "draws": m["draws"], "black": m["black"], "unknown": m["unknown"]}),
+        );
+    }
+    json!({
+        "games": games, "white": a["white"], "draws": a["draws"], "black": a["black"],
+        "unknown": a["unknown"], "ended": a["ended"], "moves": moves,
+    })
+}
+
+fn oracle(pgn: &Path, queries: &[Value], changes: Option<&Value>, dir: &Path) -> Vec<Value> {
+    let qfile = dir.join("queries.json");
+    std::fs::write(&qfile, serde_json::to_vec(queries).unwrap()).unwrap();
+    let mut args = vec![pgn.display().to_string(), qfile.display().to_string()];
+    if let Some(c) = changes {
+        let cfile = dir.join("changes.json");
+        std::fs::write(&cfile, serde_json::to_vec(c).unwrap()).unwrap();
+        args.push(cfile.display().to_string());
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let v = common::oracle_json("structure_oracle.py", &args);
+    v.as_array().unwrap().clone()
+}
+
+/// Every query's answer equals python-chess's (moves keyed by UCI, sorted).
+fn compare(db: &Path, queries: &[Value], expected: &[Value], when: &str) -> usize {
+    let mut telling = 0;
+    for (q, want) in queries.iter().zip(expected) {
+        let got = as_oracle(&tabiya(db, q));
+        let mut want = want.clone();
+        let sorted: BTreeMap<String, Value> = serde_json::from_value(want["moves"].take()).unwrap();
+        want["moves"] = serde_json::to_value(sorted).unwrap();
+        assert_eq!(got, want, "{when}: query {q}");
+        let n = want["games"].as_array().unwrap().len();
+        eprintln!("{when}: {q}: {n} games");
+        if n > 0 {
+            telling += 1;
+        }
+    }
+    telling
+}
+
+#[test]
+fn materials_and_pawn_structures_as_python_chess_counts_them_after_edits_and_deletions() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("db");
+    let pgn = shared(TWIC);
+    run_ok(&[
+        "import",
+        "--db",
+        db.to_str().unwrap(),
+        pgn.to_str().unwrap(),
+    ]);
+    let qs = queries();
+    let expected = oracle(&pgn, &qs, None, tmp.path());
+    let telling = compare(&db, &qs, &expected, "as imported");
+    assert!(telling >= 18, "most queries find games: {telling}");
+
+    // Delete some matching games and some others; change results of others.
+    let first_of = |i: usize, k: usize| expected[i]["games"][k][0].as_u64().unwrap();
+    let drop = [first_of(0, 0), first_of(4, 3), first_of(13, 5), 17, 1200];
+    let ids: Vec<String> = drop.iter().map(u64::to_string).collect();
+    let mut args = vec!["delete", "--db", db.to_str().unwrap(), "--game"];
+    args.extend(ids.iter().map(String::as_str));
+    run_ok(&args);
+    let mut results = serde_json::Map::new();
+    for (id, result) in [
+        (first_of(4, 0), "0-1"),
+        (first_of(13, 1), "1-0"),
+        (first_of(15, 0), "*"),
+        (first_of(16, 0), "1/2-1/2"),
+    ] {
+        if drop.contains(&id) {
+            continue;
+        }
+        run_ok(&[
+            "edit",
+            "--db",
+            db.to_str().unwrap(),
+            "--game",
+            &id.to_string(),
+            "--set",
+            &format!("Result={result}"),
+        ]);
+        results.insert(id.to_string(), json!(result));
+    }
+    let changes = json!({"drop": drop, "results": results});
+    let expected = oracle(&pgn, &qs, Some(&changes), tmp.path());
+    compare(&db, &qs, &expected, "after edits and deletions");
+}
+
+/// The games pgn-extract selects with a `FENPattern` (or `FENPatternI`) criterion: each
+/// game's White, Black, Date, Round and Result.
+fn pgn_extract(file: &Path, tag: &str, pattern: &str, dir: &Path) -> Vec<[String; 5]> {
+    let criteria = dir.join("criteria");
+    std::fs::write(&criteria, format!("{tag} \"{pattern}\"\n")).unwrap();
+    let out = dir.join("out.pgn");
+    let _ = std::fs::remove_file(&out);
+    let o = Command::new("/usr/games/pgn-extract")
+        .args(["-s", "-t"])
+        .arg(&criteria)
+        .arg("-o")
+        .arg(&out)
+        .arg(file)
+        .output()
+        .expect("pgn-extract (Debian's pgn-extract) runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&out).unwrap_or_default();
+    let mut games = Vec::new();
+    let mut tags: BTreeMap<String, String> = BTreeMap::new();
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix('[')
+            && let Some((name, value)) = rest.split_once(' ')
+        {
+            let value = value.trim_end_matches(']').trim_matches('"').to_string();
+            if name == "Event" && !tags.is_empty() {
+                games.push(identity(&tags));
+                tags.clear();
+            }
+            tags.insert(name.to_string(), value);
+        }
+    }
+    if !tags.is_empty() {
+        games.push(identity(&tags));
+    }
+    games.sort();
+    games
+}
+
+fn identity(tags: &BTreeMap<String, String>) -> [String; 5] {
+    let t = |k: &str| tags.get(k).cloned().unwrap_or_else(|| "?".into());
+    [t("White"), t("Black"), t("Date"), t("Round"), t("Result")]
+}
+
+#[test]
+fn patterns_select_the_games_pgn_extract_selects() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("db");
+    let pgn = shared(TWIC);
+    run_ok(&[
+        "import",
+        "--db",
+        db.to_str().unwrap(),
+        pgn.to_str().unwrap(),
+    ]);
+    let mut telling = 0;
+    for pattern in [
+        // An isolated queen's pawn: d4, no white pawn on the c- or e-file.
+        "*/*/*/*/3P4/*/*/*",
+        // A white knight on d5 before a black pawn on d6.
+        "*/*/???p????/???N????/*/*/*/*",
+        // A white rook on the seventh rank.
+        "*/R*/*/*/*/*/*/*",
+        // Kings castled on opposite wings.
+        "?k*/*/*/*/*/*/*/??????K?",
+        // A black piece on c6 and a white one on c3; d4 and e5 occupied, d5 and e4 empty.
+        "*/*/2a*/*/*/2A*/*/*",
+        "*/*/*/???1!???/???!1???/*/*/*",
+        // Not a black pawn nor a black knight on f6, and a white bishop on g5.
+        "*/*/?????[^pn]??/??????B?/*/*/*/*",
+    ] {
+        for (tag, either) in [("FENPattern", false), ("FENPatternI", true)] {
+            let theirs = pgn_extract(&pgn, tag, pattern, tmp.path());
+            let mut args = vec![
+                "search",
+                "--db",
+                db.to_str().unwrap(),
+                "--pattern",
+                pattern,
+                "--json",
+                "--limit",
+                "100000",
+            ];
+            if either {
+                args.push("--either-colour");
+            }
+            let a = json(&args);
+            let mut mine: Vec<[String; 5]> = a["list"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|g| {
+                    let s = |v: &Value| v.as_str().unwrap().to_string();
+                    [
+                        s(&g["white"]["name"]),
+                        s(&g["black"]["name"]),
+                        s(&g["date"]),
+                        s(&g["round"]),
+                        s(&g["result"]),
+                    ]
+                })
+                .collect();
+            mine.sort();
+            assert_eq!(
+                a["games"].as_u64().unwrap() as usize,
+                theirs.len(),
+                "{tag} {pattern}"
+            );
+            assert_eq!(mine, theirs, "{tag} {pattern}");
+            let count = |r: &str| theirs.iter().filter(|g| g[4] == r).count() as u64;
+            assert_eq!(
+                a["white"].as_u64().unwrap(),
+                count("1-0"),
+                "{tag} {pattern}"
+            );
+            assert_eq!(
+                a["draws"].as_u64().unwrap(),
+                count("1/2-1/2"),
+                "{tag} {pattern}"
+            );
+            assert_eq!(
+                a["black"].as_u64().unwrap(),
+                count("0-1"),
+                "{tag} {pattern}"
+            );
+            eprintln!("{tag} {pattern}: {} games", theirs.len());
+            if !theirs.is_empty() {
+                telling += 1;
+            }
+        }
+    }
+    assert!(telling >= 10, "most patterns find games: {telling}");
+}
+
+#[test]
+fn mistakes_are_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("db");
+    run_ok(&[
+        "import",
+        "--db",
+        db.to_str().unwrap(),
+        shared(TWIC).to_str().unwrap(),
+    ]);
+    let d = db.to_str().unwrap();
+    for (args, says) in [
+        (vec!["--material", "KRP"], "White's pieces, v, Black's"),
+        (vec!["--pawns", "8/8/8"], "3 part(s)"),
+        (
+            vec!["--pawns", "P7/8/8/8/8/8/8/8"],
+            "no pawn stands on the first or last rank",
+        ),
+        (vec!["--pattern", "8/8/8/8/8/8/8/9"], "pattern"),
+        (
+            vec![],
+            "needs a pattern, a material signature or a pawn structure",
+        ),
+        (
+            vec!["--material", "KRvKR", "--for", "5000"],
+            "at most 1000 plies",
+        ),
+    ] {
+        let mut all = vec!["search", "--db", d];
+        all.extend(args.iter());
+        let out = common::run_raw(&all);
+        assert!(!out.status.success(), "{args:?} should fail");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}
