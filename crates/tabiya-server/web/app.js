@@ -16,6 +16,9 @@
 // shows above the tabs; a writable server (/api/databases says so) lets the page edit it.
 // The header's Train link opens the flashcards' trainer (view=train, trainer.js), which
 // takes the board: moves made on it answer the card shown.
+// The header's Search link opens the structure search (view=search, search-view.js): a board
+// editor for a pattern or a pawn structure, material, and the answer of /api/search; its
+// games open in the viewer at the ply where the search first holds.
 
 import { readState, writeState, activeFilters, emptyFilters } from './url-state.js';
 import { getJson, sendJson, createLoader, apiUrl, prefetch, prefetched } from './api.js';
@@ -48,6 +51,7 @@ let lastNote = null; // { key, note, position } of the last chess explorer answe
 let trainer = null; // the flashcards' trainer (trainer.js), loaded when first shown
 let repertoire = null; // the repertoire panel (repertoire-view.js), loaded when opened or kept
 let explorerFen = null; // the chess position the explorer's table shows
+let searchView = null; // the structure search (search-view.js), loaded when first shown
 const othelloRows = new Map(); // Othello game id -> its row (the games lists carry whole games)
 
 const loaders = {};
@@ -279,13 +283,15 @@ function step(dir) {
   goTo(dir === -Infinity ? 0 : dir === Infinity ? currentLine().ucis.length : at + dir);
 }
 
-function openGame(id) {
-  update({ game: String(id), ply: null });
+// A game opened in the viewer: at `ply` (a path in its move tree, '13' the main line's 13th
+// ply) when given, else where it reaches the explorer's position.
+function openGame(id, ply = null) {
+  update({ game: String(id), ply: ply === null || ply === undefined ? null : String(ply) });
   $('panels').focus({ preventScroll: true });
 }
 
-function gameHref(id) {
-  return writeState({ ...state, game: String(id), ply: null }, kind());
+function gameHref(id, ply = null) {
+  return writeState({ ...state, game: String(id), ply: ply === null || ply === undefined ? null : String(ply) }, kind());
 }
 
 function preview(move) {
@@ -324,6 +330,7 @@ function render() {
   let view = state.view;
   if (view === 'books' && !booksServed) view = 'explorer';
   if (view === 'train' && (k !== 'chess' || !db)) view = 'explorer';
+  if (view === 'search' && (k !== 'chess' || !db)) view = 'explorer';
   if (!db && view !== 'books') view = booksServed ? 'books' : 'explorer';
   for (const name of ['explorer', 'games', 'books']) {
     $(`panel-${name}`).hidden = inGame || view !== name;
@@ -340,8 +347,16 @@ function render() {
   }
   if (inStats) $('tabs').hidden = true;
   renderStatsLink(inStats);
+  const inSearch = !inGame && view === 'search';
+  $('panel-search').hidden = !inSearch;
+  document.body.classList.toggle('in-search', inSearch);
+  if (inSearch) {
+    $('tabs').hidden = true;
+    $('opening').hidden = true;
+  }
+  renderSearchLink(inSearch);
   const inTrain = !inGame && view === 'train';
-  if (inGame || inPlayer || inStats || inTrain || k !== 'chess' || !db) {
+  if (inGame || inPlayer || inStats || inTrain || inSearch || k !== 'chess' || !db) {
     notes.hide();
   } else if (lastNote && lastNote.key === noteKey(L.fens[at])) {
     notes.show({ ...lastNote, editable: catalog.writable });
@@ -373,6 +388,10 @@ function render() {
     loadStats();
     showLinePosition(L, at);
     document.title = `Tabiya · ${db.name} · statistics`;
+  } else if (inSearch) {
+    showSearch();
+    showLinePosition(L, at);
+    document.title = `Tabiya · ${db.name} · structure search`;
   } else {
     // Answers asked for first, the board drawn while they come.
     loadExplorer(L, at); // always: it names the opening above every view
@@ -715,6 +734,43 @@ function renderStatsLink(current) {
   else a.removeAttribute('aria-current');
 }
 
+// ------------------------------------------------------------------ structure search
+
+function showSearch() {
+  const args = {
+    db: dbParam(), query: state.search, filters: activeFilters(state.filters, 'chess'),
+    sort: state.sort, offset: state.offset,
+  };
+  if (searchView) {
+    searchView.show(args);
+    return;
+  }
+  import('./search-view.js').then((m) => {
+    if (!searchView) {
+      searchView = m.createSearchView(panelBody('search'), {
+        getJson, createLoader, apiUrl,
+        onSearch: (search) => update({ search, offset: 0, game: null, ply: null }),
+        onSort: (sort) => update({ sort, offset: 0 }),
+        onPage: (offset) => update({ offset }),
+        gameLink: gameHref,
+        explorerFen: () => currentLine().fens[currentAt()],
+        onLeave: () => update({ view: 'explorer', offset: 0 }),
+      });
+      panelBody('search').replaceChildren(searchView.element);
+    }
+    if (!state.game && state.view === 'search') searchView.show(args);
+  }, (e) => pageError(`Cannot load the structure search: ${e.message}`));
+}
+
+// The header's link to the structure search (the search last run kept), marked current when shown.
+function renderSearchLink(current) {
+  const a = $('search-link');
+  a.hidden = kind() !== 'chess' || !db;
+  a.href = writeState({ ...state, view: 'search', name: null, game: null, ply: null, offset: current ? state.offset : 0 }, kind());
+  if (current) a.setAttribute('aria-current', 'page');
+  else a.removeAttribute('aria-current');
+}
+
 // ------------------------------------------------------------------ notes
 
 const noteKey = (fen) => `${db ? db.name : ''}|${fen}`;
@@ -914,6 +970,8 @@ function gameFailed() {
 }
 
 function showGameNode() {
+  const back = panelBody('game').querySelector('.game-viewer .back-button');
+  if (back) back.textContent = state.view === 'search' ? '← Back to the search' : '← Back to the explorer';
   if (kind() === 'chess') {
     const node = viewer.node(state.ply || '0') || viewer.start();
     if (node.path !== (state.ply || '0')) { state.ply = node.path; replaceUrl(); }
@@ -1135,7 +1193,7 @@ function wire() {
     const first = catalog.databases[0];
     update({
       db: first && name === first.name ? null : name,
-      fen: null, line: [], at: null, game: null, ply: null, offset: 0, view: state.view === 'stats' ? 'stats' : 'explorer', filters: emptyFilters(),
+      fen: null, line: [], at: null, game: null, ply: null, offset: 0, view: ['stats', 'search'].includes(state.view) ? state.view : 'explorer', filters: emptyFilters(),
     });
   });
   $('train-link').addEventListener('click', (e) => {
@@ -1197,13 +1255,14 @@ function wire() {
     const a = e.target.closest('a[data-game]');
     if (!a || e.defaultPrevented || e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
     e.preventDefault();
-    openGame(a.dataset.game);
+    openGame(a.dataset.game, a.dataset.ply);
   });
 
   document.addEventListener('keydown', (e) => {
     if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
     if (e.target.closest('input, textarea, select, [contenteditable=""], [contenteditable="true"], .othello-board__grid, .promotion-chooser')) return;
     if (training()) return; // the trainer's board is not a line to step through
+    if (state.view === 'search' && !state.game && kind() === 'chess' && db) return; // no board shown to step through
     const k = e.key;
     if (k === 'ArrowLeft') step(-1);
     else if (k === 'ArrowRight') step(1);

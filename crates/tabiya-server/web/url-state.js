@@ -10,7 +10,7 @@
 //   at,                 how many of them are on the board (null: all)
 //   orient,             'white' | 'black' (chess board orientation)
 //   view,               'explorer' | 'games' | 'books' | 'player' | 'stats' (the database's statistics)
-//                       | 'train' (the flashcards' trainer)
+//                       | 'train' (the flashcards' trainer) | 'search' (the structure search)
 //   name,               the player page's player (view=player&name=…; `player` is the filter's)
 //   prep,               the player page's Preparation: 'white' | 'black' | null (prep=white)
 //   filters,            { since, until, ratingMin, ratingMax, speeds: [], player, color,  (chess)
@@ -18,12 +18,16 @@
 //                         tournament, from, to, players }                                 (Othello)
 //   sort, offset,       the games list's order and page
 //   game, ply,          an open game and where it is (a path in its move tree, see viewer.js)
+//   search,             the structure search (search-view.js): { pattern, pawns, material, either,
+//                       hold, bishops }, in the URL as /api/search names them (pattern=…&pawns=…
+//                       &material=…&eitherColour=true&for=4&oppositeBishops=true), written only
+//                       with view=search
 // }
 // A chess line is `play=e2e4,c7c5`; an Othello line `moves=f5d6c3`. Defaults are left out of
 // the URL, so the start page is plain `/`.
 
 export const SPEEDS = ['ultraBullet', 'bullet', 'blitz', 'rapid', 'classical', 'correspondence'];
-export const VIEWS = ['explorer', 'games', 'books', 'player', 'stats', 'train'];
+export const VIEWS = ['explorer', 'games', 'books', 'player', 'stats', 'train', 'search'];
 export const SORTS = ['rating', 'date', 'id'];
 
 const FILTER_KEYS = ['since', 'until', 'ratingMin', 'ratingMax', 'player', 'color', 'gameset', 'where', 'tournament', 'from', 'to', 'players'];
@@ -63,6 +67,21 @@ export function readState(search) {
     offset,
     game: get('game') || null,
     ply: get('ply') || null,
+    search: readSearch(get),
+  };
+}
+
+const yes = (v) => v === 'true' || v === '1';
+
+function readSearch(get) {
+  const hold = /^\d+$/.test(get('for')) ? Number(get('for')) : null;
+  return {
+    pattern: get('pattern'),
+    pawns: get('pawns'),
+    material: get('material'),
+    either: yes(get('eitherColour')) || yes(get('eitherColor')),
+    hold: hold && hold > 1 ? hold : null,
+    bishops: yes(get('oppositeBishops')),
   };
 }
 
@@ -80,6 +99,15 @@ export function writeState(s, kind = 'chess') {
   if (s.view !== 'explorer') p.set('view', s.view);
   if (s.view === 'player' && s.name) p.set('name', s.name);
   if (s.view === 'player' && s.prep) p.set('prep', s.prep);
+  if (s.view === 'search' && s.search) {
+    const q = s.search;
+    if (q.pattern) p.set('pattern', q.pattern);
+    if (q.pawns) p.set('pawns', q.pawns);
+    if (q.material) p.set('material', q.material);
+    if (q.either) p.set('eitherColour', 'true');
+    if (q.hold && q.hold > 1) p.set('for', String(q.hold));
+    if (q.bishops) p.set('oppositeBishops', 'true');
+  }
   for (const [k, v] of Object.entries(activeFilters(s.filters, kind))) p.set(k, v);
   if (s.sort !== 'rating') p.set('sort', s.sort);
   if (s.offset) p.set('offset', String(s.offset));

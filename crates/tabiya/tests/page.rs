@@ -8,6 +8,11 @@
 //! the page on a second server, started with `--writable` on a copy of the demo's games.
 //! Every step must pass and none be skipped. Screenshots are left in
 //! `target/tmp/page-screenshots/` to be looked at.
+//!
+//! The structure search (`view=search`) has two tests of its own, `tests/page/test_search.py`
+//! against a server of Kasparov's games: a search set up on the board editor by clicking, its
+//! answer against `/api/search`, a game opened at its ply; and bad searches, the server's
+//! message shown (screenshots in `target/tmp/search-screenshots/`).
 
 mod common;
 
@@ -99,4 +104,55 @@ fn the_page_works_in_a_real_browser() {
     assert!(out.status.success(), "{report}");
     assert!(report.contains(" 0 failed, 0 skipped"), "{report}");
     eprintln!("{report}");
+}
+
+/// The structure search (`view=search`, `web/search-view.js`) against a server of Kasparov's
+/// games: `tests/page/test_search.py` run with `which` (`search` or `errors`). Screenshots are
+/// left in `target/tmp/search-screenshots/`.
+fn structure_search_in_a_browser(which: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("kasparov").display().to_string();
+    let pgn = shared("pgn/pgnmentor/Kasparov.pgn").display().to_string();
+    run_ok(&["import", "--db", &db, &pgn]);
+    let server = Server::start(&["--db", &format!("kasparov={db}"), "--no-engine"]);
+    let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("search-screenshots");
+    std::fs::create_dir_all(&shots).unwrap();
+    for f in std::fs::read_dir(&shots).unwrap().flatten() {
+        if f.file_name().to_string_lossy().starts_with(which) {
+            let _ = std::fs::remove_file(f.path());
+        }
+    }
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/page/test_search.py");
+    let out = Command::new("python3")
+        .arg(&script)
+        .arg(&server.url)
+        .arg(&shots)
+        .arg(which)
+        .output()
+        .expect("python3 with playwright and Chromium (the test command installs them)");
+    let report = format!(
+        "{}{}\nserver: {}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+        server.stderr()
+    );
+    assert!(out.status.success(), "{report}");
+    assert!(report.contains(" 0 failed, 0 skipped"), "{report}");
+    eprintln!("{report}");
+}
+
+/// A pawn structure set on the board editor by clicking, searched: the count, a move row and
+/// a game row against `/api/search`; a structure reached next, paging, sorting, a game opened
+/// in the viewer at the ply where the search holds (its FEN the game's `fen`), the search kept
+/// in the URL, a pattern and a material signature.
+#[test]
+fn structure_search_on_the_page() {
+    structure_search_in_a_browser("search");
+}
+
+/// A bad pattern, material signature or pawn structure: the server's message shown on the
+/// page; nothing to search for: the page's own message, no request.
+#[test]
+fn structure_search_shows_a_bad_pattern() {
+    structure_search_in_a_browser("errors");
 }
