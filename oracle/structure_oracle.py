@@ -2,14 +2,18 @@
 """Independent oracle for `tabiya search` (material signatures, pawn structures, bishops of
 opposite colours), on python-chess, written from docs/search.md's rules, not from Tabiya.
 
-    structure_oracle.py GAMES.pgn QUERIES.json [CHANGES.json]
+    structure_oracle.py QUERIES.json SCENARIOS.json GAMES.pgn...
+
+The games of every file, one file after the other.
 
 QUERIES.json: a list of {"material": "KRPvKR" | null, "pawns": "8/pp3ppp/..." | null,
 "either": bool, "hold": N, "ocb": bool, "ratingMin": N | null}.
-CHANGES.json (optional): {"drop": [game numbers], "results": {"number": "1-0"}} — games
-deleted, results edited (games are numbered from 1 in file order, as Tabiya's ids are).
+SCENARIOS.json: a list of {"files": N, "drop": [game numbers], "results": {"number": "1-0"}}:
+the games of the first N files, some deleted, some results edited — games
+deleted, results edited (games are numbered from 1 in file order, on through the next files, as
+Tabiya's ids are when no game is a duplicate).
 
-For each query, prints: the matching games (their number and the first ply at which the
+For each scenario and each query, prints: the matching games (their number and the first ply at which the
 query holds for N consecutive positions of the main line, 0 the start position), the
 totals by result, the games that ended at that ply, and per move played there (UCI) the
 games by result.
@@ -55,9 +59,9 @@ def holds(count, rng):
     return count >= rng[0] and (rng[1] is None or count <= rng[1])
 
 
-def side_holds(board, colour, rule):
+def side_holds(counts, rule):
     r, minors = rule
-    n = {l: len(board.pieces(t, colour)) for t, l in KINDS}
+    n = counts
     if minors is None:
         ok = holds(n["B"], r["B"]) and holds(n["N"], r["N"])
     else:
@@ -80,6 +84,13 @@ def flip_pawns(p):
     return (chess.flip_vertical(b), chess.flip_vertical(w))
 
 
+def shape(board):
+    """What the queries ask of a position: each side's counts, the pawns, opposite bishops."""
+    counts = tuple({l: len(board.pieces(t, c)) for t, l in KINDS} for c in (chess.WHITE, chess.BLACK))
+    pw = (board.pieces_mask(chess.PAWN, chess.WHITE), board.pieces_mask(chess.PAWN, chess.BLACK))
+    return counts, pw, ocb(board)
+
+
 def ocb(board):
     w, b = board.pieces(chess.BISHOP, chess.WHITE), board.pieces(chess.BISHOP, chess.BLACK)
     if len(w) != 1 or len(b) != 1:
@@ -88,16 +99,16 @@ def ocb(board):
     return light(list(w)[0]) != light(list(b)[0])
 
 
-def orientation_holds(board, mat, pw, want_ocb):
-    if want_ocb and not ocb(board):
+def orientation_holds(sh, mat, pw, want_ocb):
+    counts, pawns_of, is_ocb = sh
+    if want_ocb and not is_ocb:
         return False
     if mat is not None:
         (wr, br) = mat
-        if not (side_holds(board, chess.WHITE, wr) and side_holds(board, chess.BLACK, br)):
+        if not (side_holds(counts[0], wr) and side_holds(counts[1], br)):
             return False
-    if pw is not None:
-        if (board.pieces_mask(chess.PAWN, chess.WHITE), board.pieces_mask(chess.PAWN, chess.BLACK)) != pw:
-            return False
+    if pw is not None and pawns_of != pw:
+        return False
     return True
 
 
@@ -114,28 +125,31 @@ def rating_ok(headers, lo):
 
 
 def main():
-    path, queries = sys.argv[1], json.load(open(sys.argv[2]))
-    changes = json.load(open(sys.argv[3])) if len(sys.argv) > 3 else {}
-    drop = set(changes.get("drop", []))
-    results = {int(k): v for k, v in changes.get("results", {}).items()}
+    queries = json.load(open(sys.argv[1]))
+    scenarios = json.load(open(sys.argv[2]))
     games = []
-    with open(path, encoding="utf-8", errors="replace") as f:
-        n = 0
-        while True:
-            g = chess.pgn.read_game(f)
-            if g is None:
-                break
-            n += 1
-            if n in drop:
-                continue
-            board = g.board()
-            boards = [board.copy(stack=False)]
-            moves = list(g.mainline_moves())
-            for m in moves:
-                board.push(m)
-                boards.append(board.copy(stack=False))
-            result = results.get(n, g.headers.get("Result", "*"))
-            games.append((n, g.headers, boards, moves, result))
+    n = 0
+    for f_no, path in enumerate(sys.argv[3:]):
+        with open(path, encoding="utf-8", errors="replace") as f:
+            while True:
+                g = chess.pgn.read_game(f)
+                if g is None:
+                    break
+                n += 1
+                board = g.board()
+                shapes = [shape(board)]
+                moves = list(g.mainline_moves())
+                for m in moves:
+                    board.push(m)
+                    shapes.append(shape(board))
+                games.append((n, f_no, g.headers, shapes, moves, g.headers.get("Result", "*")))
+    print(json.dumps([answer(queries, games, sc) for sc in scenarios]))
+
+
+def answer(queries, games, scenario):
+    drop = set(scenario.get("drop", []))
+    results = {int(k): v for k, v in scenario.get("results", {}).items()}
+    files = scenario["files"]
     out = []
     for q in queries:
         given_m = material(q["material"]) if q.get("material") else None
@@ -150,14 +164,17 @@ def main():
             swapped = (sm, sp)
         hold = max(1, q.get("hold", 1))
         found = {"games": [], "white": 0, "draws": 0, "black": 0, "unknown": 0, "ended": 0, "moves": {}}
-        for n, headers, boards, moves, result in games:
+        for n, f_no, headers, shapes, moves, result in games:
+            if f_no >= files or n in drop:
+                continue
+            result = results.get(n, result)
             if not rating_ok(headers, q.get("ratingMin")):
                 continue
             run_g = run_s = 0
             first = None
-            for ply, b in enumerate(boards):
-                g_ok = orientation_holds(b, given_m, given_p, q.get("ocb"))
-                s_ok = swapped is not None and orientation_holds(b, swapped[0], swapped[1], q.get("ocb"))
+            for ply, sh in enumerate(shapes):
+                g_ok = orientation_holds(sh, given_m, given_p, q.get("ocb"))
+                s_ok = swapped is not None and orientation_holds(sh, swapped[0], swapped[1], q.get("ocb"))
                 run_g = run_g + 1 if g_ok else 0
                 run_s = run_s + 1 if s_ok else 0
                 if run_g >= hold or run_s >= hold:
@@ -174,7 +191,7 @@ def main():
             else:
                 found["ended"] += 1
         out.append(found)
-    print(json.dumps(out))
+    return out
 
 
 main()

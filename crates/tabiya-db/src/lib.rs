@@ -65,6 +65,7 @@ mod players;
 mod records;
 mod replay;
 mod schema;
+mod shapes;
 mod speed;
 mod stats;
 mod trace;
@@ -105,5 +106,6 @@ pub use persons::{
 };
 pub use players::Players;
 pub(crate) use schema::meta_u64;
+pub use shapes::StructuresBuilt;
 pub use speed::Speed;
 pub use stats::{GameFacts, GameOutcome, Stats, fide_dp};

@@ -25,6 +25,8 @@ pub struct ImportRequest {
     pub max_ply: Option<u32>,
     /// Keep games equal to a stored game.
     pub keep_duplicates: bool,
+    /// Chess: keep the structure index (from then on, for every import).
+    pub structures: bool,
     /// Games per transaction (0: as many as the index memory allows; Othello: 50,000).
     pub batch: u64,
     /// Chess: memory for building one transaction's index, in MiB (default: a quarter of
@@ -136,6 +138,7 @@ pub fn import_sources(
     let mut opts = tabiya_db::ImportOptions {
         keep_duplicates: req.keep_duplicates,
         batch_games: req.batch as usize,
+        structures: req.structures,
         ..Default::default()
     };
     if let Some(mib) = req.memory_mib {
@@ -224,6 +227,7 @@ pub fn import_into_from(
     let mut opts = tabiya_db::ImportOptions {
         keep_duplicates: req.keep_duplicates,
         batch_games: req.batch as usize,
+        structures: req.structures,
         ..Default::default()
     };
     if let Some(mib) = req.memory_mib {

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use tabiya_db::chess::{MoveRow, top_order};
 pub use tabiya_db::chess::{NextStructure, SearchGame, SearchPage, StructureSearch};
-use tabiya_db::{GameSort, Stats};
+use tabiya_db::{GameSort, Stats, StructuresBuilt};
 use tabiya_structure::{Material, Pattern, PawnStructure, Query};
 
 use crate::database::Db;
@@ -77,6 +77,17 @@ impl StructureText {
     }
 }
 
+/// Builds the structure index of the games of `db` no segment covers (see
+/// `tabiya_db::Database::build_structure_index`); `progress(done, total)` ids.
+pub fn build_index(db: &Db, progress: impl FnMut(u64, u64)) -> Result<StructuresBuilt> {
+    if db.is_set() {
+        return Err(Error::bad_request(
+            "the structure index is built for one database at a time (one --db)",
+        ));
+    }
+    Ok(db.inner()?.build_structure_index(progress)?)
+}
+
 /// The answer of a structure search of `db` (a database or a set), the games passing
 /// `filter`.
 pub fn search(
@@ -115,11 +126,12 @@ fn merged(db: &Db, answers: Vec<StructureSearch>, page: SearchPage) -> Structure
     let mut moves: Vec<MoveRow> = Vec::new();
     let mut next: Option<HashMap<String, NextStructure>> = None;
     let mut list: Vec<(usize, u32, SearchGame)> = Vec::new();
-    let (mut ended, mut replayed) = (0, 0);
+    let (mut ended, mut replayed, mut unindexed) = (0, 0, 0);
     for (m, a) in answers.into_iter().enumerate() {
         totals.merge(&a.totals);
         ended += a.ended;
         replayed += a.replayed;
+        unindexed += a.unindexed;
         for row in a.moves {
             match moves.iter_mut().find(|r| r.uci == row.uci) {
                 Some(mine) => {
@@ -190,6 +202,7 @@ fn merged(db: &Db, answers: Vec<StructureSearch>, page: SearchPage) -> Structure
         list,
         next,
         replayed,
+        unindexed,
         totals,
     }
 }

@@ -106,7 +106,17 @@ impl Side {
 
     fn holds(&self, board: &Board, color: Color) -> bool {
         let n = |role: Role| (board.by_role(role) & board.by_color(color)).count() as u32;
-        let (b, kn) = (n(Role::Bishop), n(Role::Knight));
+        self.holds_counts([
+            n(Role::Queen),
+            n(Role::Rook),
+            n(Role::Bishop),
+            n(Role::Knight),
+            n(Role::Pawn),
+        ])
+    }
+
+    /// [`Side::holds`] of counts: queens, rooks, bishops, knights, pawns.
+    fn holds_counts(&self, [q, r, b, kn, p]: [u32; 5]) -> bool {
         let minors_hold = match self.minors {
             None => self.bishops.holds(b) && self.knights.holds(kn),
             // Bishops and knights beyond those named, counted together as minor pieces.
@@ -116,10 +126,7 @@ impl Side {
                     && m.holds(b - self.bishops.min + kn - self.knights.min)
             }
         };
-        minors_hold
-            && self.queens.holds(n(Role::Queen))
-            && self.rooks.holds(n(Role::Rook))
-            && self.pawns.holds(n(Role::Pawn))
+        minors_hold && self.queens.holds(q) && self.rooks.holds(r) && self.pawns.holds(p)
     }
 }
 
@@ -157,6 +164,12 @@ impl Material {
     /// Whether `board` holds this material.
     pub fn matches(&self, board: &Board) -> bool {
         self.white.holds(board, Color::White) && self.black.holds(board, Color::Black)
+    }
+
+    /// Whether material of these counts (White's, then Black's: queens, rooks, bishops,
+    /// knights, pawns) holds this signature.
+    pub fn matches_counts(&self, counts: [[u32; 5]; 2]) -> bool {
+        self.white.holds_counts(counts[0]) && self.black.holds_counts(counts[1])
     }
 
     /// The signature with the sides swapped (`KRvKP` is `KPvKR`).

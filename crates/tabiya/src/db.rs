@@ -22,6 +22,19 @@ pub enum DbCommand {
     /// Load a cluster build (`scripts/spark/tabiya_build.py --out BUILD`) into a new
     /// database: its games stored, their index assembled from its sorted occurrences.
     Load(LoadArgs),
+    /// Build the structure index (material signatures and pawn structures of every
+    /// position, for `tabiya search` at index speed) of the games stored before it was kept;
+    /// from then on every import keeps it. Killed, run it again to finish.
+    Structures(StructuresArgs),
+}
+
+#[derive(Args)]
+pub struct StructuresArgs {
+    #[command(flatten)]
+    pub db: crate::args::DbArg,
+    /// Print what was done as JSON
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args)]
@@ -78,6 +91,26 @@ pub struct MergeArgs {
 
 pub fn run(cmd: DbCommand) -> anyhow::Result<()> {
     match cmd {
+        DbCommand::Structures(a) => {
+            let db = a.db.open()?;
+            let bar = crate::output::progress_count(0, "structure index");
+            let built = tabiya_service::search::build_index(&db, |done, total| {
+                bar.set_length(total);
+                bar.set_position(done);
+            });
+            bar.finish_and_clear();
+            let built = built?;
+            if a.json {
+                return print_json(&built);
+            }
+            println!(
+                "structure index of {}: {} games indexed in {} segment(s); imports keep it from now on",
+                a.db.dir().display(),
+                built.games,
+                built.segments
+            );
+            Ok(())
+        }
         DbCommand::Merge(a) => {
             let progress = Arc::new(ImportProgress::default());
             let ticker = ImportTicker::start(&progress, a.sources.len());

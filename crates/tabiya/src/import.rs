@@ -30,6 +30,11 @@ pub struct ImportArgs {
     /// Keep games equal to a stored game (same Seven Tag Roster and main line).
     #[arg(long)]
     pub keep_duplicates: bool,
+    /// Chess: keep the structure index (material and pawn structures, for `tabiya search`
+    /// at index speed; about half again the database's size): from then on every import
+    /// keeps it; `tabiya db structures` builds it for the games stored before
+    #[arg(long)]
+    pub structures: bool,
     /// Games per transaction (each makes an index run; runs are merged at the end).
     /// Default: as many as --memory allows (chess), 50,000 (Othello).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
@@ -53,6 +58,7 @@ pub fn run(args: ImportArgs) -> anyhow::Result<()> {
         files: files.clone(),
         max_ply: args.max_ply,
         keep_duplicates: args.keep_duplicates,
+        structures: args.structures,
         batch: args.batch.unwrap_or(0),
         memory_mib: args.memory,
         names: NameSources {

@@ -78,8 +78,19 @@ pub fn run(args: SearchArgs) -> anyhow::Result<()> {
     if args.json {
         return print_json(&answer);
     }
-    print(&answer, args.offset)
+    print(&answer, args.offset)?;
+    if answer.unindexed >= UNINDEXED_HINT {
+        eprintln!(
+            "note: {} games are not in the structure index and were read one by one; `tabiya db structures --db {}` indexes them (see docs/search.md)",
+            answer.unindexed,
+            args.db.dir().display()
+        );
+    }
+    Ok(())
 }
+
+/// Games read one by one from which a search says how to index them.
+const UNINDEXED_HINT: u64 = 10_000;
 
 fn share(n: u64, of: u64) -> String {
     if of == 0 {

@@ -1,8 +1,9 @@
-//! `tabiya search` against independent counts on real games (TWIC 920): material signatures,
-//! pawn structures and bishops of opposite colours against python-chess
+//! `tabiya search` against independent counts on real games (TWIC 920, Kasparov's games):
+//! material signatures, pawn structures and bishops of opposite colours against python-chess
 //! (`oracle/structure_oracle.py`: the matching games, the first matching ply of each, the
 //! results, the moves played there), patterns against Debian's pgn-extract (`FENPattern`,
-//! `FENPatternI`), with filters, and again after edits and deletions.
+//! `FENPatternI`), with filters; games outside the structure index and in it, once it is
+//! built for all, and again after edits and deletions.
 
 mod common;
 
@@ -14,6 +15,7 @@ use common::{json, run_ok, shared};
 use serde_json::{Value, json};
 
 const TWIC: &str = "pgn/twic/twic0920.pgn";
+const KASPAROV: &str = "pgn/pgnmentor/Kasparov.pgn";
 
 /// The queries asked of python-chess and of Tabiya.
 fn queries() -> Vec<Value> {
@@ -124,18 +126,22 @@ fn as_oracle(a: &Value) -> Value {
     })
 }
 
-fn oracle(pgn: &Path, queries: &[Value], changes: Option<&Value>, dir: &Path) -> Vec<Value> {
+/// python-chess's answers to every query in each scenario (`{"files": N, "drop": [...],
+/// "results": {...}}`: the games of the first N files, some deleted, some results changed).
+fn oracle(pgns: &[&Path], queries: &[Value], scenarios: &[Value], dir: &Path) -> Vec<Vec<Value>> {
     let qfile = dir.join("queries.json");
     std::fs::write(&qfile, serde_json::to_vec(queries).unwrap()).unwrap();
-    let mut args = vec![pgn.display().to_string(), qfile.display().to_string()];
-    if let Some(c) = changes {
-        let cfile = dir.join("changes.json");
-        std::fs::write(&cfile, serde_json::to_vec(c).unwrap()).unwrap();
-        args.push(cfile.display().to_string());
-    }
+    let sfile = dir.join("scenarios.json");
+    std::fs::write(&sfile, serde_json::to_vec(scenarios).unwrap()).unwrap();
+    let mut args = vec![qfile.display().to_string(), sfile.display().to_string()];
+    args.extend(pgns.iter().map(|p| p.display().to_string()));
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let v = common::oracle_json("structure_oracle.py", &args);
-    v.as_array().unwrap().clone()
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_array().unwrap().clone())
+        .collect()
 }
 
 /// Every query's answer equals python-chess's (moves keyed by UCI, sorted).
@@ -160,21 +166,68 @@ fn compare(db: &Path, queries: &[Value], expected: &[Value], when: &str) -> usiz
 fn materials_and_pawn_structures_as_python_chess_counts_them_after_edits_and_deletions() {
     let tmp = tempfile::tempdir().unwrap();
     let db = tmp.path().join("db");
-    let pgn = shared(TWIC);
+    let d = db.to_str().unwrap();
+    let (pgn, kasparov) = (shared(TWIC), shared(KASPAROV));
+    // TWIC's games outside the structure index, Kasparov's in it: a search reads both.
+    run_ok(&["import", "--db", d, pgn.to_str().unwrap()]);
     run_ok(&[
         "import",
         "--db",
-        db.to_str().unwrap(),
-        pgn.to_str().unwrap(),
+        d,
+        "--structures",
+        kasparov.to_str().unwrap(),
     ]);
     let qs = queries();
-    let expected = oracle(&pgn, &qs, None, tmp.path());
-    let telling = compare(&db, &qs, &expected, "as imported");
+    // A third file: TWIC's first 40 games again, in other rounds (so not duplicates).
+    let again = tmp.path().join("again.pgn");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let cut = text.match_indices("[Event ").nth(40).unwrap().0;
+    std::fs::write(&again, text[..cut].replace("[Round \"", "[Round \"again ")).unwrap();
+    let files = [pgn.as_path(), kasparov.as_path(), again.as_path()];
+    let mut answers = oracle(
+        &files,
+        &qs,
+        &[json!({"files": 2}), json!({"files": 3})],
+        tmp.path(),
+    );
+    let (expected, expected_again) = (answers.remove(0), answers.remove(0));
+    let telling = compare(&db, &qs, &expected, "half indexed");
     assert!(telling >= 18, "most queries find games: {telling}");
+    let first = tabiya(&db, &qs[0]);
+    assert_eq!(
+        first["unindexed"],
+        json!(2245),
+        "TWIC's games are read one by one"
+    );
+    let built = json(&["db", "structures", "--db", d, "--json"]);
+    assert_eq!(built["games"], json!(2245), "{built}");
+    compare(&db, &qs, &expected, "indexed");
+    let first = tabiya(&db, &qs[0]);
+    assert_eq!(first["unindexed"], json!(0));
+    assert_eq!(
+        first["replayed"], first["games"],
+        "an exact material signature's candidates are its games"
+    );
+    // A later import without --structures keeps the index (the database keeps it).
+    run_ok(&["import", "--db", d, again.to_str().unwrap()]);
+    let after = tabiya(&db, &qs[12]);
+    assert_eq!(
+        after["unindexed"],
+        json!(0),
+        "the new games are in the index"
+    );
+    compare(&db, &qs, &expected_again, "imported again");
 
     // Delete some matching games and some others; change results of others.
     let first_of = |i: usize, k: usize| expected[i]["games"][k][0].as_u64().unwrap();
-    let drop = [first_of(0, 0), first_of(4, 3), first_of(13, 5), 17, 1200];
+    let drop = [
+        first_of(0, 0),
+        first_of(4, 3),
+        first_of(13, 5),
+        17,
+        1200,
+        3000,
+    ];
     let ids: Vec<String> = drop.iter().map(u64::to_string).collect();
     let mut args = vec!["delete", "--db", db.to_str().unwrap(), "--game"];
     args.extend(ids.iter().map(String::as_str));
@@ -200,8 +253,8 @@ fn materials_and_pawn_structures_as_python_chess_counts_them_after_edits_and_del
         ]);
         results.insert(id.to_string(), json!(result));
     }
-    let changes = json!({"drop": drop, "results": results});
-    let expected = oracle(&pgn, &qs, Some(&changes), tmp.path());
+    let changes = json!({"files": 3, "drop": drop, "results": results});
+    let expected = oracle(&files, &qs, &[changes], tmp.path()).remove(0);
     compare(&db, &qs, &expected, "after edits and deletions");
 }
 

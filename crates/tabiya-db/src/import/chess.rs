@@ -77,6 +77,8 @@ impl Database {
         // Parsed chunks' buffers, back from the main thread to be filled again.
         let (spent_tx, spent_rx) = crossbeam_channel::bounded::<ParsedChunk>(16);
         let max_ply = self.max_ply();
+        let shapes = opts.structures || self.keeps_structures()?;
+        intake.shapes = shapes;
         let events = pipeline::ordered(
             sources,
             pipeline::Options {
@@ -88,7 +90,7 @@ impl Database {
                 let spent = spent_rx.clone();
                 let mut parser = ChunkParser::new();
                 move |chunk: &tabiya_pgn::Chunk, _: pipeline::ChunkInfo| {
-                    parser.parse(chunk, max_ply, spent.try_recv().unwrap_or_default())
+                    parser.parse(chunk, max_ply, shapes, spent.try_recv().unwrap_or_default())
                 }
             },
         )
@@ -208,6 +210,8 @@ struct Intake<'a> {
     game_index: Vec<u64>,
     /// Whether each input's games are a table's rows (numbered by row, not by line).
     has_rows: Vec<bool>,
+    /// Whether the games' shapes go to the structure index.
+    shapes: bool,
     next_game: u32,
     names: NameCache,
     dedup: KeyMap<u32>,
@@ -257,6 +261,7 @@ impl<'a> Intake<'a> {
             game_index: vec![0; names_of.len()],
             has_rows: sources.iter().map(Source::has_rows).collect(),
             names_of,
+            shapes: false,
             next_game,
             names,
             dedup,
@@ -371,6 +376,14 @@ impl<'a> Intake<'a> {
                     mover: o.mover,
                 }));
             self.batch_plies.extend_from_slice(&chunk.plies[occs]);
+            if self.shapes {
+                self.batch.shaped = true;
+                self.batch.shapes.extend(
+                    chunk.shapes[prepared.shapes.clone()]
+                        .iter()
+                        .map(|&e| (e, id)),
+                );
+            }
             self.summary.imported += 1;
             self.summary.files[file].imported += 1;
             self.progress.imported.fetch_add(1, Ordering::Relaxed);

@@ -24,7 +24,7 @@ pub fn prepare_chunk(
     max_ply: Option<u32>,
     mut each: impl FnMut(Result<PreparedGame<'_>, &GameError>),
 ) {
-    let parsed = ChunkParser::new().parse(chunk, max_ply, ParsedChunk::default());
+    let parsed = ChunkParser::new().parse(chunk, max_ply, false, ParsedChunk::default());
     for g in &parsed.games {
         match &g.result {
             Ok(p) => each(Ok(PreparedGame {

@@ -53,6 +53,9 @@ pub struct ImportOptions {
     /// Build the index of the games (false: store them alone, for a load that assembles
     /// their run from a cluster build's sorted occurrences).
     pub build_index: bool,
+    /// Keep the structure index of the games (`crate::shapes`; chess): from then on the
+    /// database keeps it for every import.
+    pub structures: bool,
 }
 
 impl Default for ImportOptions {
@@ -66,6 +69,7 @@ impl Default for ImportOptions {
             // beside the one that replays.)
             merge_sorted: std::env::var("TABIYA_MERGE").is_ok_and(|v| v == "sorted"),
             build_index: true,
+            structures: false,
         }
     }
 }

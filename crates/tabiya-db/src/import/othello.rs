@@ -529,6 +529,7 @@ fn new_batch(first_game: u32) -> Batch {
         occs: Vec::new(),
         dedup: Vec::new(),
         names: Vec::new(),
+        ..Batch::default()
     }
 }
 

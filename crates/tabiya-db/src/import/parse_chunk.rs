@@ -15,6 +15,7 @@ use crate::chess::stored::{prepare, put_body_head};
 use crate::chess::walk::{Left, Walk};
 use crate::digest::{digest_from, game_digest};
 use crate::game::{NO_MOVE, Occurrence};
+use crate::shapes::GameShapes;
 use crate::stats::GameFacts;
 
 /// A game ready to store; its tags, body and occurrences lie in its [`ParsedChunk`]'s
@@ -26,6 +27,8 @@ pub(super) struct Prepared {
     pub(super) body: Range<usize>,
     /// Range of the chunk's `occs` and `plies`.
     pub(super) occs: Range<usize>,
+    /// Range of the chunk's `shapes`.
+    pub(super) shapes: Range<usize>,
     pub(super) warnings: bool,
     pub(super) facts: GameFacts,
     pub(super) hash: u128,
@@ -48,6 +51,8 @@ pub(super) struct ParsedChunk {
     pub(super) occs: Vec<Occurrence>,
     /// Ply of each occurrence.
     pub(super) plies: Vec<u16>,
+    /// The games' distinct material codes and pawn keys (`shapes::GameShapes`).
+    pub(super) shapes: Vec<u64>,
 }
 
 impl ParsedChunk {
@@ -59,6 +64,7 @@ impl ParsedChunk {
         self.body.clear();
         self.occs.clear();
         self.plies.clear();
+        self.shapes.clear();
     }
 
     fn push_tag(&mut self, name: &str, value: &str) {
@@ -98,6 +104,8 @@ pub(super) struct PlainPrep<'a> {
     pub(super) left: Option<Left>,
     pub(super) moves: &'a mut Vec<u8>,
     pub(super) codes: &'a mut Vec<u16>,
+    /// The game's shapes, when the structure index is kept.
+    pub(super) shapes: Option<GameShapes>,
 }
 
 impl PlainVisitor for PlainPrep<'_> {
@@ -108,6 +116,9 @@ impl PlainVisitor for PlainPrep<'_> {
     fn start(&mut self, pos: &Chess, castling_mode: CastlingMode) {
         self.walk = Some(Walk::new(pos, self.limit, &self.out.occs));
         self.start = Some((pos.clone(), castling_mode));
+        if let Some(s) = self.shapes.as_mut() {
+            s.position(pos.board(), &mut self.out.shapes);
+        }
     }
 
     fn before_move(&mut self, pos: &Chess, m: Move) {
@@ -123,6 +134,9 @@ impl PlainVisitor for PlainPrep<'_> {
     fn after_move(&mut self, pos: &Chess, m: Move) {
         if let (Some(walk), Some(left)) = (self.walk.as_mut(), self.left.as_ref()) {
             walk.arrive(left, pos, m);
+        }
+        if let Some(s) = self.shapes.as_mut() {
+            s.position(pos.board(), &mut self.out.shapes);
         }
     }
 }
@@ -144,13 +158,14 @@ impl ChunkParser {
         &mut self,
         chunk: &Chunk,
         max_ply: Option<u32>,
+        shapes: bool,
         mut out: ParsedChunk,
     ) -> ParsedChunk {
         out.clear();
         for span in &chunk.games {
             let result = match span.refusal() {
                 Some(e) => Err(e),
-                None => self.prepare(&mut out, chunk.game_bytes(span), span.line, max_ply),
+                None => self.prepare(&mut out, chunk.game_bytes(span), span.line, max_ply, shapes),
             };
             out.games.push(ParsedGame { result });
         }
@@ -163,12 +178,13 @@ impl ChunkParser {
         bytes: &[u8],
         line: u64,
         max_ply: Option<u32>,
+        shapes: bool,
     ) -> Result<Prepared, GameError> {
         // A game of many megabytes could grow past the bound when written (Latin-1 text
         // made UTF-8, move numbers added): it is written, and refused as the import of the
         // export would refuse it — a game stored is one every copy reads back.
         let large = bytes.len() > tabiya_pgn::MAX_GAME_BYTES / 8;
-        if !large && let Some(p) = self.prepare_plain(out, bytes, max_ply) {
+        if !large && let Some(p) = self.prepare_plain(out, bytes, max_ply, shapes) {
             return Ok(p);
         }
         let game = self.parser.parse_full(bytes, line)?;
@@ -196,10 +212,21 @@ impl ChunkParser {
         let o0 = out.occs.len();
         out.occs.extend_from_slice(&self.occs);
         out.plies.extend_from_slice(&self.plies);
+        let s0 = out.shapes.len();
+        if shapes {
+            let mut shapes = GameShapes::default();
+            let mut pos = game.start.clone();
+            shapes.position(pos.board(), &mut out.shapes);
+            for m in game.main_line() {
+                pos.play_unchecked(*m);
+                shapes.position(pos.board(), &mut out.shapes);
+            }
+        }
         Ok(Prepared {
             tags: t0..out.tag_spans.len(),
             body: b0..out.body.len(),
             occs: o0..out.occs.len(),
+            shapes: s0..out.shapes.len(),
             warnings: !game.warnings.is_empty(),
             facts: facts(&game),
             hash: game_digest(&game),
@@ -214,12 +241,14 @@ impl ChunkParser {
         out: &mut ParsedChunk,
         bytes: &[u8],
         max_ply: Option<u32>,
+        shapes: bool,
     ) -> Option<Prepared> {
-        let (t0, text0, b0, o0) = (
+        let (t0, text0, b0, o0, s0) = (
             out.tag_spans.len(),
             out.tag_text.len(),
             out.body.len(),
             out.occs.len(),
+            out.shapes.len(),
         );
         self.moves.clear();
         self.codes.clear();
@@ -232,6 +261,7 @@ impl ChunkParser {
             left: None,
             moves: &mut self.moves,
             codes: &mut self.codes,
+            shapes: shapes.then(GameShapes::default),
         };
         let end = fast::visit_plain(bytes, &mut v);
         let (walk, start) = (v.walk.take(), v.start.take());
@@ -240,6 +270,7 @@ impl ChunkParser {
             out.tag_spans.truncate(t0);
             out.occs.truncate(o0);
             out.plies.truncate(o0);
+            out.shapes.truncate(s0);
             return None;
         };
         walk.count(end.last.turn(), NO_MOVE, &mut out.occs, &mut out.plies);
@@ -264,6 +295,7 @@ impl ChunkParser {
             tags: t0..out.tag_spans.len(),
             body: b0..out.body.len(),
             occs: o0..out.occs.len(),
+            shapes: s0..out.shapes.len(),
             warnings: false,
             facts: facts_from(tag, outcome),
             hash: digest_from(tag, result_str(outcome), &start, self.codes.iter().copied()),
@@ -342,7 +374,7 @@ mod tests {
                             out.plies.len(),
                         );
                         total += 1;
-                        let Some(p) = parser.prepare_plain(&mut out, bytes, max_ply) else {
+                        let Some(p) = parser.prepare_plain(&mut out, bytes, max_ply, true) else {
                             let after = (
                                 out.tag_text.len(),
                                 out.tag_spans.len(),
@@ -388,7 +420,7 @@ mod tests {
             text.extend(std::iter::repeat_n(0xE9u8, comment));
             text.extend_from_slice(b"} e5 *\n\n");
             let chunk = Splitter::new(&text[..]).next().unwrap().unwrap();
-            let parsed = ChunkParser::new().parse(&chunk, None, ParsedChunk::default());
+            let parsed = ChunkParser::new().parse(&chunk, None, true, ParsedChunk::default());
             match &parsed.games[0].result {
                 Ok(_) => assert!(kept),
                 Err(e) => {

@@ -29,6 +29,10 @@ pub(crate) struct Batch {
     /// Duplicate digest of every game of the batch, in id order.
     pub dedup: Vec<(u128, u32)>,
     pub names: Vec<(Dict, u32, String)>,
+    /// Chess: each game's distinct shapes (`crate::shapes`), as (entry, game id).
+    pub shapes: Vec<(u64, u32)>,
+    /// Whether `shapes` holds every game's (what the structure index may then cover).
+    pub shaped: bool,
 }
 
 impl Batch {
@@ -41,6 +45,8 @@ impl Batch {
         self.occs.clear();
         self.dedup.clear();
         self.names.clear();
+        self.shapes.clear();
+        self.shaped = false;
     }
 
     pub(crate) fn with_capacity(first_game: u32, games: usize) -> Batch {
@@ -52,6 +58,8 @@ impl Batch {
             occs: Vec::with_capacity(games * 90),
             dedup: Vec::with_capacity(games),
             names: Vec::new(),
+            shapes: Vec::with_capacity(games * 45),
+            shaped: false,
         }
     }
 }
@@ -98,6 +106,9 @@ pub(crate) struct Segment {
     occs: Vec<Occ>,
     plies: Vec<u16>,
     with_plies: bool,
+    /// The games' shapes, and whether every batch brought them (`None`: no batch yet).
+    shapes: Vec<(u64, u32)>,
+    shaped: Option<bool>,
     /// Whether the segment's run is built (a load of a cluster build stores the games
     /// alone: their run is assembled from the cluster's sorted occurrences).
     pub(crate) index: bool,
@@ -125,6 +136,8 @@ impl Segment {
             occs: Vec::new(),
             plies: Vec::new(),
             with_plies: true,
+            shapes: Vec::new(),
+            shaped: None,
             index: true,
             sketch: Hll::default(),
             dict: None,
@@ -220,6 +233,13 @@ impl Segment {
             self.sketch.add(o.key);
         }
         self.occs.extend_from_slice(&batch.occs);
+        let shaped = batch.shaped || batch.records.is_empty();
+        self.shaped = Some(self.shaped.unwrap_or(true) && shaped);
+        if shaped {
+            self.shapes.extend_from_slice(&batch.shapes);
+        } else {
+            self.shapes.clear();
+        }
         match plies {
             Some(p) if self.with_plies => self.plies.extend_from_slice(p),
             _ => {
@@ -306,6 +326,10 @@ impl Segment {
             if let Some(Some(judge)) = &mut self.judge {
                 judge.write(&w)?;
             }
+            if self.shaped == Some(true) && db.kind() == crate::Kind::Chess {
+                crate::shapes::write_segment(&w, first, first + n, &mut self.shapes)?;
+                crate::shapes::build::mark_kept(&w)?;
+            }
             encoding
                 .map(|e| {
                     e.join()
@@ -345,6 +369,8 @@ impl Segment {
         self.occs.clear();
         self.plies.clear();
         self.with_plies = true;
+        self.shapes.clear();
+        self.shaped = None;
         self.dict_is_new = false;
         Ok(with_run)
     }

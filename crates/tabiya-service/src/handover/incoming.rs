@@ -122,6 +122,7 @@ fn import_frames(
             .collect(),
         max_ply: header.max_ply,
         keep_duplicates: header.keep_duplicates,
+        structures: header.structures,
         batch: header.batch,
         memory_mib: header.memory_mib,
         names: Default::default(),
@@ -499,6 +500,7 @@ mod tests {
         ImportHeader {
             db: "d".into(),
             keep_duplicates: false,
+            structures: false,
             batch: 0,
             memory_mib: None,
             max_ply: None,

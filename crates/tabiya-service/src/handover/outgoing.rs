@@ -117,6 +117,7 @@ pub(super) fn open_inputs(db: &str, req: &ImportRequest) -> Result<(ImportHeader
     let header = ImportHeader {
         db: db.to_string(),
         keep_duplicates: req.keep_duplicates,
+        structures: req.structures,
         batch: req.batch,
         memory_mib: req.memory_mib,
         max_ply: req.max_ply,

@@ -36,6 +36,8 @@ pub const FAILED: u32 = u32::MAX;
 pub struct ImportHeader {
     pub db: String,
     pub keep_duplicates: bool,
+    #[serde(default)]
+    pub structures: bool,
     pub batch: u64,
     pub memory_mib: Option<u64>,
     pub max_ply: Option<u32>,

@@ -115,6 +115,10 @@ pub struct StructureSearch {
     pub next: Option<Vec<NextStructure>>,
     /// Games replayed to answer (those the index could not rule out, after the filters).
     pub replayed: u64,
+    /// Of the games asked, those the structure index does not cover, read one by one
+    /// (none when the query has no material or pawn structure: a pattern reads every
+    /// game). `tabiya db structures` indexes them.
+    pub unindexed: u64,
     /// Every matching game's results summed, by which answers of several databases are
     /// summed exactly (not shown).
     #[serde(skip)]
@@ -148,6 +152,8 @@ struct Found {
     /// Next pawn structure (by key; `None`: none reached) and the games' results.
     next: HashMap<u128, Stats>,
     replayed: u64,
+    /// Games read from the ranges the index does not cover.
+    unindexed: u64,
 }
 
 impl Found {
@@ -172,13 +178,52 @@ impl Found {
             self.next.entry(k).or_default().merge(&s);
         }
         self.replayed += other.replayed;
+        self.unindexed += other.unindexed;
     }
 }
 
-/// Which games to replay: all of them, or the index's candidates (sorted ids).
-pub(crate) enum Candidates {
-    All,
-    Only(Vec<u32>),
+/// Which games to replay: the index's candidates (sorted ids) and the id ranges it does
+/// not cover (read whole).
+pub(crate) struct Candidates {
+    pub ids: Vec<u32>,
+    pub ranges: Vec<(u32, u32)>,
+}
+
+impl Candidates {
+    /// Every game, ids below `end`.
+    pub(crate) fn all(end: u32) -> Candidates {
+        Candidates {
+            ids: Vec::new(),
+            ranges: vec![(0, end)],
+        }
+    }
+
+    /// The share of worker `i` of `n`: a slice of the ids, a part of each range.
+    fn share(&self, i: usize, n: usize) -> (&[u32], Vec<(u32, u32)>) {
+        let per = self.ids.len().div_ceil(n);
+        let ids = &self.ids[(i * per).min(self.ids.len())..((i + 1) * per).min(self.ids.len())];
+        let ranges = self
+            .ranges
+            .iter()
+            .map(|&(a, b)| {
+                let per = (b - a).div_ceil(n as u32);
+                let from = a.saturating_add(per * i as u32).min(b);
+                (from, from.saturating_add(per).min(b))
+            })
+            .filter(|(a, b)| a < b)
+            .collect();
+        (ids, ranges)
+    }
+
+    /// Games to ask at most (ids, and every id of the ranges).
+    fn len(&self) -> u64 {
+        self.ids.len() as u64
+            + self
+                .ranges
+                .iter()
+                .map(|(a, b)| u64::from(b - a))
+                .sum::<u64>()
+    }
 }
 
 impl Snapshot<'_> {
@@ -197,7 +242,12 @@ impl Snapshot<'_> {
         }
         let candidates = self.structure_candidates(query)?;
         let found = self.replay_candidates(query, filter, &candidates, page.next > 0)?;
-        self.search_answer(query, found, page)
+        let unindexed = found.unindexed;
+        let mut answer = self.search_answer(query, found, page)?;
+        if !query.pawn_structures().is_empty() || !query.materials().is_empty() {
+            answer.unindexed = unindexed;
+        }
+        Ok(answer)
     }
 
     /// Replays the candidates passing `filter` on every core.
@@ -213,39 +263,16 @@ impl Snapshot<'_> {
         let deadline = crate::deadline::current();
         let removed_ids = self.index.amendments.removed();
         let removed = |id: u32| removed_ids.binary_search(&id).is_ok();
-        // Shares: ranges of ids for a whole scan, slices of the list for candidates.
-        let last = self.index.replayer.games.ids_end()?;
-        let shares: Vec<(u32, u32)> = match candidates {
-            Candidates::All => {
-                let per = last.div_ceil(workers as u32).max(1);
-                (0..workers as u32)
-                    .map(|i| (i * per, ((i + 1) * per).min(last)))
-                    .filter(|(a, b)| a < b)
-                    .collect()
-            }
-            Candidates::Only(ids) => {
-                let n = if ids.len() < 2048 { 1 } else { workers };
-                let per = ids.len().div_ceil(n).max(1);
-                (0..n)
-                    .map(|i| {
-                        (
-                            (i * per).min(ids.len()) as u32,
-                            ((i + 1) * per).min(ids.len()) as u32,
-                        )
-                    })
-                    .filter(|(a, b)| a < b)
-                    .collect()
-            }
-        };
+        let workers = if candidates.len() < 2048 { 1 } else { workers };
         let read = self.read.clone();
         let results: Vec<Result<Found>> = std::thread::scope(|s| {
-            let handles: Vec<_> = shares
-                .iter()
-                .map(|&(a, b)| {
+            let handles: Vec<_> = (0..workers)
+                .map(|i| {
                     let read = read.clone();
                     let removed = &removed;
                     s.spawn(move || {
                         let work = || -> Result<Found> {
+                            let (ids, ranges) = candidates.share(i, workers);
                             let mut w = Worker {
                                 query,
                                 filter,
@@ -256,24 +283,20 @@ impl Snapshot<'_> {
                                 found: Found::default(),
                                 seen: 0,
                             };
-                            match candidates {
-                                Candidates::All => {
-                                    let games = Records::new(&read)?;
-                                    games.scan_range(a, Some(b), |id, raw| {
-                                        if removed(id) {
-                                            return Ok(true);
-                                        }
+                            for &id in ids {
+                                if !removed(id) {
+                                    w.game(id, None)?;
+                                }
+                            }
+                            let games = Records::new(&read)?;
+                            for (a, b) in ranges {
+                                games.scan_range(a, Some(b), |id, raw| {
+                                    if !removed(id) {
+                                        w.found.unindexed += 1;
                                         w.game(id, Some(raw))?;
-                                        Ok(true)
-                                    })?;
-                                }
-                                Candidates::Only(ids) => {
-                                    for &id in &ids[a as usize..b as usize] {
-                                        if !removed(id) {
-                                            w.game(id, None)?;
-                                        }
                                     }
-                                }
+                                    Ok(true)
+                                })?;
                             }
                             Ok(w.found)
                         };
@@ -311,6 +334,7 @@ impl Snapshot<'_> {
             moves,
             next,
             replayed,
+            ..
         } = found;
         let mut totals = Stats::default();
         for h in &hits {
@@ -391,6 +415,7 @@ impl Snapshot<'_> {
             list,
             next,
             replayed,
+            unindexed: 0,
             totals,
         })
     }
@@ -468,9 +493,11 @@ impl Worker<'_> {
         let raw = match raw {
             Some(r) => r,
             None => {
-                owned = self.games.get(id)?.ok_or_else(|| {
-                    Error::Corrupt(format!("the structure index names missing game {id}"))
-                })?;
+                // A game no longer stored (removed by another path) matches nothing.
+                let Some(stored) = self.games.get(id)? else {
+                    return Ok(());
+                };
+                owned = stored;
                 &owned
             }
         };

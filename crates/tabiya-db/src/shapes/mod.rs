@@ -1,0 +1,72 @@
+//! The structure index: for every game, the material signatures and pawn structures its
+//! main line passes through, found by their keys without replaying the games (what a
+//! structure search reads first; see `docs/database.md`, *Structure search*).
+//!
+//! Each import segment writes, in its own transaction, one *shape segment*: for each kind
+//! (material, pawns) the (key, game) pairs of its games, sorted and cut into rows by the
+//! keys' leading bits (as many bits as keep a row near [`ROW_ENTRIES`] pairs), each pair
+//! kept as a 16-bit fingerprint of the key and the game id. A query reads one row per
+//! segment; a game that only shares a fingerprint costs a replay, never a wrong answer.
+//! Beside the rows, each segment lists the exact material signatures it holds (so that
+//! `KRP*vKRP*` is asked as the signatures it means) and the ids it covers: games outside
+//! every segment (stored by an older version, or another path) are read one by one.
+//!
+//! A database keeps the index once asked to (`tabiya import --structures`, or `tabiya db
+//! structures` for the games stored already): it costs about half the size of the games
+//! and the position index together (see `BENCHMARKS.md`), more than every user wants.
+//!
+//! - [`keys`]: a position's material code and pawn key, and a game's distinct ones.
+//! - [`rows`]: the table's rows, written and read.
+//! - [`build`]: whether a database keeps the index; building it for stored games.
+
+pub mod build;
+pub mod keys;
+pub mod rows;
+
+pub use build::StructuresBuilt;
+pub use keys::{GameShapes, material_counts, material_key, pawns_key};
+pub use rows::{ShapeSegment, read_segments, write_segment};
+
+/// The table of shape segments, their rows and their material directories.
+pub const SHAPES: &str = "shapes";
+
+/// Pairs a row holds at most (about: the bits per segment are a power of two).
+pub const ROW_ENTRIES: usize = 256;
+
+/// The id ranges below `end` no segment of `segs` (sorted by first id) covers.
+pub fn uncovered(segs: &[ShapeSegment], end: u32) -> Vec<(u32, u32)> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    for s in segs {
+        if s.first > at {
+            out.push((at, s.first.min(end)));
+        }
+        at = at.max(s.end);
+    }
+    if at < end {
+        out.push((at, end));
+    }
+    out.retain(|(a, b)| a < b);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ranges_no_segment_covers() {
+        let seg = |first, end| ShapeSegment {
+            first,
+            end,
+            material_bits: 0,
+            pawn_bits: 0,
+        };
+        assert_eq!(uncovered(&[], 10), vec![(0, 10)]);
+        assert_eq!(uncovered(&[seg(0, 10)], 10), vec![]);
+        assert_eq!(
+            uncovered(&[seg(1, 5), seg(7, 9)], 12),
+            vec![(0, 1), (5, 7), (9, 12)]
+        );
+    }
+}
