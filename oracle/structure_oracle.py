@@ -15,8 +15,9 @@ Tabiya's ids are when no game is a duplicate).
 
 For each scenario and each query, prints: the matching games (their number and the first ply at which the
 query holds for N consecutive positions of the main line, 0 the start position), the
-totals by result, the games that ended at that ply, and per move played there (UCI) the
-games by result.
+totals by result, the games that ended at that ply, per move played there (UCI) the
+games by result, and for a pawn structure the next pawn structure each game reached (the first
+later position whose pawns differ), by result.
 """
 import json
 import sys
@@ -77,6 +78,23 @@ def material(sig):
 def pawns(text):
     board = chess.BaseBoard(text)
     return (board.pieces_mask(chess.PAWN, chess.WHITE), board.pieces_mask(chess.PAWN, chess.BLACK))
+
+
+def pawn_board(p):
+    """Two pawn masks as a board of pawns (`8/pp3ppp/...`)."""
+    rows = []
+    for r in range(7, -1, -1):
+        row, empty = "", 0
+        for f in range(8):
+            sq = chess.square(f, r)
+            c = "P" if p[0] >> sq & 1 else "p" if p[1] >> sq & 1 else None
+            if c:
+                row += (str(empty) if empty else "") + c
+                empty = 0
+            else:
+                empty += 1
+        rows.append(row + (str(empty) if empty else ""))
+    return "/".join(rows)
 
 
 def flip_pawns(p):
@@ -185,6 +203,14 @@ def answer(queries, games, scenario):
             found["games"].append([n, first])
             key = {"1-0": "white", "1/2-1/2": "draws", "0-1": "black"}.get(result, "unknown")
             found[key] += 1
+            if given_p is not None:
+                # The first later position whose pawns differ from the match's: its pawns.
+                now = shapes[first][1]
+                later = next((sh[1] for sh in shapes[first + 1:] if sh[1] != now), None)
+                if later is not None:
+                    name = pawn_board(later)
+                    row = found.setdefault("next", {}).setdefault(name, {"white": 0, "draws": 0, "black": 0, "unknown": 0})
+                    row[key] += 1
             if first < len(moves):
                 row = found["moves"].setdefault(moves[first].uci(), {"white": 0, "draws": 0, "black": 0, "unknown": 0})
                 row[key] += 1

@@ -85,6 +85,8 @@ fn tabiya(db: &Path, q: &Value) -> Value {
         "id".into(),
         "--limit".into(),
         "100000".into(),
+        "--next".into(),
+        "100000".into(),
     ];
     for (key, flag) in [("material", "--material"), ("pawns", "--pawns")] {
         if let Some(s) = q[key].as_str() {
@@ -120,10 +122,21 @@ fn as_oracle(a: &Value) -> Value {
             json!({"white": m["white"], "draws": m["draws"], "black": m["black"], "unknown": m["unknown"]}),
         );
     }
-    json!({
+    let mut out = json!({
         "games": games, "white": a["white"], "draws": a["draws"], "black": a["black"],
         "unknown": a["unknown"], "ended": a["ended"], "moves": moves,
-    })
+    });
+    if let Some(next) = a["next"].as_array().filter(|n| !n.is_empty()) {
+        let mut by = BTreeMap::new();
+        for n in next {
+            by.insert(
+                n["pawns"].as_str().unwrap().to_string(),
+                json!({"white": n["white"], "draws": n["draws"], "black": n["black"], "unknown": n["unknown"]}),
+            );
+        }
+        out["next"] = serde_json::to_value(by).unwrap();
+    }
+    out
 }
 
 /// python-chess's answers to every query in each scenario (`{"files": N, "drop": [...],
@@ -152,6 +165,11 @@ fn compare(db: &Path, queries: &[Value], expected: &[Value], when: &str) -> usiz
         let mut want = want.clone();
         let sorted: BTreeMap<String, Value> = serde_json::from_value(want["moves"].take()).unwrap();
         want["moves"] = serde_json::to_value(sorted).unwrap();
+        if want.get("next").is_some() {
+            let next: BTreeMap<String, Value> =
+                serde_json::from_value(want["next"].take()).unwrap();
+            want["next"] = serde_json::to_value(next).unwrap();
+        }
         assert_eq!(got, want, "{when}: query {q}");
         let n = want["games"].as_array().unwrap().len();
         eprintln!("{when}: {q}: {n} games");
@@ -208,6 +226,46 @@ fn materials_and_pawn_structures_as_python_chess_counts_them_after_edits_and_del
         first["replayed"], first["games"],
         "an exact material signature's candidates are its games"
     );
+    // Gamesets of structure criteria hold the same games, and stay current.
+    run_ok(&[
+        "gameset",
+        "create",
+        "rooks",
+        "--db",
+        d,
+        "--where",
+        "material(\"KRP*vKRP*\")",
+    ]);
+    run_ok(&[
+        "gameset",
+        "create",
+        "open",
+        "--db",
+        d,
+        "--where",
+        "pawns \"8/pp2pppp/3p4/8/4P3/8/PPP2PPP/8\"",
+    ]);
+    let ids_of = |answer: &Value| -> Vec<u64> {
+        answer["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g[0].as_u64().unwrap())
+            .collect()
+    };
+    let gameset = |name: &str| -> Vec<u64> {
+        let g = json(&[
+            "gameset", "games", name, "--db", d, "--json", "--limit", "100000",
+        ]);
+        g["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["id"].as_u64().unwrap())
+            .collect()
+    };
+    assert_eq!(gameset("rooks"), ids_of(&expected[4]));
+    assert_eq!(gameset("open"), ids_of(&expected[14]));
     // A later import without --structures keeps the index (the database keeps it).
     run_ok(&["import", "--db", d, again.to_str().unwrap()]);
     let after = tabiya(&db, &qs[12]);
@@ -217,6 +275,8 @@ fn materials_and_pawn_structures_as_python_chess_counts_them_after_edits_and_del
         "the new games are in the index"
     );
     compare(&db, &qs, &expected_again, "imported again");
+    assert_eq!(gameset("rooks"), ids_of(&expected_again[4]));
+    assert_eq!(gameset("open"), ids_of(&expected_again[14]));
 
     // Delete some matching games and some others; change results of others.
     let first_of = |i: usize, k: usize| expected[i]["games"][k][0].as_u64().unwrap();

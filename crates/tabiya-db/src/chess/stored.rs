@@ -271,6 +271,50 @@ pub fn decode_line(
     Ok((start, mode, moves, outcome))
 }
 
+/// A stored game's main line read move by move ([`read_line`]): what a search that stops at
+/// its first match decodes, and no more.
+pub struct LineReader<'a> {
+    r: Reader<'a>,
+    left: usize,
+}
+
+impl LineReader<'_> {
+    /// The move played from `pos` (the line's position so far), `None` past its end.
+    pub fn next_move(&mut self, pos: &Chess) -> Result<Option<Move>, DecodeError> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        decode_move(pos, &mut self.r).map(Some)
+    }
+}
+
+/// A stored game's start position, castling mode and main line, the line read as it is
+/// asked for.
+pub fn read_line(data: &[u8]) -> Result<(Chess, CastlingMode, LineReader<'_>), DecodeError> {
+    let mut r = Reader::new(data);
+    skip_tags(&mut r)?;
+    let flags = r.u8("game flags")?;
+    let mode = if flags & F_960 != 0 {
+        CastlingMode::Chess960
+    } else {
+        CastlingMode::Standard
+    };
+    let start = if flags & F_FEN != 0 {
+        let fen = r.str("start FEN")?;
+        let fen = Fen::from_ascii(fen.as_bytes()).map_err(|_| r.bad("start FEN"))?;
+        fen.into_position::<Chess>(mode)
+            .map_err(|_| r.bad("start position"))?
+    } else {
+        Chess::default()
+    };
+    let left = r.varint("ply count")? as usize;
+    if left > r.remaining().len() {
+        return Err(r.bad("ply count"));
+    }
+    Ok((start, mode, LineReader { r, left }))
+}
+
 /// [`decode_line`] of the first `plies` moves only (the rest is not decoded).
 pub fn decode_line_start(
     data: &[u8],

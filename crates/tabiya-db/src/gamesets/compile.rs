@@ -61,6 +61,7 @@ pub(crate) enum Leaf {
         known: Option<(u32, IdSet)>,
     },
     Material(Material),
+    Structure(std::sync::Arc<tabiya_structure::Query>),
     Annotated,
     Follows {
         tree: HashMap<u128, HashSet<u128>>,
@@ -180,6 +181,7 @@ fn leaf(c: &Cond, r: &mut dyn Resolver) -> Result<Leaf> {
             known: r.reaching(fen)?,
         },
         Cond::Material(m) => Leaf::Material(m.clone()),
+        Cond::Structure(q) => Leaf::Structure(q.clone()),
         Cond::Annotated => Leaf::Annotated,
         Cond::Follows { file, plies } => Leaf::Follows {
             tree: tree(file, &r.file(file)?)?,
@@ -393,6 +395,21 @@ impl Leaf {
                 for mv in moves {
                     pos.play_unchecked(*mv);
                     if material_is(&pos, m) {
+                        return Ok(true);
+                    }
+                }
+                false
+            }
+            Leaf::Structure(q) => {
+                let (start, _, moves) = g.line()?;
+                let mut pos = start.clone();
+                let mut walk = q.walk();
+                if walk.next(pos.board()).is_some() {
+                    return Ok(true);
+                }
+                for mv in moves {
+                    pos.play_unchecked(*mv);
+                    if walk.next(pos.board()).is_some() {
                         return Ok(true);
                     }
                 }

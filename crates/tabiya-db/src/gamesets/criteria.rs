@@ -109,6 +109,9 @@ pub enum Cond {
         fen: String,
     },
     Material(Material),
+    /// A structure query holds in some position of the main line (`pattern "…"`,
+    /// `pawns "…"`, a signature with `*`, `+` or `m`: `material "KRP*vKRP*"`).
+    Structure(std::sync::Arc<tabiya_structure::Query>),
     /// The game has comments, NAGs or variations.
     Annotated,
     /// The game stays inside the file's tree of moves for its first `plies` plies (all of
@@ -241,7 +244,7 @@ fn lex(text: &str) -> Result<Vec<Token>, ParseError> {
 }
 
 const WORDS: &str = "white, black, player, event, site, round, eco, result, elo, whiteelo, blackelo, \
-avgelo, date, year, plies, opening, reaches, material, annotated, follows, has, or any tag by name";
+avgelo, date, year, plies, opening, reaches, material, pattern, pawns, annotated, follows, has, or any tag by name";
 
 /// How deep `(` and `not` may nest: the parser, the compiler and the tree's drop recurse
 /// once a level, and a deeper criterion overflowed the stack (found by fuzzing).
@@ -372,6 +375,54 @@ impl<'t> Parser<'t> {
             ) => Ok((t, w.clone())),
             other => self.err(other, "a value expected here"),
         }
+    }
+
+    /// The value of `pattern`, `pawns` or `material`: after an optional `=`, a word or a
+    /// string, in parentheses or not (`pattern("…")`).
+    fn structure_value(&mut self) -> Result<(&'t Token, String), ParseError> {
+        if matches!(
+            self.peek(),
+            Some(Token {
+                tok: Tok::Op("="),
+                ..
+            })
+        ) {
+            self.i += 1;
+        }
+        let open = matches!(self.peek(), Some(Token { tok: Tok::Open, .. }));
+        if open {
+            self.i += 1;
+        }
+        let v = self.value()?;
+        if open {
+            match self.next() {
+                Some(Token {
+                    tok: Tok::Close, ..
+                }) => {}
+                other => return self.err(other, "`)` expected after the value"),
+            }
+        }
+        Ok(v)
+    }
+
+    /// `pattern "…"` or `pawns "…"`: a structure query of one part.
+    fn structure(&mut self, word: &str) -> Result<Expr, ParseError> {
+        let (vt, v) = self.structure_value()?;
+        let fail = |message: String| ParseError {
+            message,
+            at: vt.at,
+            len: vt.len,
+        };
+        let (pattern, pawns) = if word == "pattern" {
+            let p = tabiya_structure::Pattern::parse(&v).map_err(|e| fail(e.to_string()))?;
+            (Some(p), None)
+        } else {
+            let p = tabiya_structure::PawnStructure::parse(&v).map_err(|e| fail(e.to_string()))?;
+            (None, Some(p))
+        };
+        let q = tabiya_structure::Query::new(pattern, None, pawns, false, 1, false)
+            .map_err(|e| fail(e.to_string()))?;
+        Ok(Expr::Cond(Cond::Structure(std::sync::Arc::new(q))))
     }
 
     fn text_cond(&mut self, make: impl Fn(TextOp, String) -> Cond) -> Result<Expr, ParseError> {
@@ -507,6 +558,7 @@ impl<'t> Parser<'t> {
                 }
                 Ok(Expr::Cond(Cond::Has(v)))
             }
+            "pattern" | "pawns" => self.structure(word),
             "material" => {
                 if matches!(
                     self.peek(),
@@ -517,13 +569,19 @@ impl<'t> Parser<'t> {
                 ) {
                     self.i += 1;
                 }
-                let (vt, v) = self.value()?;
-                match material(&v) {
-                    Some(m) => Ok(Expr::Cond(Cond::Material(m))),
+                let (vt, v) = self.structure_value()?;
+                if let Some(m) = material(&v) {
+                    return Ok(Expr::Cond(Cond::Material(m)));
+                }
+                match tabiya_structure::Material::parse(&v).ok().and_then(|m| {
+                    tabiya_structure::Query::new(None, Some(m), None, false, 1, false).ok()
+                }) {
+                    Some(q) => Ok(Expr::Cond(Cond::Structure(std::sync::Arc::new(q)))),
                     None => self.err(
                         Some(vt),
                         "material is queenless, pawnless, or the pieces beside the kings as \
-                         White's v Black's: RPvR, QvRR, v (kings alone)",
+                         White's v Black's: RPvR, QvRR, v (kings alone), with * (any number), \
+                         + (one or more) or m (a minor piece): \"KRP*vKRP*\"",
                     ),
                 }
             }

@@ -86,18 +86,21 @@ impl Database {
     }
 }
 
+/// (entry, game) pairs, and the games they are of.
+type Shapes = (Vec<(u64, u32)>, u64);
+
 /// The shapes of the stored games with ids in `from..to`, read on every core: (entry, game)
 /// pairs, and how many games.
-fn shapes_of(read: &tabiya_store::ReadTx, from: u32, to: u32) -> Result<(Vec<(u64, u32)>, u64)> {
+fn shapes_of(read: &tabiya_store::ReadTx, from: u32, to: u32) -> Result<Shapes> {
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(8)) as u32;
     let per = (to - from).div_ceil(workers).max(1);
-    let parts: Vec<Result<(Vec<(u64, u32)>, u64)>> = std::thread::scope(|s| {
+    let parts: Vec<Result<Shapes>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..workers)
             .map(|i| {
                 let read = read.clone();
                 let a = from.saturating_add(per * i).min(to);
                 let b = a.saturating_add(per).min(to);
-                s.spawn(move || -> Result<(Vec<(u64, u32)>, u64)> {
+                s.spawn(move || -> Result<Shapes> {
                     let mut out = Vec::new();
                     let mut entries = Vec::new();
                     let mut games = 0;

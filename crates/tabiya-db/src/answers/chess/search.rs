@@ -22,7 +22,7 @@ use super::explore::{MoveRow, Player, tag};
 use super::filter::GameFilter;
 use crate::answers::snapshot::Snapshot;
 use crate::chess::moves::move_code;
-use crate::chess::stored::decode_line;
+use crate::chess::stored::{decode_line, read_line};
 use crate::facts::FactsReader;
 use crate::game::NO_MOVE;
 use crate::players::PlayersReader;
@@ -474,7 +474,7 @@ impl Worker<'_> {
     /// Asks one game (its stored form given when a scan read it already).
     fn game(&mut self, id: u32, raw: Option<&[u8]>) -> Result<()> {
         self.seen += 1;
-        if self.seen % 1024 == 0 {
+        if self.seen.is_multiple_of(1024) {
             crate::deadline::check()?;
         }
         if !self.filter.admits(id) {
@@ -501,41 +501,22 @@ impl Worker<'_> {
                 &owned
             }
         };
-        let (start, mode, line, _) =
-            decode_line(raw).map_err(|e| Error::Corrupt(format!("game {id}: {e}")))?;
         self.found.replayed += 1;
-        let mut walk = self.query.walk();
-        let mut pos = start.clone();
-        let mut at = None;
-        for (ply, m) in line
-            .iter()
-            .map(Some)
-            .chain(std::iter::once(None))
-            .enumerate()
-        {
-            if let Some(first) = walk.next(pos.board()) {
-                at = Some((first, ply));
-                break;
-            }
-            match m {
-                Some(m) => pos.play_unchecked(*m),
-                None => break,
-            }
-        }
-        let Some((first, now)) = at else {
+        let Some(at) = locate(self.query, raw, self.want_next)
+            .map_err(|e| Error::Corrupt(format!("game {id}: {e}")))?
+        else {
             return Ok(());
         };
-        // The position at the first matching ply (the run of `hold` positions ends at `now`).
-        let mut here = pos;
-        if first as usize != now {
-            here = start;
-            for m in line.iter().take(first as usize) {
-                here.play_unchecked(*m);
-            }
-        }
+        let Located {
+            first,
+            here,
+            mode,
+            played,
+            next,
+        } = at;
         let swapped = self.query.matches(here.board()) == Some(true);
         let mover = u8::from(here.turn() == Color::Black);
-        let played = line.get(first as usize);
+        let played = played.as_ref();
         let code = played.map_or(NO_MOVE, move_code);
         // A black move is written after `...`, as a move of Black's alone is in notation.
         let name = |m: &shakmaty::Move| {
@@ -560,21 +541,8 @@ impl Worker<'_> {
             (sums.uci, sums.san) = played.map_or_else(Default::default, name);
         }
         sums.stats.add_game(&facts, mover);
-        if self.want_next {
-            let now = PawnStructure::of(here.board());
-            let mut p: Chess = here;
-            let mut next = None;
-            for m in &line[first as usize..] {
-                p.play_unchecked(*m);
-                let s = PawnStructure::of(p.board());
-                if s != now {
-                    next = Some(s.key());
-                    break;
-                }
-            }
-            if let Some(k) = next {
-                self.found.next.entry(k).or_default().add_game(&facts, 0);
-            }
+        if let Some(k) = next {
+            self.found.next.entry(k).or_default().add_game(&facts, 0);
         }
         self.found.hits.push(Hit {
             id,
@@ -584,4 +552,85 @@ impl Worker<'_> {
         });
         Ok(())
     }
+}
+
+/// Where a query first holds in a game: the ply, the position there, the game's castling
+/// mode, the move played there, and (when asked) the next pawn structure the game reached.
+struct Located {
+    first: u32,
+    here: Chess,
+    mode: shakmaty::CastlingMode,
+    played: Option<shakmaty::Move>,
+    next: Option<u128>,
+}
+
+/// Reads a stored game's main line as far as `query` needs: to its first match (and to
+/// the next pawn structure after it when `want_next`), no further.
+fn locate(
+    query: &Query,
+    raw: &[u8],
+    want_next: bool,
+) -> std::result::Result<Option<Located>, crate::codec::DecodeError> {
+    let (start, mode, mut line) = read_line(raw)?;
+    let hold = query.hold();
+    // Held for several plies: the match began `hold - 1` plies back, replayed from the moves.
+    let mut moves = Vec::new();
+    let mut walk = query.walk();
+    let mut pos = start.clone();
+    let (first, here, played) = loop {
+        if let Some(first) = walk.next(pos.board()) {
+            if hold == 1 {
+                let played = line.next_move(&pos)?;
+                break (first, pos, played);
+            }
+            let mut here = start;
+            for m in moves.iter().take(first as usize) {
+                here.play_unchecked(*m);
+            }
+            let played = match moves.get(first as usize) {
+                Some(m) => Some(*m),
+                None => line.next_move(&pos)?,
+            };
+            break (first, here, played);
+        }
+        match line.next_move(&pos)? {
+            Some(m) => {
+                if hold > 1 {
+                    moves.push(m);
+                }
+                pos.play_unchecked(m);
+            }
+            None => return Ok(None),
+        }
+    };
+    let mut next = None;
+    if want_next && let Some(m) = played {
+        // From the match on, the first pawn structure that differs (the moves after the
+        // match: those kept, then the rest of the line).
+        let now = PawnStructure::of(here.board());
+        let mut p: Chess = here.clone();
+        let mut kept = moves.iter().skip(first as usize).copied();
+        let mut mv = Some(m);
+        // The first kept move, if any, is `played` itself.
+        kept.next();
+        while let Some(m) = mv {
+            p.play_unchecked(m);
+            let s = PawnStructure::of(p.board());
+            if s != now {
+                next = Some(s.key());
+                break;
+            }
+            mv = match kept.next() {
+                Some(k) => Some(k),
+                None => line.next_move(&p)?,
+            };
+        }
+    }
+    Ok(Some(Located {
+        first,
+        here,
+        mode,
+        played,
+        next,
+    }))
 }
