@@ -573,9 +573,16 @@ impl<'t> Parser<'t> {
                 if let Some(m) = material(&v) {
                     return Ok(Expr::Cond(Cond::Material(m)));
                 }
-                match tabiya_structure::Material::parse(&v).ok().and_then(|m| {
-                    tabiya_structure::Query::new(None, Some(m), None, false, 1, false).ok()
-                }) {
+                // A signature with `*`, `+` or `m` is a structure search's; an exact one that
+                // did not read above is a mistake (more than 255 of a piece included).
+                let wildcard = v.contains(['*', '+', 'm', 'M']);
+                let structure = wildcard
+                    .then(|| tabiya_structure::Material::parse(&v).ok())
+                    .flatten()
+                    .and_then(|m| {
+                        tabiya_structure::Query::new(None, Some(m), None, false, 1, false).ok()
+                    });
+                match structure {
                     Some(q) => Ok(Expr::Cond(Cond::Structure(std::sync::Arc::new(q)))),
                     None => self.err(
                         Some(vt),
@@ -942,6 +949,32 @@ mod tests {
             parse("white != 'Kasparov, Garry'").unwrap(),
             Expr::Not(_)
         ));
+    }
+
+    #[test]
+    fn structure_criteria_read_as_structure_queries() {
+        for text in [
+            "material(\"KRP*vKRP*\")",
+            "material = 'KRvKmm'",
+            "pattern \"*/*/???p????/???N????/*/*/*/*\"",
+            "pawns(\"8/pp3ppp/2p5/3p4/3P4/4P3/PP3PPP/8\")",
+        ] {
+            assert!(
+                matches!(parse(text), Ok(Expr::Cond(Cond::Structure(_)))),
+                "{text}: {:?}",
+                parse(text)
+            );
+        }
+        assert!(matches!(
+            parse("material RPvR"),
+            Ok(Expr::Cond(Cond::Material(Material::Exactly { .. })))
+        ));
+        let e = parse("pattern(\"8/8\")").unwrap_err();
+        assert!(e.message.contains("2 part(s)"), "{}", e.message);
+        let e = parse("pawns \"8/8/8/8/8/8/8/P7\"").unwrap_err();
+        assert!(e.message.contains("first or last rank"), "{}", e.message);
+        let e = parse("pattern(\"*/*/*/*/*/*/*/*\" and year = 1").unwrap_err();
+        assert!(e.message.contains("`)` expected"), "{}", e.message);
     }
 
     #[test]
