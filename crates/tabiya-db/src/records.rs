@@ -181,26 +181,8 @@ impl Records {
 
     /// Every stored game in id order, decompressed: `f(id, raw stored form)`, until it
     /// returns false. One pass over the table (no lookup per game).
-    pub fn scan(&self, mut f: impl FnMut(u32, &[u8]) -> Result<bool>) -> Result<()> {
-        let mut d = self.decompressor.borrow_mut();
-        let mut failed = None;
-        self.table.scan(&[], None, |k, v| {
-            let Ok(k) = <[u8; 4]>::try_from(k) else {
-                return true;
-            };
-            let id = u32::from_be_bytes(k);
-            let step = unpack(v, self.dict.is_some(), d.as_mut())
-                .map_err(|e| Error::Corrupt(format!("game {id}: {e}")))
-                .and_then(|raw| f(id, &raw));
-            match step {
-                Ok(go_on) => go_on,
-                Err(e) => {
-                    failed = Some(e);
-                    false
-                }
-            }
-        })?;
-        failed.map_or(Ok(()), Err)
+    pub fn scan(&self, f: impl FnMut(u32, &[u8]) -> Result<bool>) -> Result<()> {
+        self.scan_range(0, None, f)
     }
 
     /// [`Records::scan`] of the games with ids in `from..to` (`to` `None`: to the last).

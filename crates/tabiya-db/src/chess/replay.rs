@@ -2,12 +2,11 @@
 //! [`tabiya_pgn::Game`] (what index merges and queries do for games they cannot tell apart
 //! by their entries alone).
 
-use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess};
+use shakmaty::Chess;
 
 use super::key::successor_keys;
 use super::moves::decode_move_ep;
-use super::stored::{F_960, F_FEN, skip_tags};
+use super::stored::{body_head, skip_tags};
 use super::walk::{Reach, count_positions};
 use crate::codec::{DecodeError, Reader};
 use crate::game::Occurrence;
@@ -61,24 +60,7 @@ fn replay_record_to(
 /// Reads a stored game up to its moves: the start position and the number of plies.
 fn record_start(r: &mut Reader) -> Result<(Chess, usize), DecodeError> {
     skip_tags(r)?;
-    let flags = r.u8("game flags")?;
-    let mode = if flags & F_960 != 0 {
-        CastlingMode::Chess960
-    } else {
-        CastlingMode::Standard
-    };
-    let pos = if flags & F_FEN != 0 {
-        let fen = r.str("start FEN")?;
-        let fen = Fen::from_ascii(fen.as_bytes()).map_err(|_| r.bad("start FEN"))?;
-        fen.into_position::<Chess>(mode)
-            .map_err(|_| r.bad("start position"))?
-    } else {
-        Chess::default()
-    };
-    let n = r.varint("ply count")? as usize;
-    if n > r.remaining().len() {
-        return Err(r.bad("ply count"));
-    }
+    let (_, _, pos, n) = body_head(r)?;
     Ok((pos, n))
 }
 

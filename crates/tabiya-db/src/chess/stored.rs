@@ -294,24 +294,7 @@ impl LineReader<'_> {
 pub fn read_line(data: &[u8]) -> Result<(Chess, CastlingMode, LineReader<'_>), DecodeError> {
     let mut r = Reader::new(data);
     skip_tags(&mut r)?;
-    let flags = r.u8("game flags")?;
-    let mode = if flags & F_960 != 0 {
-        CastlingMode::Chess960
-    } else {
-        CastlingMode::Standard
-    };
-    let start = if flags & F_FEN != 0 {
-        let fen = r.str("start FEN")?;
-        let fen = Fen::from_ascii(fen.as_bytes()).map_err(|_| r.bad("start FEN"))?;
-        fen.into_position::<Chess>(mode)
-            .map_err(|_| r.bad("start position"))?
-    } else {
-        Chess::default()
-    };
-    let left = r.varint("ply count")? as usize;
-    if left > r.remaining().len() {
-        return Err(r.bad("ply count"));
-    }
+    let (_, mode, start, left) = body_head(&mut r)?;
     Ok((start, mode, LineReader { r, left }))
 }
 
@@ -337,7 +320,11 @@ fn decode_body_line(r: &mut Reader<'_>) -> Result<Line, DecodeError> {
     decode_body_line_to(r, usize::MAX)
 }
 
-fn decode_body_line_to(r: &mut Reader<'_>, plies: usize) -> Result<Line, DecodeError> {
+/// A stored body up to its moves: flags, castling mode, start position, and the number of
+/// plies of the main line (checked against the bytes left).
+pub(crate) fn body_head(
+    r: &mut Reader<'_>,
+) -> Result<(u8, CastlingMode, Chess, usize), DecodeError> {
     let flags = r.u8("game flags")?;
     let mode = if flags & F_960 != 0 {
         CastlingMode::Chess960
@@ -356,6 +343,11 @@ fn decode_body_line_to(r: &mut Reader<'_>, plies: usize) -> Result<Line, DecodeE
     if n > r.remaining().len() {
         return Err(r.bad("ply count"));
     }
+    Ok((flags, mode, start, n))
+}
+
+fn decode_body_line_to(r: &mut Reader<'_>, plies: usize) -> Result<Line, DecodeError> {
+    let (flags, mode, start, n) = body_head(r)?;
     let n = n.min(plies);
     let mut moves = Vec::with_capacity(n);
     let mut pos = start.clone();

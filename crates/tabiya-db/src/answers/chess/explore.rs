@@ -107,6 +107,30 @@ impl MoveRow {
         self.white + self.draws + self.black + self.unknown
     }
 
+    /// The row of a move (named by UCI and SAN, of code `code`) with its statistics.
+    pub fn new(uci: String, san: String, code: u16, stats: Stats) -> MoveRow {
+        let mut row = MoveRow {
+            uci,
+            san,
+            white: 0,
+            draws: 0,
+            black: 0,
+            average_rating: None,
+            performance: None,
+            first_year: None,
+            last_year: None,
+            unknown: 0,
+            average_opponent_rating: None,
+            game: None,
+            eval: None,
+            reached: None,
+            code,
+            stats: Stats::default(),
+        };
+        row.set_stats(stats);
+        row
+    }
+
     /// Sets the move's statistics, and every figure formed from them.
     pub fn set_stats(&mut self, s: Stats) {
         self.white = s.first;
@@ -200,26 +224,12 @@ pub(super) fn tag(tags: &[(String, String)], name: &str) -> String {
 /// The row of a move with its statistics (`None` for a code that is no legal move).
 fn move_row(pos: &Chess, mode: CastlingMode, code: u16, s: &Stats) -> Option<MoveRow> {
     let m = code_to_move(pos, code)?;
-    let mut row = MoveRow {
-        uci: UciMove::from_move(m, mode).to_string(),
-        san: SanPlus::from_move(pos.clone(), m).to_string(),
-        white: 0,
-        draws: 0,
-        black: 0,
-        average_rating: None,
-        performance: None,
-        first_year: None,
-        last_year: None,
-        unknown: 0,
-        average_opponent_rating: None,
-        game: None,
-        eval: None,
-        reached: None,
+    Some(MoveRow::new(
+        UciMove::from_move(m, mode).to_string(),
+        SanPlus::from_move(pos.clone(), m).to_string(),
         code,
-        stats: Stats::default(),
-    };
-    row.set_stats(*s);
-    Some(row)
+        *s,
+    ))
 }
 
 fn uci(pos: &Chess, mode: CastlingMode, code: u16) -> Option<String> {

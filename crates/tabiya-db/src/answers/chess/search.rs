@@ -354,26 +354,7 @@ impl Snapshot<'_> {
                 ended = m.stats.games();
                 continue;
             }
-            let mut row = MoveRow {
-                uci: m.uci,
-                san: m.san,
-                white: 0,
-                draws: 0,
-                black: 0,
-                average_rating: None,
-                performance: None,
-                first_year: None,
-                last_year: None,
-                unknown: 0,
-                average_opponent_rating: None,
-                game: None,
-                eval: None,
-                reached: None,
-                code,
-                stats: Stats::default(),
-            };
-            row.set_stats(m.stats);
-            rows.push(row);
+            rows.push(MoveRow::new(m.uci, m.san, code, m.stats));
         }
         match page.sort {
             GameSort::Id => hits.sort_by_key(|h| h.id),
