@@ -1,7 +1,8 @@
 //! The explorer's answers under `/api/` (see `docs/api.md`): `GET /api/explore` (what
 //! `tabiya explore --json` answers, chess or Othello, with the served books' moves when
-//! asked), `GET /api/years` (results over time) and `GET /api/transpositions` (the move
-//! orders reaching a position).
+//! asked), `GET /api/years` (results over time), `GET /api/transpositions` (the move
+//! orders reaching a position) and `GET /api/later-structures` (the pawn structures its
+//! games reach later).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -189,6 +190,38 @@ pub async fn transpositions(
 ) -> Result<Response, ApiError> {
     chess_position_answer(state, uri, q, "move orders", |db, at, Routes(limit)| {
         explore::chess_routes(&db.db, at, *limit)
+    })
+    .await
+}
+
+/// What `GET /api/later-structures` reads beside the position: the filters, `limit`
+/// (default 20, at most 1,000) and `held` (plies, default 4, at most 1,000).
+pub struct Later {
+    filter: Filter,
+    limit: usize,
+    held: u32,
+}
+
+impl FromParams for Later {
+    fn from_params(p: &Params) -> Result<Later, Error> {
+        Ok(Later {
+            filter: p.filter()?,
+            limit: p.number("limit", 20, 1000)?,
+            held: p.number("held", 4, explore::MOST_HELD as usize)? as u32,
+        })
+    }
+}
+
+/// `GET /api/later-structures`: the pawn structures the games of a chess position reach
+/// later (`fen`, `play` and the filters as `/api/explore`; `limit`, `held`), most frequent
+/// first with their results.
+pub async fn later_structures(
+    State(state): State<Arc<AppState>>,
+    uri: Uri,
+    q: Query<PositionQuery<Later>>,
+) -> Result<Response, ApiError> {
+    chess_position_answer(state, uri, q, "pawn structures", |db, at, l| {
+        explore::chess_later_structures(&db.db, at, &l.filter, l.held, l.limit)
     })
     .await
 }

@@ -257,6 +257,10 @@ fn router(state: Arc<AppState>, config: &Config) -> Router {
         .route("/api/years", get(explore::years))
         .route("/api/transpositions", get(explore::transpositions))
         .route(
+            "/api/later-structures",
+            get(explore::later_structures).layer(heavy.clone()),
+        )
+        .route(
             "/api/novelty",
             get(novelty::stored)
                 .post(novelty::sent)

@@ -182,3 +182,56 @@ pub fn chess_routes(db: &Db, at: &ChessPosition, limit: usize) -> Result<Routes>
         (at.start == shakmaty::Chess::default() && !at.moves.is_empty()).then_some(&at.moves[..]);
     Ok(snap.chess_routes(&at.pos, limit.clamp(1, 1000), asked)?)
 }
+
+pub use tabiya_db::chess::{LaterStructure, LaterStructures};
+
+/// The most positions a structure may be asked to hold for.
+pub const MOST_HELD: u32 = 1000;
+
+/// The pawn structures the games of a chess position reach later (those `filter` keeps),
+/// each held for at least `held` positions, most frequent first, at most `limit`; a set's
+/// members summed by structure.
+pub fn chess_later_structures(
+    db: &Db,
+    at: &ChessPosition,
+    filter: &Filter,
+    held: u32,
+    limit: usize,
+) -> Result<LaterStructures> {
+    if held > MOST_HELD {
+        return Err(crate::error::Error::bad_request(format!(
+            "held {held}: at most {MOST_HELD} plies"
+        )));
+    }
+    let mut answers = Vec::with_capacity(db.members.len());
+    for m in &db.members {
+        let snap = m.snapshot()?;
+        let f = filter.resolve(&snap)?;
+        let each = if db.is_set() { usize::MAX } else { limit };
+        answers.push(snap.chess_later_structures(&at.pos, &f, held, each)?);
+    }
+    if !db.is_set() {
+        return Ok(answers.pop().expect("one database"));
+    }
+    let mut by: std::collections::HashMap<String, (tabiya_db::Stats, u64)> =
+        std::collections::HashMap::new();
+    let mut games = 0;
+    for a in answers {
+        games += a.games;
+        for s in a.structures {
+            let mine = by.entry(s.pawns).or_default();
+            mine.0.merge(&s.stats);
+            mine.1 += s.plies;
+        }
+    }
+    let rows = by
+        .into_iter()
+        .map(|(pawns, (stats, plies))| LaterStructure::new(pawns, stats, plies))
+        .collect::<Vec<_>>();
+    Ok(LaterStructures {
+        games,
+        held: held.max(1),
+        distinct: rows.len() as u64,
+        structures: tabiya_db::chess::most_frequent_structures(rows, limit),
+    })
+}

@@ -42,6 +42,20 @@ pub struct ExploreArgs {
     /// first (N of them, default 20).
     #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "20", conflicts_with = "by_year")]
     pub transpositions: Option<usize>,
+    /// Chess: the pawn structures the position's games reach later instead, most frequent
+    /// first (N of them, default 20), with their results; each counted once per game, when
+    /// held for --held plies (with the filters; every game of the position is replayed).
+    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "20", conflicts_with_all = ["by_year", "transpositions"])]
+    pub later_structures: Option<usize>,
+    /// With --later-structures: the consecutive positions a structure must stand to count
+    /// (1: every structure passed through; the default leaves out those of an exchange).
+    #[arg(
+        long,
+        value_name = "PLIES",
+        default_value_t = 4,
+        requires = "later_structures"
+    )]
+    pub held: u32,
     /// Chess: mark the moves a repertoire (PGN with variations, or a book) plays or prepares
     /// for in the position, by any move order.
     #[arg(long, value_name = "FILE")]
@@ -108,6 +122,13 @@ pub fn run(args: ExploreArgs) -> anyhow::Result<()> {
                 }
                 return Ok(());
             }
+            if let Some(n) = args.later_structures {
+                let l = explore::chess_later_structures(&db, &at, &filter, args.held, n)?;
+                if args.json {
+                    return print_json(&l);
+                }
+                return print_later(&l);
+            }
             if args.by_year {
                 let y = explore::chess_years(&db, &at, &filter)?;
                 if args.json {
@@ -130,6 +151,48 @@ pub fn run(args: ExploreArgs) -> anyhow::Result<()> {
             print_chess(&e)
         }
     }
+}
+
+/// The pawn structures reached later, a line each: games (share of the position's),
+/// results, plies after the position, and the structure as `--pawns` takes it.
+fn print_later(l: &explore::LaterStructures) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "{} games reach the position; {} pawn structures held {} plies or more after it{}",
+        l.games,
+        l.distinct,
+        l.held,
+        if l.structures.is_empty() {
+            ""
+        } else {
+            ", the most frequent:"
+        }
+    )?;
+    if l.structures.is_empty() {
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{:>8} {:>6} {:>7} {:>7} {:>7} {:>7} {:>6}  pawns",
+        "games", "share", "white", "draws", "black", "rating", "after"
+    )?;
+    let share = |n: u64| format!("{:.1}%", 100.0 * n as f64 / l.games.max(1) as f64);
+    for s in &l.structures {
+        writeln!(
+            out,
+            "{:>8} {:>6} {:>7} {:>7} {:>7} {:>7} {:>6}  {}",
+            s.games,
+            share(s.games),
+            s.white,
+            s.draws,
+            s.black,
+            s.average_rating.map_or("-".into(), |r| r.to_string()),
+            s.average_plies,
+            s.pawns
+        )?;
+    }
+    Ok(())
 }
 
 /// Games and White's score by year, the position's and its main moves' (share of games).

@@ -237,7 +237,7 @@ fn uci(pos: &Chess, mode: CastlingMode, code: u16) -> Option<String> {
 }
 
 impl Snapshot<'_> {
-    fn check_chess(&self) -> Result<()> {
+    pub(crate) fn check_chess(&self) -> Result<()> {
         if self.database().kind() != crate::Kind::Chess {
             return Err(Error::Usage(format!(
                 "{} is not a chess database",

@@ -1,10 +1,12 @@
 //! Chess answers to a [`Snapshot`](crate::Snapshot): a position explored (moves, top games,
 //! openings), its games listed, by year, the routes to it, earlier games (novelty), move
-//! counts over a filter, a player's games, and the filters they take.
+//! counts over a filter, a player's games, the pawn structures a position's games reach
+//! later, structure search, and the filters they take.
 
 mod counts;
 mod explore;
 mod filter;
+mod later_structures;
 mod novelty;
 mod player_games;
 mod query;
@@ -19,6 +21,9 @@ pub use explore::{
     TopGame,
 };
 pub use filter::{GameFilter, PlayerFilter};
+pub use later_structures::{
+    LaterStructure, LaterStructures, most_frequent as most_frequent_structures,
+};
 pub use novelty::EarlierGames;
 pub use routes::{Route, Routes};
 pub use search::{NextStructure, SearchGame, SearchPage, StructureSearch};
