@@ -220,4 +220,5 @@ def answer(queries, games, scenario):
     return out
 
 
-main()
+if __name__ == "__main__":
+    main()
