@@ -5,8 +5,10 @@
 //                                 params, onLine({ fen, line }) })
 //     (answer.books: /api/books's answer for the position, when books are served; an Eval
 //     column when some move has a kept engine evaluation, answer.moves[i].eval; with params,
-//     the request's, "Results over time" (years-view.js) and the move orders into the
-//     position (routes-view.js) below the moves, each asked for when opened)
+//     the request's, "Results over time" (years-view.js), the move orders into the
+//     position (routes-view.js) and the pawn structures its games reach later
+//     (structures-view.js, with the filters; each row opens the structure search) below the
+//     moves, each asked for when opened)
 //   renderOthelloExplorer(answer, { onPlay(square), onPreview(square | null), openGame(row) })
 //   -> a DocumentFragment to put in the explorer panel
 //
@@ -20,6 +22,7 @@ import { san as sanOf } from './chess-rules.js';
 import { scoreText, scoreWords } from './eval-format.js';
 import { yearsPanel } from './years-view.js';
 import { routesPanel } from './routes-view.js';
+import { structuresPanel } from './structures-view.js';
 
 function moveRow(label, { title, onPlay, onPreview, key }, cells) {
   const button = el('button', { type: 'button', className: 'move-button', title, 'aria-label': title }, label);
@@ -130,6 +133,7 @@ export function renderChessExplorer(data, { fen, filtered = false, onPlay, onPre
   if (params) out.append(yearsPanel({ params }));
   // (The start position has one move order, none; every game's is looked at to say so.)
   if (params && (params.fen || params.play)) out.append(routesPanel({ params, onLine }));
+  if (params) out.append(structuresPanel({ params }));
   out.append(chessGameList('Top games', data.topGames, { fen, gameLink, id: 'top-games' }));
   if (data.recentGames) out.append(chessGameList('Recent games', data.recentGames, { fen, gameLink, id: 'recent-games' }));
   return out;

@@ -20,7 +20,8 @@ player's games; the player page's Preparation as White (its numbers against the 
 filtered to the player), a row clicked; a game's novelty in the viewer (its "N" and earlier
 games against /api/novelty); results over time (the chart's numbers against /api/years, for
 a move too) and the move orders into a position (against /api/transpositions; one clicked
-reaches the same FEN); a repertoire loaded (its marks and gaps against /api/repertoire…);
+reaches the same FEN); the pawn structures reached later (rows against /api/later-structures,
+another "held", nothing overflowing at 800 px; "Search this structure" against /api/search); a repertoire loaded (its marks and gaps against /api/repertoire…);
 the Othello database (f5 clicked on the board); a bad FEN pasted; the explorer and a game at phone size
 (390x844). The engine (the server's, Stockfish in the tests): started, its lines, the best
 move's arrow and the eval bar; stopped; the kept evaluation after a reload; the Eval column
@@ -561,6 +562,94 @@ class Test:
         # The panel stays open, and now marks the other order as the one on the board.
         page.wait_for_selector("#routes-panel[open] .route.is-asked .route-button[data-line='%s']" % ",".join(other["uci"]))
         return f"{len(ans['routes'])} move orders into {line}; {' '.join(other['san'])} reaches the same FEN"
+
+    def later_structures(self, page):
+        """The pawn structures the position's games reach later (/api/later-structures): closed
+        (nothing asked) until opened; its rows (pawns, games) and its line above are the API's;
+        another "held" asks again; at 800 px nothing overflows; "Search this structure" opens
+        the structure search on that structure, whose count is /api/search's."""
+        line = "d2d4,d7d5,c2c4"  # the Queen's Gambit: 163 of the demo's games, many structures
+        ans = self.api("api/later-structures", db=self.chess_db, play=line, limit=12, held=4)
+        check(len(ans["structures"]) >= 3, f"{line}: {len(ans['structures'])} later structure(s) here")
+        page.goto(self.url(db=self.chess_db_param, play=line))
+        page.wait_for_selector("#structures-panel")
+        self.settle(page)
+        check(not page.evaluate("performance.getEntriesByType('resource').some(e => e.name.includes('/api/later-structures'))"),
+              "the later structures were asked for before the panel was opened")
+        page.click("#structures-panel summary")
+        page.wait_for_selector("#structures-panel .structure")
+
+        def rows():
+            return page.eval_on_selector_all(
+                "#structures-panel .structure",
+                """rs => rs.map(r => [r.dataset.pawns, r.querySelector('.structure-games').textContent,
+                                      r.querySelector('.structure-facts').textContent,
+                                      r.querySelector('[role=img]').getAttribute('aria-label'),
+                                      r.querySelector('.wdl-bar').getAttribute('aria-label')])""")
+
+        def compare(shown, answer):
+            check([s[0] for s in shown] == [s["pawns"] for s in answer["structures"]],
+                  f"rows {[s[0] for s in shown]}, the API's {[s['pawns'] for s in answer['structures']]}")
+            for (pawns, games, facts, label, bar), s in zip(shown, answer["structures"]):
+                check(games.startswith(f"{s['games']:,} game"), f"{pawns}: {games!r}, the API says {s['games']}")
+                plies = s["averagePlies"]
+                check(f"after {plies:,} {'ply' if plies == 1 else 'plies'}" in facts, f"{pawns}: {facts!r}, {plies} plies after")
+                if s.get("averageRating"):
+                    check(f"avg {s['averageRating']:,}" in facts, f"{pawns}: {facts!r}, rating {s['averageRating']}")
+                check(label == "Pawn structure: " + pawn_words(pawns), f"{pawns}: diagram label {label!r}")
+                decided = s["white"] + s["draws"] + s["black"]
+                check(f"({decided:,} games)" in bar or (not decided and bar == "no games"), f"{pawns}: bar {bar!r}")
+
+        compare(rows(), ans)
+        intro = page.inner_text("#structures-panel .structures-intro")
+        want = (f"{ans['games']:,} games reach this position; {ans['distinct']:,} pawn structures "
+                f"held 4 plies or more after it.")
+        check(intro == want, f"intro {intro!r}, expected {want!r}")
+        pieces = page.eval_on_selector("#structures-panel .structure [role=img]",
+                                       "d => [d.querySelectorAll('.mini-sq').length, d.querySelectorAll('.mini-sq--P').length, d.querySelectorAll('.mini-sq--p').length]")
+        first = ans["structures"][0]["pawns"]
+        check(pieces == [64, first.count("P"), first.count("p")], f"the first diagram's squares {pieces}")
+        page.locator("#structures-panel").scroll_into_view_if_needed()
+        self.shot(page, "later-structures")
+        # Another "held": asked again, the API's answer for it.
+        ans8 = self.api("api/later-structures", db=self.chess_db, play=line, limit=12, held=8)
+        page.select_option("#structures-held", "8")
+        page.wait_for_function("document.querySelector('#structures-panel .structures-intro').textContent.includes('held 8 plies')")
+        compare(rows(), ans8)
+        # At 800 px: nothing wider than the page, nor than the panel.
+        page.set_viewport_size({"width": 800, "height": 900})
+        self.settle(page)
+        over = page.evaluate("""() => {
+            const panel = document.querySelector('#structures-panel');
+            const box = panel.getBoundingClientRect();
+            const out = [...panel.querySelectorAll('*')].filter(e => e.getBoundingClientRect().right > box.right + 1)
+              .map(e => e.className || e.tagName);
+            if (document.documentElement.scrollWidth > innerWidth) out.push('the page scrolls sideways');
+            return out; }""")
+        check(not over, f"at 800 px these overflow the panel: {over[:5]}")
+        page.locator("#structures-panel").scroll_into_view_if_needed()
+        self.shot(page, "later-structures-800", full_page=False)
+        page.set_viewport_size({"width": 1280, "height": 900})
+        # Back to 4 plies (kept from position to position), then one row's structure searched.
+        page.select_option("#structures-held", "4")
+        page.wait_for_function("document.querySelector('#structures-panel .structures-intro').textContent.includes('held 4 plies')")
+        pick = ans["structures"][1]["pawns"]
+        page.click(f"#structures-panel .structure[data-pawns='{pick}'] .structure-search")
+        page.wait_for_function(f"""() => {{ const q = new URLSearchParams(location.search);
+            return q.get('view') === 'search' && q.get('pawns') === {json.dumps(pick)}; }}""")
+        search = self.api("api/search", db=self.chess_db, pawns=pick, limit=1)
+        try:
+            page.wait_for_function(
+                f"() => {{ const c = document.querySelector('#search-count'); return c && c.dataset.games === '{search['games']}'; }}")
+        except Exception as e:
+            raise Failure(f"the search shows {page.get_attribute('#search-count', 'data-games')} games, /api/search {search['games']}") from e
+        check(page.input_value("#search-text") == pick, f"the search's text {page.input_value('#search-text')!r}")
+        self.settle(page)
+        self.shot(page, "later-structure-searched")
+        page.go_back()
+        page.wait_for_selector("#structures-panel[open] .structure")
+        return (f"{len(ans['structures'])} of {ans['distinct']} structures after {line} ({ans['games']} games); "
+                f"{pick}: {search['games']} games in the search")
 
     def gamesets(self, page):
         """The gameset chosen in the filters (the list from /api/gamesets): the totals are the
@@ -1213,6 +1302,7 @@ class Test:
             self.step("novelty in the game viewer", self.novelty_in_viewer, page)
             self.step("results over time under the moves", self.results_over_time, page)
             self.step("move orders into the position, one played", self.move_orders, page)
+            self.step("pawn structures later, one searched", self.later_structures, page)
             self.step("gamesets: the filter, criteria, the statistics", self.gamesets, page)
             self.step("repertoire: marks, gaps, a gap on the board", self.repertoire, page)
             self.step("player search, player page, explore with the player", self.player_page, page, browser)
@@ -1249,6 +1339,28 @@ class Test:
 
 class Skip(Exception):
     pass
+
+
+def pawn_words(pawns):
+    """A pawn structure in words, as structures-view.js labels its diagram: 'white pawns a2 b2
+    …; black pawns a7 …' (squares by file, then rank)."""
+    squares = {"P": [], "p": []}
+    for i, rank in enumerate(pawns.split("/")):
+        f = 0
+        for c in rank:
+            if c.isdigit():
+                f += int(c)
+            else:
+                squares[c].append((f, 8 - i))
+                f += 1
+
+    def side(name, found):
+        names = [f"{'abcdefgh'[f]}{r}" for f, r in sorted(found)]
+        if not names:
+            return f"no {name} pawns"
+        return f"{name} pawn{'' if len(names) == 1 else 's'} {' '.join(names)}"
+
+    return f"{side('white', squares['P'])}; {side('black', squares['p'])}"
 
 
 def score_text(e):
