@@ -97,6 +97,26 @@ pub fn kind_of_import(dir: &Path, req: &ImportRequest, existing: Option<Kind>) -
             Ok(Kind::Chess)
         }
         (_, false) => {
+            if req.structures {
+                // (No directory: a hand-over's inputs, judged before the server is asked.)
+                let which = match existing {
+                    Some(_) => format!("{} is an Othello database", dir.display()),
+                    None if dir.as_os_str().is_empty() => {
+                        format!(
+                            "WTHOR files ({}) make an Othello database",
+                            wthor[0].display()
+                        )
+                    }
+                    None => format!(
+                        "{} would be an Othello database (WTHOR files: {})",
+                        dir.display(),
+                        wthor[0].display()
+                    ),
+                };
+                return Err(Error::bad_request(format!(
+                    "{which}: the structure index (--structures) is for chess"
+                )));
+            }
             if req.max_ply.is_some() {
                 return Err(Error::bad_request(
                     "--max-ply is for chess databases: an Othello database indexes every position",

@@ -1,10 +1,12 @@
 //! `tabiya check`: a database verified against itself. The storage engine's checksums of
 //! every page ([`tabiya_store::verify`]); every table read and decoded ([`tables`]); every
 //! stored game replayed and the index recomputed from the replays, position by position, and
-//! compared with what the runs hold ([`index`]). What is wrong is said with where: the table,
-//! the key or game, the file.
+//! compared with what the runs hold ([`index`]); when the database keeps the structure index,
+//! each covered game's material codes and pawn keys found in its shape segment's rows
+//! ([`shapes`]). What is wrong is said with where: the table, the key or game, the file.
 
 mod index;
+mod shapes;
 mod tables;
 #[cfg(test)]
 mod tests;
@@ -19,7 +21,8 @@ const KEPT: usize = 50;
 /// One thing found wrong.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Problem {
-    /// The part: `store` (the file), a table's name, or `index`.
+    /// The part: `store` (the file), a table's name (`shapes`: the structure index), or
+    /// `index`.
     pub part: String,
     /// Where: a key, a game id, a run, a position.
     #[serde(rename = "where")]
@@ -48,6 +51,10 @@ pub struct CheckReport {
     pub cards: u64,
     pub card_reviews: u64,
     pub evals: u64,
+    /// Shape segments of the structure index (0: the database does not keep it).
+    pub shape_segments: u64,
+    /// Stored games whose shapes were computed again and found in their segments.
+    pub shape_games: u64,
     /// What is wrong (at most 50 a part).
     pub problems: Vec<Problem>,
     /// How many problems there were in all.
@@ -115,6 +122,7 @@ pub fn check(dir: &Path) -> Result<CheckReport> {
     tables::check(&db, &read, &mut report)?;
     crate::trace::trace("check: tables", t0);
     index::check(&db, &read, &mut report, t0)?;
+    shapes::check(&db, &read, &mut report, t0)?;
     Ok(report)
 }
 

@@ -133,3 +133,178 @@ fn a_sound_database_checks_and_a_lost_s_entry_a_wrong_top_game_or_changed_facts_
         r.problems
     );
 }
+
+/// Morphy's games imported with the structure index kept.
+fn morphy_structures(dir: &std::path::Path) {
+    let pgn = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data/pgn/pgnmentor/Morphy.pgn");
+    let db = Database::open_or_create(dir, Kind::Chess, None).unwrap();
+    let opts = ImportOptions {
+        structures: true,
+        ..ImportOptions::default()
+    };
+    db.import(&[pgn], &opts, &ImportProgress::default())
+        .unwrap();
+    assert!(db.keeps_structures().unwrap());
+}
+
+/// The first row of `kind` in the `shapes` table: its key and its pairs (fingerprint, game).
+fn first_row(db: &Database, kind: u8) -> (Vec<u8>, Vec<(u16, u32)>) {
+    let read = db.store.read().unwrap();
+    let seg = crate::shapes::read_segments(&read).unwrap()[0];
+    let mut found = None;
+    crate::shapes::rows::each_row(&read, &seg, kind, |row, pairs| {
+        if found.is_none() {
+            let mut key = vec![kind];
+            key.extend_from_slice(&seg.first.to_be_bytes());
+            key.extend_from_slice(&row.to_be_bytes());
+            found = Some((key, pairs.unwrap()));
+        }
+    })
+    .unwrap();
+    found.unwrap()
+}
+
+#[test]
+fn the_structure_index_checks_and_a_lost_row_a_lost_game_or_overlapping_segments_do_not() {
+    use crate::shapes::rows::{MATERIAL, PAWNS};
+    use crate::shapes::{SHAPES, read_segments};
+    let tmp = tempfile::tempdir().unwrap();
+
+    // Without the index: nothing said of it.
+    let dir = tmp.path().join("plain");
+    morphy(&dir);
+    let r = check(&dir).unwrap();
+    assert!(r.ok(), "{:?}", r.problems);
+    assert_eq!((r.shape_segments, r.shape_games), (0, 0));
+
+    // With it: every game's shapes found, and still after a deletion.
+    let dir = tmp.path().join("db");
+    morphy_structures(&dir);
+    let r = check(&dir).unwrap();
+    assert!(r.ok(), "{:?}", r.problems);
+    assert_eq!(r.shape_games, 211);
+    assert!(r.shape_segments >= 1);
+    Database::open(&dir).unwrap().delete_games(&[5]).unwrap();
+    let r = check(&dir).unwrap();
+    assert!(r.ok(), "{:?}", r.problems);
+    assert_eq!(r.shape_games, 210);
+
+    // A pawn row whose pairs lose one game.
+    let (seg, lost) = {
+        let db = Database::open(&dir).unwrap();
+        let seg = read_segments(&db.store.read().unwrap()).unwrap()[0];
+        let (key, pairs) = first_row(&db, PAWNS);
+        let lost = pairs
+            .iter()
+            .copied()
+            .find(|&(_, g)| g != 5)
+            .expect("a game of a stored game");
+        let kept: Vec<_> = pairs.iter().copied().filter(|&p| p != lost).collect();
+        let mut value = Vec::new();
+        put_varint(&mut value, kept.len() as u64);
+        let (mut fp, mut game) = (0u16, seg.first);
+        for &(f, g) in &kept {
+            if f != fp {
+                game = seg.first;
+            }
+            put_varint(&mut value, u64::from(f - fp));
+            put_varint(&mut value, u64::from(g - game));
+            (fp, game) = (f, g);
+        }
+        let w = db.store.write().unwrap();
+        w.with_table(SHAPES, |t| t.put(&key, &value)).unwrap();
+        w.commit().unwrap();
+        (seg, lost.1)
+    };
+    let r = check(&dir).unwrap();
+    let at = format!("segment {}..{} game {lost}", seg.first, seg.end);
+    assert!(
+        r.problems.iter().any(|p| p.part == "shapes"
+            && p.place == at
+            && p.what.starts_with("its pawn structure")
+            && p.what.contains("is missing from pawn row 0")),
+        "{:?}",
+        r.problems
+    );
+    assert!(
+        r.problems
+            .iter()
+            .any(|p| p.part == "shapes" && p.what.contains("pawn pairs, its rows hold")),
+        "{:?}",
+        r.problems
+    );
+
+    // A material row lost whole: each of its games' codes missing, bounded.
+    let dir = tmp.path().join("db2");
+    morphy_structures(&dir);
+    {
+        let db = Database::open(&dir).unwrap();
+        let (key, pairs) = first_row(&db, MATERIAL);
+        assert!(!pairs.is_empty());
+        let w = db.store.write().unwrap();
+        w.with_table(SHAPES, |t| t.remove(&key).map(|_| ()))
+            .unwrap();
+        w.commit().unwrap();
+    }
+    let r = check(&dir).unwrap();
+    assert!(!r.ok());
+    let missing: Vec<_> = r
+        .problems
+        .iter()
+        .filter(|p| p.part == "shapes" && p.what.contains("is missing from material row"))
+        .collect();
+    assert!(!missing.is_empty(), "{:?}", r.problems);
+    assert!(missing[0].place.contains(" game "), "{:?}", missing[0]);
+    assert!(r.problems.len() <= super::KEPT + 1, "{}", r.problems.len());
+
+    // A segment overlapping another, past the next game id; a directory that does not decode.
+    let dir = tmp.path().join("db3");
+    morphy_structures(&dir);
+    let seg = {
+        let db = Database::open(&dir).unwrap();
+        let seg = read_segments(&db.store.read().unwrap()).unwrap()[0];
+        let w = db.store.write().unwrap();
+        w.with_table(SHAPES, |t| {
+            let mut key = vec![b'S'];
+            key.extend_from_slice(&(seg.first + 1).to_be_bytes());
+            let mut value = Vec::new();
+            put_varint(&mut value, u64::from(seg.end + 10));
+            value.extend_from_slice(&[0, 0, 0, 0]);
+            t.put(&key, &value)?;
+            let mut key = vec![b'D'];
+            key.extend_from_slice(&seg.first.to_be_bytes());
+            t.put(&key, &[0xff])
+        })
+        .unwrap();
+        w.commit().unwrap();
+        seg
+    };
+    let r = check(&dir).unwrap();
+    let fake = format!("segment {}..{}", seg.first + 1, seg.end + 10);
+    for (place, what) in [
+        (
+            fake.as_str(),
+            format!("overlaps segment {}..{}", seg.first, seg.end),
+        ),
+        (
+            fake.as_str(),
+            format!("covers ids past the next game id, {}", seg.end),
+        ),
+    ] {
+        assert!(
+            r.problems
+                .iter()
+                .any(|p| p.part == "shapes" && p.place == place && p.what == what),
+            "{place}: {what}: {:?}",
+            r.problems
+        );
+    }
+    assert!(
+        r.problems.iter().any(|p| p.part == "shapes"
+            && p.place == format!("segment {}..{}", seg.first, seg.end)
+            && p.what.starts_with("its material directory does not decode")),
+        "{:?}",
+        r.problems
+    );
+}

@@ -198,6 +198,11 @@ impl Database {
                 self.kind().as_str()
             )));
         }
+        if opts.structures {
+            return Err(Error::Usage(
+                crate::shapes::build::structures_are_for_chess(self.dir()),
+            ));
+        }
         let started = Instant::now();
         let mut out = WthorImportSummary {
             summary: ImportSummary {

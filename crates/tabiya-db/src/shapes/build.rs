@@ -1,7 +1,7 @@
 //! Keeping the structure index: whether a database keeps it, and building it for the games
 //! no shape segment covers (`tabiya db structures`; imports then keep it for their games).
 
-use tabiya_store::WriteTx;
+use tabiya_store::{ReadTx, WriteTx};
 
 use super::keys::GameShapes;
 use super::rows::{read_segments, write_segment};
@@ -26,6 +26,20 @@ pub struct StructuresBuilt {
     pub segments: u64,
 }
 
+/// Why an Othello database in `dir` refuses the structure index (`tabiya import
+/// --structures`, `tabiya db structures`).
+pub(crate) fn structures_are_for_chess(dir: &std::path::Path) -> String {
+    format!(
+        "{} is an Othello database: the structure index (--structures, `tabiya db structures`) is for chess",
+        dir.display()
+    )
+}
+
+/// Whether the database read by `read` keeps the structure index.
+pub(crate) fn kept(read: &ReadTx) -> Result<bool> {
+    Ok(meta_get(read, KEEPS)?.as_deref() == Some("1"))
+}
+
 /// Marks the database as keeping the structure index (in `w`, with a segment).
 pub(crate) fn mark_kept(w: &WriteTx) -> Result<()> {
     w.with_table(META, |t| t.put(KEEPS.as_bytes(), b"1"))?;
@@ -35,7 +49,7 @@ pub(crate) fn mark_kept(w: &WriteTx) -> Result<()> {
 impl Database {
     /// Whether the database keeps the structure index (imports then add to it).
     pub fn keeps_structures(&self) -> Result<bool> {
-        Ok(meta_get(&self.store.read()?, KEEPS)?.as_deref() == Some("1"))
+        kept(&self.store.read()?)
     }
 
     /// Builds the structure index of every stored game no shape segment covers, in
@@ -46,10 +60,7 @@ impl Database {
         mut progress: impl FnMut(u64, u64),
     ) -> Result<StructuresBuilt> {
         if self.kind() != Kind::Chess {
-            return Err(Error::Usage(format!(
-                "{} is an Othello database: the structure index is for chess",
-                self.dir().display()
-            )));
+            return Err(Error::Usage(structures_are_for_chess(self.dir())));
         }
         let read = self.store.read()?;
         let end = Records::new(&read)?.ids_end()?;
@@ -90,8 +101,8 @@ impl Database {
 type Shapes = (Vec<(u64, u32)>, u64);
 
 /// The shapes of the stored games with ids in `from..to`, read on every core: (entry, game)
-/// pairs, and how many games.
-fn shapes_of(read: &tabiya_store::ReadTx, from: u32, to: u32) -> Result<Shapes> {
+/// pairs, and how many games (what `tabiya check` compares a segment's rows with).
+pub(crate) fn shapes_of(read: &ReadTx, from: u32, to: u32) -> Result<Shapes> {
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(8)) as u32;
     let per = (to - from).div_ceil(workers).max(1);
     let parts: Vec<Result<Shapes>> = std::thread::scope(|s| {

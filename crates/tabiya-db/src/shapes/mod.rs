@@ -61,6 +61,7 @@ mod tests {
             end,
             material_bits: 0,
             pawn_bits: 0,
+            pairs: [0, 0],
         };
         assert_eq!(uncovered(&[], 10), vec![(0, 10)]);
         assert_eq!(uncovered(&[seg(0, 10)], 10), vec![]);

@@ -30,15 +30,24 @@ pub struct ShapeSegment {
     pub end: u32,
     pub material_bits: u8,
     pub pawn_bits: u8,
+    /// The (key, game) pairs its rows hold, material then pawns (as its header says).
+    pub pairs: [u64; 2],
 }
 
 impl ShapeSegment {
-    fn bits(&self, kind: u8) -> u8 {
+    /// The row bits of `kind` ([`MATERIAL`] or [`PAWNS`]).
+    pub fn bits(&self, kind: u8) -> u8 {
         if kind == MATERIAL {
             self.material_bits
         } else {
             self.pawn_bits
         }
+    }
+
+    /// Where the pair of `key` (of `kind`) is kept: its row and its fingerprint.
+    pub fn place(&self, kind: u8, key: u64) -> (u32, u16) {
+        let b = self.bits(kind);
+        (row_of(key, b), fingerprint(key, b))
     }
 }
 
@@ -163,11 +172,13 @@ pub fn read_segments(read: &ReadTx) -> Result<Vec<ShapeSegment>> {
             let end = r.varint_u32("shape segment end")?;
             let material_bits = r.u8("material row bits")?;
             let pawn_bits = r.u8("pawn row bits")?;
+            let pairs = [r.varint("material pairs")?, r.varint("pawn pairs")?];
             Ok(ShapeSegment {
                 first: u32::from_be_bytes(first),
                 end,
                 material_bits,
                 pawn_bits,
+                pairs,
             })
         })();
         match seg {
@@ -191,6 +202,50 @@ pub fn read_segments(read: &ReadTx) -> Result<Vec<ShapeSegment>> {
     }
 }
 
+/// A row's pairs decoded one at a time: (fingerprint, game), sorted by fingerprint then
+/// game.
+struct RowPairs<'a> {
+    r: Reader<'a>,
+    left: u64,
+    first: u64,
+    fp: u64,
+    game: u64,
+}
+
+impl<'a> RowPairs<'a> {
+    fn new(value: &'a [u8], first: u32) -> Result<RowPairs<'a>> {
+        let mut r = Reader::new(value);
+        let left = r.varint("shape row length")?;
+        Ok(RowPairs {
+            r,
+            left,
+            first: u64::from(first),
+            fp: 0,
+            game: u64::from(first),
+        })
+    }
+
+    fn next_pair(&mut self) -> Result<Option<(u64, u64)>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        let df = self.r.varint("shape fingerprint")?;
+        if df != 0 {
+            self.game = self.first;
+        }
+        self.fp = self
+            .fp
+            .checked_add(df)
+            .ok_or_else(|| self.r.bad("shape fingerprint"))?;
+        self.game = self
+            .game
+            .checked_add(self.r.varint("shape game")?)
+            .ok_or_else(|| self.r.bad("shape game"))?;
+        Ok(Some((self.fp, self.game)))
+    }
+}
+
 /// The games of `seg` whose pairs of `kind` have `key`'s row and fingerprint (appended to
 /// `out`, in id order within the segment).
 pub fn games_of(
@@ -200,24 +255,12 @@ pub fn games_of(
     key: u64,
     out: &mut Vec<u32>,
 ) -> Result<()> {
-    let b = seg.bits(kind);
-    let want = fingerprint(key, b);
-    let Some(value) = read
-        .table(SHAPES)?
-        .get(&row_key(kind, seg.first, row_of(key, b)))?
-    else {
+    let (row, want) = seg.place(kind, key);
+    let Some(value) = read.table(SHAPES)?.get(&row_key(kind, seg.first, row))? else {
         return Ok(());
     };
-    let mut r = Reader::new(&value);
-    let n = r.varint("shape row length")?;
-    let (mut fp, mut game) = (0u64, u64::from(seg.first));
-    for _ in 0..n {
-        let df = r.varint("shape fingerprint")?;
-        if df != 0 {
-            game = u64::from(seg.first);
-        }
-        fp += df;
-        game += r.varint("shape game")?;
+    let mut pairs = RowPairs::new(&value, seg.first)?;
+    while let Some((fp, game)) = pairs.next_pair()? {
         if fp > u64::from(want) {
             break;
         }
@@ -227,6 +270,53 @@ pub fn games_of(
             out.push(g);
         }
     }
+    Ok(())
+}
+
+/// A row's pairs (fingerprint, game), all of them, each game checked to lie in `seg` and
+/// nothing left after the last.
+fn decode_row(seg: &ShapeSegment, value: &[u8]) -> Result<Vec<(u16, u32)>> {
+    let mut pairs = RowPairs::new(value, seg.first)?;
+    let mut out = Vec::with_capacity(pairs.left.min(1 << 16) as usize);
+    while let Some((fp, game)) = pairs.next_pair()? {
+        let fp = u16::try_from(fp)
+            .map_err(|_| Error::Corrupt(format!("a fingerprint past 16 bits ({fp:#x})")))?;
+        if game >= u64::from(seg.end) {
+            return Err(Error::Corrupt(format!(
+                "game {game}, outside the segment's ids {}..{}",
+                seg.first, seg.end
+            )));
+        }
+        out.push((fp, game as u32));
+    }
+    if !pairs.r.is_empty() {
+        return Err(Error::Corrupt(format!(
+            "{} bytes after its last pair",
+            pairs.r.remaining().len()
+        )));
+    }
+    Ok(out)
+}
+
+/// Every row of `kind` of `seg`, in row order: `f(row, its pairs or why they do not
+/// decode)`.
+pub fn each_row(
+    read: &ReadTx,
+    seg: &ShapeSegment,
+    kind: u8,
+    mut f: impl FnMut(u32, Result<Vec<(u16, u32)>>),
+) -> Result<()> {
+    let prefix = seg_key(kind, seg.first);
+    read.table(SHAPES)?
+        .scan(&row_key(kind, seg.first, 0), None, |k, v| {
+            if !k.starts_with(&prefix) {
+                return false;
+            }
+            if let Ok(row) = <[u8; 4]>::try_from(&k[5..]) {
+                f(u32::from_be_bytes(row), decode_row(seg, v));
+            }
+            true
+        })?;
     Ok(())
 }
 
