@@ -12,6 +12,8 @@
 //!   threads with the caller's function, and gives the results back in input order; a
 //!   table's rows made PGN text (`tabiya-parquet`) come in through it too
 //!   ([`pipeline::Source::Rows`]).
+//! - [`typed::play_line`] plays moves as a user types them (`1. e4 c5 2. Nf3`, `e2e4,c7c5`),
+//!   telling a word that is no move from a move not legal there.
 //! - [`write::write_game`] writes a game back as PGN ([`write::write_movetext`] its
 //!   movetext alone).
 
@@ -25,6 +27,7 @@ pub mod pipeline;
 pub mod refusal;
 pub mod san;
 pub mod split;
+pub mod typed;
 pub mod write;
 
 pub use game_error::GameError;

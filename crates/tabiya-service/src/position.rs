@@ -1,8 +1,8 @@
 //! A chess position as a user gives it: a FEN (or `startpos`) and moves played from it, in
-//! UCI or SAN, separated by commas or spaces.
+//! UCI or SAN, separated by commas or spaces, with move numbers and a result if the user
+//! writes them (`1. e4 c5 2. Nf3`; `tabiya_pgn::typed`).
 
 use shakmaty::fen::Fen;
-use shakmaty::san::San;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position as _};
 
@@ -57,21 +57,9 @@ impl ChessPosition {
         let mut line = vec![pos.clone()];
         let mut moves = Vec::new();
         if let Some(play) = play {
-            for (i, tok) in play.split([',', ' ']).filter(|t| !t.is_empty()).enumerate() {
-                let m = match tok
-                    .parse::<UciMove>()
-                    .ok()
-                    .and_then(|u| u.to_move(&pos).ok())
-                {
-                    Some(m) => m,
-                    None => tok
-                        .parse::<San>()
-                        .ok()
-                        .and_then(|s| s.to_move(&pos).ok())
-                        .ok_or_else(|| {
-                            Error::bad_request(format!("move {} {tok:?} is not legal here", i + 1))
-                        })?,
-                };
+            let played = tabiya_pgn::typed::play_line(&start, play)
+                .map_err(|(message, _)| Error::bad_request(message))?;
+            for m in played {
                 pos.play_unchecked(m);
                 moves.push(m);
                 line.push(pos.clone());

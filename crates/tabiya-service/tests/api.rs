@@ -36,13 +36,31 @@ fn bad_positions_are_bad_requests() {
     for (fen, play, says) in [
         (Some("not a fen"), None, "invalid FEN"),
         (Some("8/8/8/8/8/8/8/8 w - - 0 1"), None, "illegal position"),
-        (None, Some("e2e4,e2e4"), "move 2 \"e2e4\" is not legal here"),
-        (None, Some("e4 Nf6 Ke2 Ke7x"), "move 4 \"Ke7x\""),
+        (
+            None,
+            Some("e2e4,e2e4"),
+            "move 1... \"e2e4\": not legal here (Black to move)",
+        ),
+        (
+            None,
+            Some("e4 Nf6 Ke2 Ke7x"),
+            "move 2... \"Ke7x\": not a move",
+        ),
+        (None, Some("1. e4 xx"), "move 1... \"xx\": not a move"),
+        (
+            None,
+            Some("1. e4 e5 2. Nf3 Nc6 3. Nd2"),
+            "move 3. \"Nd2\": not legal",
+        ),
     ] {
         let e = ChessPosition::resolve(fen, play).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::BadRequest, "{fen:?} {play:?}");
         assert!(e.to_string().contains(says), "{e}");
     }
+    // Moves as a PGN writes them, as the page's paste box takes them.
+    let numbered = ChessPosition::resolve(None, Some("1. e4 c5 2. Nf3 d6 3.d4 cxd4 4. Nxd4 *"));
+    let plain = ChessPosition::resolve(None, Some("e2e4,c7c5,g1f3,d7d6,d2d4,c5d4,f3d4"));
+    assert_eq!(numbered.unwrap().fen, plain.unwrap().fen);
     let e = OthelloPosition::from_line("f5f5").unwrap_err();
     assert_eq!(e.kind(), ErrorKind::BadRequest);
     assert!(e.to_string().contains("f5"), "{e}");

@@ -18,9 +18,7 @@ const TWIC: &str = "pgn/twic/twic0920.pgn";
 /// The positions asked (by a line from the start), the plies a structure must hold, and
 /// a rating filter.
 fn cases() -> Vec<Value> {
-    let c = |line: &str, held: u32, rating: Option<u32>| {
-        json!({"line": line.split_whitespace().collect::<Vec<_>>(), "held": held, "ratingMin": rating})
-    };
+    let c = |line: &str, held: u32, rating: Option<u32>| json!({"line": line.split_whitespace().collect::<Vec<_>>(), "held": held, "ratingMin": rating});
     vec![
         // The Queen's Gambit Declined: the Carlsbad structure and its kin.
         c("d2d4 d7d5 c2c4 e7e6 b1c3 g8f6", 4, None),
@@ -194,14 +192,7 @@ fn mistakes_are_named() {
             .to_str()
             .unwrap(),
     ]);
-    let o = run_raw(&[
-        "explore",
-        "--db",
-        d,
-        "--later-structures",
-        "--held",
-        "5000",
-    ]);
+    let o = run_raw(&["explore", "--db", d, "--later-structures", "--held", "5000"]);
     assert!(!o.status.success());
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("held 5000: at most 1000 plies"), "{err}");

@@ -4,8 +4,6 @@
 //! [`Expr`]; an error names the offending word and its column.
 
 use shakmaty::fen::Fen;
-use shakmaty::san::San;
-use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
 use crate::stats::GameOutcome;
@@ -244,7 +242,49 @@ fn lex(text: &str) -> Result<Vec<Token>, ParseError> {
 }
 
 const WORDS: &str = "white, black, player, event, site, round, eco, result, elo, whiteelo, blackelo, \
-avgelo, date, year, plies, opening, reaches, material, pattern, pawns, annotated, follows, has, or any tag by name";
+avgelo, date, year, plies, opening, reaches, material, pattern, pawns, annotated, follows, has, \
+a common tag by name (annotator, timecontrol, termination, …), or tag NAME for any tag";
+
+/// The words a condition begins with, and the tags known by name: what a mistyped word is
+/// compared with.
+const FIELDS: [&str; 22] = [
+    "white",
+    "black",
+    "player",
+    "event",
+    "site",
+    "opening",
+    "result",
+    "elo",
+    "whiteelo",
+    "blackelo",
+    "avgelo",
+    "year",
+    "plies",
+    "date",
+    "annotated",
+    "has",
+    "pattern",
+    "pawns",
+    "material",
+    "reaches",
+    "follows",
+    "tag",
+];
+
+/// The known words nearest `word` (at most three, nearest first), by edit distance.
+fn nearest(word: &str) -> Vec<String> {
+    let mut near: Vec<(usize, String)> = FIELDS
+        .iter()
+        .map(|f| f.to_string())
+        .chain(KNOWN_TAGS.iter().map(|t| t.to_ascii_lowercase()))
+        .map(|f| (strsim::damerau_levenshtein(word, &f), f))
+        .filter(|(d, f)| *d <= 2.max(f.len() / 3) && *d < f.len())
+        .collect();
+    near.sort();
+    near.dedup_by(|a, b| a.1 == b.1);
+    near.into_iter().take(3).map(|(_, f)| f).collect()
+}
 
 /// How deep `(` and `not` may nest: the parser, the compiler and the tree's drop recurse
 /// once a level, and a deeper criterion overflowed the stack (found by fuzzing).
@@ -256,6 +296,8 @@ struct Parser<'t> {
     end: usize,
     /// `(` and `not` open around the token being read.
     depth: usize,
+    /// Any other word is a tag's name (criteria stored before `tag NAME` was asked for).
+    words_are_tags: bool,
 }
 
 fn is_kw(t: &Tok, kw: &str) -> bool {
@@ -607,13 +649,50 @@ impl<'t> Parser<'t> {
                 Ok(Expr::Cond(Cond::Follows { file, plies }))
             }
             "and" | "or" => self.err(Some(t), format!("a condition expected before `{word}`")),
-            _ if word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => {
+            "tag" => {
+                let tag = match self.next() {
+                    Some(Token {
+                        tok: Tok::Word(w) | Tok::Str(w),
+                        ..
+                    }) if !w.trim().is_empty() => w.trim().to_string(),
+                    other => {
+                        return self.err(
+                            other.or(Some(t)),
+                            "a tag's name expected after `tag` (tag WhiteFideId = 4100018)",
+                        );
+                    }
+                };
+                let tag = canonical_tag(&tag);
+                self.text_cond(move |op, value| Cond::Tag {
+                    tag: tag.clone(),
+                    op,
+                    value,
+                })
+            }
+            _ if KNOWN_TAGS.iter().any(|k| k.eq_ignore_ascii_case(word))
+                || (self.words_are_tags
+                    && word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')) =>
+            {
                 let tag = canonical_tag(word);
                 self.text_cond(move |op, value| Cond::Tag {
                     tag: tag.clone(),
                     op,
                     value,
                 })
+            }
+            _ if word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => {
+                let near = nearest(word);
+                let hint = match &near[..] {
+                    [] => String::new(),
+                    [one] => format!("; did you mean {one}?"),
+                    many => format!("; did you mean {}?", many.join(" or ")),
+                };
+                self.err(
+                    Some(t),
+                    format!(
+                        "unknown field {word}{hint} (a PGN tag is asked for with tag NAME: tag {word} = 'value'; the fields: {WORDS})"
+                    ),
+                )
             }
             _ => self.err(Some(t), format!("not a condition: one of {WORDS}")),
         }
@@ -680,34 +759,29 @@ impl<'t> Parser<'t> {
                     len: first.len,
                 })?
         } else {
-            let mut pos = Chess::default();
-            for (n, tok) in text.split_whitespace().enumerate() {
-                let tok = strip_number(tok);
-                if tok.is_empty() {
-                    continue;
+            let start = Chess::default();
+            let moves = tabiya_pgn::typed::play_line(&start, &text).map_err(|(message, at)| {
+                // Point at the move itself when it is a word of its own (words
+                // before it: those of the text before it).
+                let n = text[..at].split_whitespace().count();
+                let word = match first.tok {
+                    Tok::Word(_) => self
+                        .toks
+                        .iter()
+                        .filter(|t| t.at >= first.at)
+                        .nth(n)
+                        .unwrap_or(first),
+                    _ => first,
+                };
+                ParseError {
+                    message,
+                    at: word.at,
+                    len: word.len,
                 }
-                let m = tok
-                    .parse::<UciMove>()
-                    .ok()
-                    .and_then(|u| u.to_move(&pos).ok())
-                    .or_else(|| tok.parse::<San>().ok().and_then(|s| s.to_move(&pos).ok()));
-                match m {
-                    Some(m) => pos.play_unchecked(m),
-                    None => {
-                        // Point at the move itself when it is a word of its own.
-                        let word = self
-                            .toks
-                            .iter()
-                            .filter(|t| t.at >= first.at)
-                            .nth(n)
-                            .unwrap_or(first);
-                        return Err(ParseError {
-                            message: format!("move {} {tok:?} is not legal there", n + 1),
-                            at: word.at,
-                            len: word.len,
-                        });
-                    }
-                }
+            })?;
+            let mut pos = start;
+            for m in moves {
+                pos.play_unchecked(m);
             }
             pos
         };
@@ -718,36 +792,32 @@ impl<'t> Parser<'t> {
     }
 }
 
-/// `12.`, `12...e5` → the move alone.
-fn strip_number(tok: &str) -> &str {
-    tok.trim_start_matches(|c: char| c.is_ascii_digit())
-        .trim_start_matches('.')
-}
-
 /// Tags by their usual spelling (`eco` → `ECO`, `timecontrol` → `TimeControl`); others as
 /// written (compared without case anyway).
 fn canonical_tag(word: &str) -> String {
-    const KNOWN: [&str; 14] = [
-        "ECO",
-        "Round",
-        "Annotator",
-        "TimeControl",
-        "Termination",
-        "EventDate",
-        "Opening",
-        "Variation",
-        "PlyCount",
-        "WhiteTitle",
-        "BlackTitle",
-        "WhiteTeam",
-        "BlackTeam",
-        "Mode",
-    ];
-    KNOWN
+    KNOWN_TAGS
         .iter()
         .find(|k| k.eq_ignore_ascii_case(word))
         .map_or_else(|| word.to_string(), |k| k.to_string())
 }
+
+/// Tags a condition names as a word of its own (`eco = B90`); any other is `tag NAME`.
+const KNOWN_TAGS: [&str; 14] = [
+    "ECO",
+    "Round",
+    "Annotator",
+    "TimeControl",
+    "Termination",
+    "EventDate",
+    "Opening",
+    "Variation",
+    "PlyCount",
+    "WhiteTitle",
+    "BlackTitle",
+    "WhiteTeam",
+    "BlackTeam",
+    "Mode",
+];
 
 fn number(s: &str, _hi: bool) -> Option<u32> {
     s.parse().ok()
@@ -797,8 +867,18 @@ fn material(s: &str) -> Option<Material> {
     })
 }
 
-/// Parses a criterion.
+/// Parses a criterion: an unknown word is a mistake, named with the nearest known ones.
 pub fn parse(text: &str) -> Result<Expr, ParseError> {
+    parse_with(text, false)
+}
+
+/// Parses a criterion stored by an earlier version, when any other word was a tag's name
+/// (a gameset made then keeps its meaning).
+pub fn parse_stored(text: &str) -> Result<Expr, ParseError> {
+    parse_with(text, true)
+}
+
+fn parse_with(text: &str, words_are_tags: bool) -> Result<Expr, ParseError> {
     let toks = lex(text)?;
     if toks.is_empty() {
         return Err(ParseError {
@@ -814,6 +894,7 @@ pub fn parse(text: &str) -> Result<Expr, ParseError> {
         i: 0,
         end: text.len(),
         depth: 0,
+        words_are_tags,
     };
     let e = p.or()?;
     if let Some(t) = p.peek() {
@@ -982,16 +1063,58 @@ mod tests {
         let text = "avgelo >= 25x0 and result = '1-0'";
         let e = parse(text).unwrap_err();
         assert_eq!(&text[e.at..e.at + e.len], "25x0");
+        // An unknown word is a mistake, named with the nearest known words; a tag is asked
+        // for as `tag NAME` (a stored criterion of an earlier version keeps the old meaning).
         let text = "result = '1-0' and colour = white";
-        // An unknown word is a tag name: its comparison is fine, so this parses as a tag.
-        assert!(parse(text).is_ok());
+        let e = parse(text).unwrap_err();
+        assert_eq!(&text[e.at..e.at + e.len], "colour");
+        assert!(
+            e.message.starts_with("unknown field colour ("),
+            "{}",
+            e.message
+        );
+        assert!(parse_stored(text).is_ok());
+        let text = "reslt = '1-0'";
+        let e = parse(text).unwrap_err();
+        assert!(
+            e.message.starts_with("unknown field reslt; did you mean result? (a PGN tag is asked for with tag NAME: tag reslt = 'value'"),
+            "{}",
+            e.message
+        );
+        let e = parse("whitelo >= 2500").unwrap_err();
+        assert!(
+            e.message.contains("did you mean whiteelo or white?"),
+            "{}",
+            e.message
+        );
+        let e = parse("tag = 3").unwrap_err();
+        assert!(
+            e.message.contains("a tag's name expected after `tag`"),
+            "{}",
+            e.message
+        );
+        for (text, tag) in [
+            ("tag WhiteFideId = 4100018", "WhiteFideId"),
+            ("tag 'Black Team' ~ 'Riga'", "Black Team"),
+            ("tag timecontrol = 40/7200", "TimeControl"),
+            ("timecontrol = 40/7200", "TimeControl"),
+        ] {
+            let Cond::Tag { tag: got, .. } = cond(&parse(text).unwrap()).clone() else {
+                panic!("{text}")
+            };
+            assert_eq!(got, tag, "{text}");
+        }
         let text = "result = '1-0' and";
         let e = parse(text).unwrap_err();
         assert_eq!(e.at, text.len());
         let text = "reaches e4 e5 Ke3 and annotated";
         let e = parse(text).unwrap_err();
         assert_eq!(&text[e.at..e.at + e.len], "Ke3");
-        assert!(e.message.contains("move 3"));
+        assert!(
+            e.message.contains("move 2. \"Ke3\": not legal here"),
+            "{}",
+            e.message
+        );
         let text = "(year = 2000";
         let e = parse(text).unwrap_err();
         assert!(e.message.contains(")"));

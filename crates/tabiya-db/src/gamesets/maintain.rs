@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use tabiya_store::{ReadTx, WriteTx};
 
 use super::compile::{Node, Resolver, compile};
-use super::criteria::parse;
+use super::criteria::parse_stored;
 use super::game_view::GameView;
 use super::ids::IdSet;
 use super::store::{Definition, change_ids, definitions, definitions_in};
@@ -94,7 +94,7 @@ pub(crate) struct Live {
 
 /// Compiles a definition with a resolver.
 pub(crate) fn compile_definition(d: &Definition, r: &mut dyn Resolver) -> Result<Node> {
-    let e = parse(&d.criteria)
+    let e = parse_stored(&d.criteria)
         .map_err(|e| Error::Corrupt(format!("gameset {}: {}", d.name, e.explain(&d.criteria))))?;
     compile(&e, r)
 }
