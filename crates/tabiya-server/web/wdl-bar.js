@@ -3,8 +3,12 @@
 //   wdlBar({ white: 380, draws: 340, black: 280 }) -> <div class="wdl-bar">…</div>
 //   wdlPercentages({ white, draws, black })         -> [38, 34, 28] (whole numbers adding up to 100)
 //
-// Each segment carries its percentage as text (hidden when the segment is too narrow to hold
-// it), and the bar's accessible name and tooltip say all three, so it reads without colour.
+// Each segment carries its percentage as text, <span class="wdl-bar__pct">; a label is hidden
+// (wdl-bar__seg--narrow) when its segment is too narrow to hold it: below `narrowBelow` percent
+// at first, then, once the bar is laid out, whenever the text is wider than its segment
+// (measured again as the bar is resized), so labels are never clipped and never run into each
+// other. The bar's accessible name and tooltip say all three, so it reads without colour and
+// without the hidden labels.
 
 export function wdlPercentages({ white = 0, draws = 0, black = 0 }) {
   const counts = [white, draws, black];
@@ -41,8 +45,28 @@ export function wdlBar(counts, { narrowBelow = 12 } = {}) {
     const seg = document.createElement('span');
     seg.className = `wdl-bar__seg wdl-bar__seg--${CLASSES[i]}${p < narrowBelow ? ' wdl-bar__seg--narrow' : ''}`;
     seg.style.flexBasis = `${p}%`;
-    seg.textContent = `${p}%`;
+    seg.append(Object.assign(document.createElement('span'), { className: 'wdl-bar__pct', textContent: `${p}%` }));
     bar.append(seg);
   });
+  if (typeof ResizeObserver === 'function') resizes().observe(bar);
   return bar;
+}
+
+// One observer for every bar: a segment's label is shown only when it fits (with a pixel to
+// spare on each side).
+let observer = null;
+function resizes() {
+  observer ??= new ResizeObserver((entries) => {
+    for (const { target } of entries) fitLabels(target);
+  });
+  return observer;
+}
+
+export function fitLabels(bar) {
+  if (!bar.isConnected || !bar.clientWidth) return;
+  for (const seg of bar.querySelectorAll('.wdl-bar__seg')) {
+    const label = seg.querySelector('.wdl-bar__pct');
+    if (!label) continue;
+    seg.classList.toggle('wdl-bar__seg--narrow', label.offsetWidth + 2 > seg.clientWidth);
+  }
 }

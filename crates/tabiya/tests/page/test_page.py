@@ -26,7 +26,9 @@ the Othello database (f5 clicked on the board); a bad FEN pasted; the explorer a
 (390x844). The engine (the server's, Stockfish in the tests): started, its lines, the best
 move's arrow and the eval bar; stopped; the kept evaluation after a reload; the Eval column
 one move back; a server without an engine (its /api/engine answered 404 in the browser); the
-engine running at phone size. The statistics view (the header's link; its charts' numbers
+engine running at phone size. Nothing cut or overlapping at 1400, 1024 and 800 px (the explorer with its
+Eval column, the games, the books, Othello): element boxes measured, each cell inside its table
+and panel, each bar's shown percentages inside their segments and apart. The statistics view (the header's link; its charts' numbers
 against /api/stats; an opening's row opening the explorer there, a player's the player page;
 Othello's; at phone size). Notes: on the read-only server one shown without edit buttons; on
 the writable one added through the page (Markdown rendered, hostile text left text), seen
@@ -959,6 +961,87 @@ class Test:
         return (f"best {first} at depth ≥ 5, bar {bar!r}; stopped at depth {stopped_at}; "
                 f"kept: depth {kept['depth']} {score_text(kept['pvs'][0])}; c5's Eval cell {score_text(want)}")
 
+    # Everything laid out inside its place, measured in the browser: each table cell inside its
+    # table and its panel; each W/D/B bar's segments inside the bar, each shown percentage inside
+    # its segment and clear of its neighbours (a label that does not fit is hidden, and the bar's
+    # aria-label still says it). A list of what is wrong.
+    FIT = r"""
+() => {
+  const problems = [];
+  const r = (e) => e.getBoundingClientRect();
+  const name = (e) => (e.closest('tr')?.dataset.move || '') + ' ' + e.tagName.toLowerCase() + '.' + [...e.classList].join('.') + ' ' + JSON.stringify(e.textContent.trim().slice(0, 20));
+  const visible = (e) => e.offsetParent !== null && r(e).width > 0;
+  for (const table of document.querySelectorAll('.panels table, .page table')) {
+    if (!visible(table)) continue;
+    const panel = table.closest('.panel') || table.parentElement;
+    const pr = r(panel), tr = r(table);
+    const cs = getComputedStyle(panel);
+    const inner = { left: pr.left + parseFloat(cs.borderLeftWidth), right: pr.right - parseFloat(cs.borderRightWidth) };
+    for (const cell of table.querySelectorAll('th, td')) {
+      if (!visible(cell)) continue;
+      const c = r(cell);
+      if (c.right > tr.right + 0.5 || c.left < tr.left - 0.5) problems.push(`cell outside its table: ${name(cell)} ${c.left.toFixed(0)}-${c.right.toFixed(0)} vs ${tr.left.toFixed(0)}-${tr.right.toFixed(0)}`);
+      if (c.right > inner.right + 0.5 || c.left < inner.left - 0.5) problems.push(`cell outside its panel: ${name(cell)} ${c.right.toFixed(0)} > ${inner.right.toFixed(0)}`);
+    }
+  }
+  for (const bar of document.querySelectorAll('.wdl-bar')) {
+    if (!visible(bar)) continue;
+    const b = r(bar);
+    const labels = [];
+    for (const seg of bar.querySelectorAll('.wdl-bar__seg')) {
+      const s = r(seg);
+      if (s.left < b.left - 0.5 || s.right > b.right + 0.5) problems.push(`segment outside its bar: ${seg.textContent}`);
+      const label = seg.querySelector('.wdl-bar__pct');
+      const node = label || seg;
+      const style = getComputedStyle(node);
+      if (style.visibility === 'hidden' || style.color === 'rgba(0, 0, 0, 0)' || style.display === 'none') continue;
+      const range = document.createRange(); range.selectNodeContents(node);
+      const t = range.getBoundingClientRect();
+      if (!t.width) continue;
+      if (t.left < s.left - 0.5 || t.right > s.right + 0.5) problems.push(`label clipped: ${seg.textContent} text ${t.left.toFixed(1)}-${t.right.toFixed(1)} seg ${s.left.toFixed(1)}-${s.right.toFixed(1)} (${bar.title})`);
+      labels.push([t, seg.textContent]);
+    }
+    for (let i = 1; i < labels.length; i++) if (labels[i][0].left < labels[i - 1][0].right - 0.5) problems.push(`labels overlap: ${labels[i - 1][1]} ${labels[i][1]}`);
+    if (!/\d+%/.test(bar.getAttribute('aria-label') || '') && !/no games/.test(bar.getAttribute('aria-label') || '')) problems.push('bar without percentages in its label');
+  }
+  return problems;
+}"""
+
+    def nothing_cut(self, browser):
+        """The explorer with the Eval column (kept by the engine step), the games list, the books
+        and Othello at 1400, 1024 and 800 px: nothing cut, nothing overlapping."""
+        views = [("explorer with evaluations", dict(db=self.chess_db_param, play="e2e4"), "#explorer-table thead th.eval"),
+                 ("games", dict(db=self.chess_db_param, play="e2e4,c7c5", view="games"), "#games-table tbody tr"),
+                 ("books", dict(db=self.chess_db_param, play="e2e4", view="books"), ".view-panel:not([hidden]) table tbody tr")]
+        if self.othello_db:
+            views.append(("Othello", dict(db=self.othello_db), "#explorer-table tbody tr[data-move]"))
+        seen, hidden = 0, 0
+        for width in (1400, 1024, 800):
+            page = self.new_page(browser, viewport={"width": width, "height": 900})
+            for name, params, ready in views:
+                page.goto(self.url(**params))
+                try:
+                    page.wait_for_selector(ready)
+                except Exception as e:
+                    raise Failure(f"{name} at {width} px: {ready} never shown") from e
+                self.settle(page)
+                page.wait_for_timeout(100)  # the bars' labels are fitted on their first resize
+                problems = page.evaluate(self.FIT)
+                check(not problems, f"{name} at {width} px: {len(problems)} problems: {problems[:5]}")
+                check(page.evaluate("document.documentElement.scrollWidth") <= width,
+                      f"{name} at {width} px: the page is wider than the window")
+                seen += page.locator(".wdl-bar:visible").count()
+                hidden += page.locator(".wdl-bar__seg--narrow").count()
+                if width in (1400, 800) and name in ("explorer with evaluations", "games"):
+                    self.shot(page, f"fit-{name.split()[0]}-{width}")
+            # A hidden label's number is still the bar's: in its aria-label and title.
+            missing = page.evaluate("""() => [...document.querySelectorAll('.wdl-bar__seg--narrow')]
+                .filter(s => !s.closest('.wdl-bar').getAttribute('aria-label').includes(s.textContent)
+                          || !s.closest('.wdl-bar').title.includes(s.textContent)).length""")
+            check(missing == 0, f"{missing} hidden percentages not in their bar's aria-label at {width} px")
+            page.context.close()
+        return f"{seen} bars at 1400/1024/800 px, all inside; {hidden} labels too wide for their segment hidden"
+
     def no_engine(self, browser):
         """A server without an engine: the panel says so, with no button and no error."""
         page = self.new_page(browser, viewport={"width": 1280, "height": 900})
@@ -1309,6 +1392,7 @@ class Test:
             self.step("preparation against a player: As White, a row played", self.preparation, page)
             self.step("engine: start, lines, arrow, bar, stop, kept, Eval column", self.engine, page)
             self.step("engine: none on the server", self.no_engine, browser)
+            self.step("nothing cut or overlapping at 1400, 1024, 800 px", self.nothing_cut, browser)
             self.step("Othello", self.othello, page)
             self.step("statistics view", self.stats, page)
             self.step("statistics of the Othello database", self.stats_othello, page)
