@@ -47,7 +47,15 @@ impl Speed {
 
     /// The class named by Lichess's name.
     pub fn from_name(s: &str) -> Option<Speed> {
-        Speed::ALL.into_iter().find(|sp| sp.name() == s)
+        // Any case, `ultra-bullet` and `ultra_bullet` too: what a user types.
+        let s: String = s
+            .trim()
+            .chars()
+            .filter(|c| !matches!(c, '-' | '_' | ' '))
+            .collect();
+        Speed::ALL
+            .into_iter()
+            .find(|sp| sp.name().eq_ignore_ascii_case(&s))
     }
 
     /// The class of a game whose clock starts at `base` seconds and adds `increment` a move.
@@ -152,8 +160,12 @@ mod tests {
         }
         for s in Speed::ALL {
             assert_eq!(Speed::from_byte(Speed::to_byte(Some(s))), Some(s));
+            assert_eq!(Speed::from_name(&s.name().to_uppercase()), Some(s));
             assert_eq!(Speed::from_name(s.name()), Some(s));
         }
+        assert_eq!(Speed::from_name("Ultra-Bullet"), Some(Speed::UltraBullet));
+        assert_eq!(Speed::from_name(" Classical "), Some(Speed::Classical));
+        assert_eq!(Speed::from_name("fast"), None);
         assert_eq!(Speed::from_byte(0), None);
     }
 }

@@ -225,7 +225,7 @@ pub async fn import(
             }
         };
         let last = match result {
-            Ok(Ok(report)) => ImportLine::Report(report),
+            Ok(Ok(report)) => ImportLine::Report(Box::new(report)),
             Ok(Err(e)) => ImportLine::Error {
                 message: full_message(&e),
                 kind: e.kind(),

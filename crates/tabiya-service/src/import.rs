@@ -146,6 +146,8 @@ pub fn import_sources(
     req: &ImportRequest,
     progress: &ImportProgress,
 ) -> Result<ImportReport> {
+    // What was there before: a database made by this import and left empty is taken away.
+    let made = (!Db::exists(dir)).then(|| Before::of(dir));
     let db = Db::open_or_create(
         dir,
         kind,
@@ -185,7 +187,53 @@ pub fn import_sources(
     progress.compacting.store(false, Ordering::Relaxed);
     let report = result?;
     shrunk?;
+    if let Some(before) = made
+        && report.summary().database_games == 0
+    {
+        before.restore(dir)?;
+    }
     Ok(report)
+}
+
+/// A directory as it was before an import made a database in it: absent, or its entries.
+struct Before {
+    entries: Option<Vec<std::ffi::OsString>>,
+}
+
+impl Before {
+    fn of(dir: &Path) -> Before {
+        Before {
+            entries: std::fs::read_dir(dir)
+                .ok()
+                .map(|d| d.flatten().map(|e| e.file_name()).collect()),
+        }
+    }
+
+    /// Takes away what the import made (nothing imported: no empty database left behind).
+    fn restore(self, dir: &Path) -> Result<()> {
+        let gone = |e: std::io::Error| {
+            Error::new(
+                crate::ErrorKind::Io,
+                format!("cannot remove the empty database {}: {e}", dir.display()),
+            )
+        };
+        match self.entries {
+            None => std::fs::remove_dir_all(dir).map_err(gone),
+            Some(before) => {
+                for e in std::fs::read_dir(dir).map_err(gone)?.flatten() {
+                    if !before.contains(&e.file_name()) {
+                        let p = e.path();
+                        if p.is_dir() {
+                            std::fs::remove_dir_all(&p).map_err(gone)?;
+                        } else {
+                            std::fs::remove_file(&p).map_err(gone)?;
+                        }
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
 }
 
 /// Imports `req.files` into a database this process already has open (a server's), while

@@ -83,6 +83,7 @@ pub struct ProbeArgs {
     pub book: BookArg,
     #[command(flatten)]
     pub position: PositionArg,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
 }
@@ -100,6 +101,7 @@ pub struct DumpArgs {
     /// Polyglot: dump the lines of this colour only (default: both).
     #[arg(long, value_enum, alias = "colour")]
     pub color: Option<ColourArg>,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
 }
@@ -108,6 +110,7 @@ pub struct DumpArgs {
 pub struct CheckArgs {
     #[command(flatten)]
     pub book: BookArg,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
 }
@@ -116,6 +119,7 @@ pub struct CheckArgs {
 pub struct InfoArgs {
     #[command(flatten)]
     pub book: BookArg,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
 }
@@ -135,6 +139,7 @@ pub struct ConvertArgs {
     /// `make-book -min-game`).
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub min_game: u64,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
 }
@@ -145,8 +150,10 @@ pub struct MergeArgs {
     pub first: PathBuf,
     /// Second book (`-in2`).
     pub second: PathBuf,
+    /// The merged book: a Polyglot `.bin` (`-out`).
     #[arg(short, long, value_name = "OUT")]
     pub output: PathBuf,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
 }
@@ -160,6 +167,7 @@ pub struct GameArgs {
     /// Print only the N-th linked game (from 0, in the order `--json` lists them).
     #[arg(long, value_name = "N")]
     pub index: Option<usize>,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
 }

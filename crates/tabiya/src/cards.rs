@@ -67,6 +67,7 @@ pub struct AddArgs {
     /// A note shown after the card is answered (Markdown).
     #[arg(long)]
     pub note: Option<String>,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
 }
@@ -87,6 +88,7 @@ pub struct FromLineArgs {
     /// A note kept with every card of the line.
     #[arg(long)]
     pub note: Option<String>,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
 }
@@ -128,6 +130,7 @@ pub struct FromBookArgs {
     pub db: DbArg,
     #[command(flatten)]
     pub walk: WalkArgs,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
 }
@@ -147,6 +150,7 @@ pub struct FromRepArgs {
     /// Stop after this many cards.
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=100_000))]
     pub max_cards: u64,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
 }
@@ -160,6 +164,7 @@ pub struct FromDbArgs {
     /// Moves played in fewer games are left out.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
     pub min_games: u64,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
 }
@@ -177,6 +182,7 @@ pub struct ListArgs {
     /// At most this many.
     #[arg(long)]
     pub limit: Option<usize>,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
 }
@@ -187,6 +193,7 @@ pub struct IdArgs {
     pub id: u32,
     #[command(flatten)]
     pub db: DbArg,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
 }
@@ -195,6 +202,7 @@ pub struct IdArgs {
 pub struct StatsArgs {
     #[command(flatten)]
     pub db: DbArg,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
 }

@@ -11,6 +11,7 @@ use crate::output::print_json;
 pub struct CheckArgs {
     #[command(flatten)]
     pub db: DbArg,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
 }

@@ -50,6 +50,7 @@ pub struct LoadArgs {
     /// Index memory in MiB for storing the games (as `tabiya import --memory`).
     #[arg(long, value_name = "MIB")]
     pub memory: Option<u64>,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
 }
@@ -70,6 +71,7 @@ pub struct SubsetArgs {
     /// Games per transaction (as `tabiya import --batch`).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub batch: Option<u64>,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
 }
@@ -85,6 +87,7 @@ pub struct MergeArgs {
     /// Games per transaction (as `tabiya import --batch`; default: as many as memory allows).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub batch: Option<u64>,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
 }

@@ -17,6 +17,7 @@ pub struct DuplicatesArgs {
     /// more tags, then first imported).
     #[arg(long)]
     pub remove: bool,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
 }

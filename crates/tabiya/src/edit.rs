@@ -24,6 +24,7 @@ pub struct EditArgs {
     /// Remove a tag (repeatable).
     #[arg(long, value_name = "TAG")]
     pub unset: Vec<String>,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
 }
@@ -42,6 +43,7 @@ pub struct DeleteArgs {
     /// the gameset that meet them.
     #[arg(long = "where", value_name = "CRITERIA")]
     pub criteria: Option<String>,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
 }

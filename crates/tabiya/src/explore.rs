@@ -32,6 +32,7 @@ pub struct ExploreArgs {
     pub player: Option<String>,
     #[command(flatten)]
     pub filter: ChessFilterArgs,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
     /// Chess: results over time instead — the position's games by year and each move's

@@ -94,13 +94,14 @@ pub fn run(args: ExportArgs) -> anyhow::Result<()> {
         let mut out = std::io::BufWriter::new(
             std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?,
         );
-        if args.evals {
+        let n = if args.evals {
             let ids = export::game_ids(&db, &selection)?;
-            tabiya_service::annotate::write_parquet(&db, &ids, &mut out)?;
+            tabiya_service::annotate::write_parquet(&db, &ids, &mut out)?
         } else {
-            export::parquet_named(&db, &selection, args.canonical_names, args.notes, &mut out)?;
-        }
-        return Ok(());
+            export::parquet_named(&db, &selection, args.canonical_names, args.notes, &mut out)?
+        };
+        out.flush()?;
+        return summary(n, "Parquet", args.output.as_ref());
     }
     let mut out: Box<dyn Write> = match &args.output {
         Some(p) => Box::new(std::io::BufWriter::new(
@@ -108,11 +109,23 @@ pub fn run(args: ExportArgs) -> anyhow::Result<()> {
         )),
         None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
     };
-    if args.evals {
+    let n = if args.evals {
         let ids = export::game_ids(&db, &selection)?;
-        tabiya_service::annotate::write_pgn(&db, &ids, &mut out)?;
+        tabiya_service::annotate::write_pgn(&db, &ids, &mut out)?
     } else {
-        export::pgn_named(&db, &selection, args.canonical_names, args.notes, &mut out)?;
-    }
+        export::pgn_named(&db, &selection, args.canonical_names, args.notes, &mut out)?
+    };
+    out.flush()?;
+    summary(n, "PGN", args.output.as_ref())
+}
+
+/// What was written, on standard error (standard output may be the games themselves).
+fn summary(games: u64, format: &str, output: Option<&PathBuf>) -> anyhow::Result<()> {
+    let to = output.map_or_else(
+        || "standard output".to_string(),
+        |p| p.display().to_string(),
+    );
+    let plural = if games == 1 { "" } else { "s" };
+    eprintln!("exported {games} game{plural} as {format} to {to}");
     Ok(())
 }

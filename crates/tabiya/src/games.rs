@@ -22,16 +22,20 @@ pub struct GamesArgs {
     pub othello: OthelloFilterArgs,
     #[command(flatten)]
     pub chess: ChessFilterArgs,
+    /// The order of the list: best rated first, newest first, or as imported.
     #[arg(long, value_enum, default_value = "rating")]
     pub sort: SortArg,
+    /// Games listed at most.
     #[arg(long, default_value_t = 20)]
     pub limit: usize,
+    /// Games of the list skipped first (the next page: --offset 20).
     #[arg(long, default_value_t = 0)]
     pub offset: usize,
     /// Each game's novelty (chess): the first move leading where no earlier game went, the
     /// last known move, the earlier games per ply (a lookup per ply of each game).
     #[arg(long)]
     pub novelties: bool,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
 }

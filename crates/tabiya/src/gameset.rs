@@ -43,6 +43,7 @@ pub struct CreateArgs {
     /// Made from another gameset: only its games are judged, and they stay among them.
     #[arg(long = "from", value_name = "PARENT")]
     pub from: Option<String>,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
 }
@@ -51,6 +52,7 @@ pub struct CreateArgs {
 pub struct ListArgs {
     #[command(flatten)]
     pub db: DbArg,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
 }
@@ -59,7 +61,9 @@ pub struct ListArgs {
 pub struct NameArgs {
     #[command(flatten)]
     pub db: DbArg,
+    /// The gameset's name.
     pub name: String,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
 }
@@ -68,11 +72,15 @@ pub struct NameArgs {
 pub struct GamesArgs {
     #[command(flatten)]
     pub db: DbArg,
+    /// The gameset's name.
     pub name: String,
+    /// Games listed at most.
     #[arg(long, default_value_t = 20)]
     pub limit: usize,
+    /// Games of the list skipped first (the next page: --offset 20).
     #[arg(long, default_value_t = 0)]
     pub offset: usize,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
 }
@@ -81,6 +89,7 @@ pub struct GamesArgs {
 pub struct ExportArgs {
     #[command(flatten)]
     pub db: DbArg,
+    /// The gameset's name.
     pub name: String,
     /// Output file (default: standard output).
     #[arg(short, long)]

@@ -3,6 +3,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
 use clap::Args;
 use tabiya_service::ErrorKind;
@@ -67,6 +68,12 @@ pub fn run(args: ImportArgs) -> anyhow::Result<()> {
         },
     };
     let progress = Arc::new(ImportProgress::default());
+    // Ctrl-C: stop reading, commit the games read whole, say so (a second: at once).
+    let asked = Arc::clone(&progress);
+    crate::interrupt::on_first_signal(
+        move || asked.reading.cancel.swap(true, Ordering::SeqCst),
+        "stopping: keeping the games read so far",
+    );
     let ticker = ImportTicker::start(&progress, files.len());
     let result = import::import(&dir, &req, &progress);
     ticker.finish();
@@ -96,12 +103,24 @@ pub fn run(args: ImportArgs) -> anyhow::Result<()> {
             ImportReport::Othello(w) => print_othello(w, &dir)?,
         }
     }
-    // A file that could not be read (missing, unreadable, cut short) fails the command, once
-    // the rest is in.
     let summary = match &report {
         ImportReport::Chess(s) => s,
         ImportReport::Othello(w) => &w.summary,
     };
+    if summary.interrupted {
+        eprintln!(
+            "interrupted: {} games kept; run the same command again to finish{}",
+            summary.imported,
+            if req.keep_duplicates {
+                " (without --keep-duplicates, or the games kept come in twice)"
+            } else {
+                " (the games kept are skipped as duplicates)"
+            }
+        );
+        std::process::exit(130);
+    }
+    // A file that could not be read (missing, unreadable, cut short) fails the command, once
+    // the rest is in.
     let mut failed: Vec<&str> = summary
         .problems
         .iter()
@@ -116,6 +135,26 @@ pub fn run(args: ImportArgs) -> anyhow::Result<()> {
             files.len(),
             failed.join(", ")
         );
+    }
+    Ok(())
+}
+
+/// The database's games after the import; or, when nothing was stored in a database the
+/// import would have made, that none was made.
+fn database_line(out: &mut impl Write, dir: &Path, s: &ImportSummary) -> anyhow::Result<()> {
+    if s.database_games == 0 && !tabiya_service::Db::exists(dir) {
+        writeln!(
+            out,
+            "  nothing imported: no database made at {}",
+            dir.display()
+        )?;
+    } else {
+        writeln!(
+            out,
+            "  database {}: {} games",
+            dir.display(),
+            s.database_games
+        )?;
     }
     Ok(())
 }
@@ -156,12 +195,7 @@ pub fn print_chess(summary: &ImportSummary, dir: &Path) -> anyhow::Result<()> {
             summary.warnings
         )?;
     }
-    writeln!(
-        out,
-        "  database {}: {} games",
-        dir.display(),
-        summary.database_games
-    )?;
+    database_line(&mut out, dir, summary)?;
     for n in &summary.notes {
         writeln!(out, "  note: {}", file_problem(&n.file, &n.reason))?;
     }
@@ -213,12 +247,7 @@ fn print_othello(s: &WthorImportSummary, dir: &Path) -> anyhow::Result<()> {
             ch.kind, ch.id, ch.old, ch.new
         )?;
     }
-    writeln!(
-        out,
-        "  database {}: {} games",
-        dir.display(),
-        c.database_games
-    )?;
+    database_line(&mut out, dir, c)?;
     drop(out);
     for p in c.problems.iter().take(20) {
         eprintln!("{}", file_problem(&p.file, &p.reason));

@@ -43,6 +43,7 @@ pub enum NamesCommand {
 pub struct FillEloArgs {
     #[command(flatten)]
     pub db: DbArg,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
 }
@@ -51,8 +52,10 @@ pub struct FillEloArgs {
 pub struct AmbiguousArgs {
     #[command(flatten)]
     pub db: DbArg,
+    /// Which names: players, events, sites or annotators.
     #[arg(long, value_enum, default_value = "player")]
     pub kind: KindArg,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
 }
@@ -61,6 +64,7 @@ pub struct AmbiguousArgs {
 pub struct ShowArgs {
     #[command(flatten)]
     pub db: DbArg,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
     /// The player's name as written in the games (any case or accents).
@@ -77,6 +81,7 @@ pub struct SearchArgs {
     /// At most this many.
     #[arg(long, default_value_t = 20)]
     pub limit: usize,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
     /// What to look for, e.g. "karpov an" or "kasprov".
@@ -87,16 +92,20 @@ pub struct SearchArgs {
 pub struct ListArgs {
     #[command(flatten)]
     pub db: DbArg,
+    /// Which names: players, events, sites or annotators.
     #[arg(long, value_enum, default_value = "player")]
     pub kind: KindArg,
+    /// Names skipped first (the next page: --offset 100).
     #[arg(long, default_value_t = 0)]
     pub offset: usize,
+    /// Names listed at most.
     #[arg(long, default_value_t = 100)]
     pub limit: usize,
     /// Only the players (events, sites) whose name or a spelling contains this (any case
     /// or accents).
     #[arg(long)]
     pub filter: Option<String>,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
 }

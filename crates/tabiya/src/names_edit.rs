@@ -15,8 +15,10 @@ use crate::output::print_json;
 pub struct AliasArgs {
     #[command(flatten)]
     pub db: DbArg,
+    /// Which names: players, events, sites or annotators.
     #[arg(long, value_enum, default_value = "player")]
     pub kind: KindArg,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
     /// A spelling as written in games (any case).
@@ -30,8 +32,10 @@ pub struct AliasArgs {
 pub struct OneNameArgs {
     #[command(flatten)]
     pub db: DbArg,
+    /// Which names: players, events, sites or annotators.
     #[arg(long, value_enum, default_value = "player")]
     pub kind: KindArg,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
     /// A spelling as written in games (any case).
@@ -42,8 +46,10 @@ pub struct OneNameArgs {
 pub struct TwoNamesArgs {
     #[command(flatten)]
     pub db: DbArg,
+    /// Which names: players, events, sites or annotators.
     #[arg(long, value_enum, default_value = "player")]
     pub kind: KindArg,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
     /// A spelling, or a player's (event's, site's) name.
@@ -56,8 +62,10 @@ pub struct TwoNamesArgs {
 pub struct RenameArgs {
     #[command(flatten)]
     pub db: DbArg,
+    /// Which names: players, events, sites or annotators.
     #[arg(long, value_enum, default_value = "player")]
     pub kind: KindArg,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
     /// A spelling, or the name shown now.
@@ -70,6 +78,7 @@ pub struct RenameArgs {
 pub struct LoadSpellingArgs {
     #[command(flatten)]
     pub db: DbArg,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
     /// Scid's spelling file: `.ssp`, or compressed `.ssp.zst`.

@@ -28,6 +28,7 @@ pub struct PositionArgs {
     pub db: DbArg,
     #[command(flatten)]
     pub position: PositionArg,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
 }
@@ -38,6 +39,7 @@ pub struct SetArgs {
     pub db: DbArg,
     #[command(flatten)]
     pub position: PositionArg,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
     /// The note's text from a file (Markdown), - for standard input.

@@ -23,6 +23,7 @@ pub struct NoveltyArgs {
     /// Every ply with its earlier games, not only the novelty.
     #[arg(long)]
     pub plies: bool,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
 }

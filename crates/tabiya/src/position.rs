@@ -58,18 +58,21 @@ pub enum PositionCommand {
 
 #[derive(Args)]
 pub struct EncodeArgs {
+    /// The form: B32 (32 bytes), CDB's 24 bytes, or a book's key (CTG, Kvetka, Polyglot).
     #[arg(long, value_enum)]
     pub format: CodecArg,
     /// FEN positions (`startpos` for the start; `-` reads one FEN per line from standard
     /// input).
     #[arg(required = true, value_name = "FEN")]
     pub fens: Vec<String>,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
 }
 
 #[derive(Args)]
 pub struct DecodeArgs {
+    /// The form the hex is in: B32 (32 bytes), CDB's 24 bytes, or a book's key.
     #[arg(long, value_enum)]
     pub format: CodecArg,
     /// Hex strings (`-` reads one per line from standard input).
@@ -81,6 +84,7 @@ pub struct DecodeArgs {
     /// CTG/Kvetka: the real position was mirrored a↔h (undo the mirror).
     #[arg(long)]
     pub mirrored: bool,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
 }

@@ -83,6 +83,7 @@ pub struct CheckArgs {
     pub player: Option<String>,
     #[command(flatten)]
     pub filter: ChessFilterArgs,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
 }
@@ -105,6 +106,7 @@ pub struct GamesArgs {
     /// Games listed one by one at most (all are counted).
     #[arg(long, default_value_t = 20)]
     pub limit: usize,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
 }

@@ -12,6 +12,7 @@ use crate::output::print_json;
 pub struct StatsArgs {
     #[command(flatten)]
     pub db: DbArg,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
 }

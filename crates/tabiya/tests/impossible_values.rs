@@ -142,6 +142,12 @@ fn a_parquet_file_of_no_rows_imports_as_no_games() {
     let stdout = text(&out.stdout);
     assert!(stdout.contains("imported 0 of 0 games"), "{stdout}");
     assert!(stdout.contains("the table holds no rows"), "{stdout}");
+    // Nothing imported: no empty database is left behind, and the summary says so.
+    assert!(!db.exists(), "an import of nothing leaves no database");
+    assert!(
+        stdout.contains("nothing imported: no database made at"),
+        "{stdout}"
+    );
     let report = json(&["import", "--json", "--db", s(&db), s(&file)]);
     assert_eq!(report["problems"], serde_json::json!([]), "{report}");
     assert_eq!(report["notes"][0]["file"], s(&file), "{report}");

@@ -298,10 +298,17 @@ impl<'a> Intake<'a> {
                     match taken? {
                         None => {}
                         Some(Stop::Writer) => return Ok(()),
-                        Some(Stop::Cancelled) => break,
+                        Some(Stop::Cancelled) => {
+                            self.summary.interrupted = true;
+                            break;
+                        }
                     }
                 }
             }
+        }
+        // Asked to stop while waiting for the reader, which stopped first.
+        if self.progress.reading.cancel.load(Ordering::Relaxed) {
+            self.summary.interrupted = true;
         }
         self.batch.names = self.names.take_pending();
         let last = (

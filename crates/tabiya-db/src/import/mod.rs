@@ -179,6 +179,10 @@ pub struct ImportSummary {
     /// Index runs this import wrote (one per transaction), and merges at its end.
     pub runs_written: u32,
     pub merges: u32,
+    /// Stopped when asked (Ctrl-C: the reading's `cancel`) before the end of the input:
+    /// the games read whole until then are kept, the rest not read.
+    #[serde(default)]
+    pub interrupted: bool,
 }
 
 pub(crate) fn reason_kind(reason: &str) -> String {

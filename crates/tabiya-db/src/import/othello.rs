@@ -442,6 +442,7 @@ impl Database {
                             }
                         }
                         if progress.reading.cancel.load(Ordering::Relaxed) {
+                            out.summary.interrupted = true;
                             break 'files;
                         }
                     }

@@ -57,7 +57,7 @@ pub fn hand_over_import(
         }
         match serde_json::from_str::<ImportLine>(&line)? {
             ImportLine::Status(s) => on_status(&s),
-            ImportLine::Report(r) => return Ok(r),
+            ImportLine::Report(r) => return Ok(*r),
             ImportLine::Error { message, kind } => return Err(Error::new(kind, message)),
         }
     }

@@ -103,7 +103,7 @@ pub fn header_bytes(header: &ImportHeader) -> serde_json::Result<Vec<u8>> {
 #[serde(rename_all = "camelCase")]
 pub enum ImportLine {
     Status(ImportStatus),
-    Report(ImportReport),
+    Report(Box<ImportReport>),
     Error { message: String, kind: ErrorKind },
 }
 

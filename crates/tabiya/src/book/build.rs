@@ -74,6 +74,7 @@ pub struct BuildArgs {
     /// Parse threads (default: the machine's cores).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
+    /// Print JSON instead of text (for programs).
     #[arg(long)]
     pub json: bool,
 }
