@@ -33,6 +33,12 @@ impl ChessPosition {
         Some(child)
     }
 
+    /// A move of this position given in UCI, in SAN (`None` when it is not legal here).
+    pub fn san_of(&self, uci: &str) -> Option<String> {
+        let m = uci.parse::<UciMove>().ok()?.to_move(&self.pos).ok()?;
+        Some(shakmaty::san::SanPlus::from_move(self.pos.clone(), m).to_string())
+    }
+
     /// The standard starting position.
     pub fn start() -> ChessPosition {
         ChessPosition::resolve(None, None).expect("the start position is legal")

@@ -221,8 +221,8 @@ fn print_game(out: &mut dyn Write, g: &GameReport, alone: bool) -> anyhow::Resul
             j.number,
             j.san,
             j.judgement,
-            j.before.text(),
-            j.after.text(),
+            j.before.signed_text(),
+            j.after.signed_text(),
             j.best
                 .as_ref()
                 .map_or(String::new(), |b| format!(", {b} was best"))

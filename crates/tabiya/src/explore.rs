@@ -261,7 +261,7 @@ pub fn print_chess(answer: &ChessAnswer) -> anyhow::Result<()> {
         writeln!(
             out,
             "eval {} at depth {} ({}){}",
-            a.pvs.first().map_or("-".into(), |p| p.score.text()),
+            a.pvs.first().map_or("-".into(), |p| p.score.signed_text()),
             a.depth,
             a.engine,
             a.pvs
@@ -401,7 +401,15 @@ pub fn print_chess(answer: &ChessAnswer) -> anyhow::Result<()> {
                 g.black.rating.map_or("?".into(), |r| r.to_string()),
                 res,
                 g.year.map_or(String::new(), |y| y.to_string()),
-                g.uci.clone().unwrap_or_default()
+                // The move in SAN, as the table above names it.
+                g.uci
+                    .as_deref()
+                    .map(|u| e
+                        .moves
+                        .iter()
+                        .find(|m| m.uci == u)
+                        .map_or(u, |m| m.san.as_str()))
+                    .unwrap_or_default()
             )?;
         }
     }

@@ -115,7 +115,7 @@ pub fn run(args: GamesArgs) -> anyhow::Result<()> {
                     .iter()
                     .map(|g| (&g.game, Some(&g.novelty)))
                     .collect();
-                return print_chess(page.total, &rows, args.offset);
+                return print_chess(&at, page.total, &rows, args.offset);
             }
             let page = games::chess_filtered(
                 &db,
@@ -130,18 +130,28 @@ pub fn run(args: GamesArgs) -> anyhow::Result<()> {
             }
             let rows: Vec<(&GameRow, Option<&Report>)> =
                 page.games.iter().map(|g| (g, None)).collect();
-            print_chess(page.total, &rows, args.offset)
+            print_chess(&at, page.total, &rows, args.offset)
         }
     }
 }
 
-/// The games, each with its novelty when asked (`novelty 14. Nd5`).
+/// The games as a table under a header, each with the move it played here (SAN) and its
+/// novelty when asked (`novelty 14. Nd5`).
 fn print_chess(
+    at: &tabiya_service::ChessPosition,
     total: u64,
     rows: &[(&GameRow, Option<&Report>)],
     offset: usize,
 ) -> anyhow::Result<()> {
     let mut w = std::io::stdout().lock();
+    if rows.is_empty() {
+        writeln!(
+            w,
+            "{total} games reach this position; none from {}",
+            offset + 1
+        )?;
+        return Ok(());
+    }
     writeln!(
         w,
         "{} games reach this position; showing {}–{}",
@@ -149,27 +159,60 @@ fn print_chess(
         offset + 1,
         offset + rows.len()
     )?;
-    for (g, novelty) in rows {
-        let novelty = match novelty {
-            Some(r) => match &r.novelty {
-                Some(n) => format!("  novelty {}", n.text),
-                None => "  no novelty".to_string(),
-            },
-            None => String::new(),
-        };
-        writeln!(
-            w,
-            "#{:<8} {} ({}) - {} ({}) {} {} {} {}{novelty}",
-            g.id,
-            g.white.name,
-            g.white.rating.map_or("?".into(), |r| r.to_string()),
-            g.black.name,
-            g.black.rating.map_or("?".into(), |r| r.to_string()),
-            g.result,
-            g.date,
-            g.event,
-            g.uci.clone().unwrap_or_default()
-        )?;
+    let player = |p: &tabiya_service::explore::Player| match p.rating {
+        Some(r) => format!("{} ({r})", p.name),
+        None => p.name.clone(),
+    };
+    let cells: Vec<[String; 7]> = rows
+        .iter()
+        .map(|(g, novelty)| {
+            [
+                format!("#{}", g.id),
+                player(&g.white),
+                player(&g.black),
+                g.result.clone(),
+                g.date.clone(),
+                g.event.clone(),
+                [
+                    g.uci
+                        .as_deref()
+                        .map(|u| at.san_of(u).unwrap_or_else(|| u.to_string()))
+                        .unwrap_or_else(|| "(ended)".into()),
+                    match novelty {
+                        Some(r) => match &r.novelty {
+                            Some(n) => format!("  novelty {}", n.text),
+                            None => "  no novelty".to_string(),
+                        },
+                        None => String::new(),
+                    },
+                ]
+                .concat(),
+            ]
+        })
+        .collect();
+    let head = ["game", "white", "black", "result", "date", "event", "move"];
+    let mut width = head.map(|h| h.chars().count());
+    for c in &cells {
+        for (i, cell) in c.iter().enumerate() {
+            width[i] = width[i].max(cell.chars().count());
+        }
+    }
+    let line = |cols: [&str; 7]| -> String {
+        let mut s = String::new();
+        for (i, c) in cols.iter().enumerate() {
+            if i == 6 {
+                s.push_str(c);
+            } else {
+                let pad = width[i] - c.chars().count();
+                s.push_str(c);
+                s.push_str(&" ".repeat(pad + 2));
+            }
+        }
+        s.trim_end().to_string()
+    };
+    writeln!(w, "{}", line(head))?;
+    for c in &cells {
+        writeln!(w, "{}", line(c.each_ref().map(String::as_str)))?;
     }
     Ok(())
 }
