@@ -284,6 +284,12 @@ pub fn print_chess(answer: &ChessAnswer) -> anyhow::Result<()> {
             String::new()
         }
     )?;
+    if let Some(n) = e.without_speed.filter(|&n| n > 0) {
+        writeln!(
+            out,
+            "note: {n} games of the position have no time control (no TimeControl tag) and are left out by --speed"
+        )?;
+    }
     let rep = &answer.repertoire;
     let in_rep = |uci: &str| {
         rep.as_ref()

@@ -1,7 +1,8 @@
 //! What a user types at the command line, taken as they mean it or refused saying why: moves
 //! written as a PGN writes them (`--play "1. e4 c5 2. Nf3"`, as the page's paste box takes
-//! them), a word that is no move told from a move not legal here, and a misspelt field of
-//! `--where` named with the fields nearest it (a tag asked for as `tag NAME`).
+//! them), a word that is no move told from a move not legal here, a misspelt field of
+//! `--where` named with the fields nearest it (a tag asked for as `tag NAME`), `--speed` in
+//! any case, and a speed filter on games without time controls saying why it finds none.
 
 mod common;
 
@@ -67,4 +68,78 @@ fn moves_as_a_pgn_writes_them_and_fields_by_their_names() {
     assert!(by_tag["white"].as_u64().unwrap() > 0);
     assert_eq!(by_tag["black"], json!(0));
     assert_eq!(by_tag["draws"], json!(0));
+
+    // Kasparov's games have no TimeControl tag: a speed filter (any case) keeps none of them
+    // and says how many it left out — every game of the position, or of those rated 2700+.
+    let text = String::from_utf8_lossy(&std::fs::read(shared(KASPAROV)).unwrap()).into_owned();
+    assert!(
+        !text.contains("[TimeControl "),
+        "the file has no time controls"
+    );
+    let all = &plain;
+    let n = |a: &serde_json::Value| {
+        ["white", "draws", "black", "unknown"]
+            .iter()
+            .map(|k| a[k].as_u64().unwrap())
+            .sum::<u64>()
+    };
+    for speed in ["classical", "Classical", "BLITZ"] {
+        let a = json(&[
+            "explore",
+            "--db",
+            d,
+            "--play",
+            "e4 c5 Nf3",
+            "--speed",
+            speed,
+            "--json",
+        ]);
+        assert_eq!(n(&a), 0, "{speed}");
+        assert_eq!(a["withoutSpeed"].as_u64(), Some(n(all)), "{speed}");
+    }
+    let rated = json(&[
+        "explore",
+        "--db",
+        d,
+        "--play",
+        "e4 c5 Nf3",
+        "--rating-min",
+        "2700",
+        "--json",
+    ]);
+    let both = json(&[
+        "explore",
+        "--db",
+        d,
+        "--play",
+        "e4 c5 Nf3",
+        "--rating-min",
+        "2700",
+        "--speed",
+        "rapid",
+        "--json",
+    ]);
+    assert!(n(&rated) < n(all) && n(&rated) > 0);
+    assert_eq!(both["withoutSpeed"].as_u64(), Some(n(&rated)));
+    assert!(
+        all.get("withoutSpeed").is_none(),
+        "said only with a speed filter"
+    );
+    let o = run_ok(&[
+        "explore",
+        "--db",
+        d,
+        "--play",
+        "e4 c5 Nf3",
+        "--speed",
+        "blitz",
+    ]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains(&format!(
+            "note: {} games of the position have no time control",
+            n(all)
+        )),
+        "{out}"
+    );
 }

@@ -60,8 +60,12 @@ fn merge(
     let mut newest: Vec<Ranked> = Vec::new();
     let mut openings = Vec::new();
     let mut fen = String::new();
+    let mut without_speed: Option<u64> = None;
     for (m, p) in parts.into_iter().enumerate() {
         totals.merge(&p.totals);
+        if let Some(n) = p.without_speed {
+            without_speed = Some(without_speed.unwrap_or(0) + n);
+        }
         ended += p.ended;
         fen = p.fen;
         openings.push(p.opening);
@@ -124,6 +128,7 @@ fn merge(
         top_games: games(db, tops),
         recent_games,
         opening,
+        without_speed,
         totals,
     }
 }

@@ -98,6 +98,9 @@ impl Reached {
     }
 }
 
+/// A game of a position: its id, the move it played there, its facts.
+pub(crate) type PositionGame = (u32, u16, GameFacts);
+
 /// Positions with at most this many games name the game of each move played once.
 pub const SINGLE_GAMES_UP_TO: u64 = 100_000;
 
@@ -173,6 +176,11 @@ pub struct ChessExplore {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub recent_games: Option<Vec<TopGame>>,
     pub opening: Option<OpeningName>,
+    /// With a speed filter: the games of the position (passing the other filters) that have
+    /// no time control to tell their speed (no `TimeControl` tag, as in most over-the-board
+    /// collections), left out by the speed filter.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub without_speed: Option<u64>,
     /// Every game's statistics summed (`ended` included), by which answers of several
     /// databases are summed exactly (not shown).
     #[serde(skip)]
@@ -300,6 +308,7 @@ impl Snapshot<'_> {
             top_games,
             recent_games: None,
             opening,
+            without_speed: None,
             totals: *t,
         })
     }
@@ -408,7 +417,7 @@ impl Snapshot<'_> {
     ) -> Result<ChessExplore> {
         self.check_chess()?;
         let pos = line.last().cloned().unwrap_or_default();
-        let games = self.filtered_games(&pos, filter)?;
+        let (games, without_speed) = self.filtered_games_counted(&pos, filter)?;
         let mover = if pos.turn() == shakmaty::Color::White {
             0
         } else {
@@ -476,6 +485,7 @@ impl Snapshot<'_> {
             top_games,
             recent_games,
             opening,
+            without_speed,
             totals,
         })
     }
@@ -507,6 +517,21 @@ impl Snapshot<'_> {
         pos: &Chess,
         filter: &GameFilter,
     ) -> Result<Vec<(u32, u16, GameFacts)>> {
+        Ok(self.filtered_games_counted(pos, filter)?.0)
+    }
+
+    /// [`Self::filtered_games`], and with a speed filter, how many games it leaves out only
+    /// because they have no speed (no time control).
+    pub(crate) fn filtered_games_counted(
+        &self,
+        pos: &Chess,
+        filter: &GameFilter,
+    ) -> Result<(Vec<PositionGame>, Option<u64>)> {
+        let any_speed = filter.speeds.as_ref().map(|_| GameFilter {
+            speeds: None,
+            ..filter.clone()
+        });
+        let mut without_speed = 0;
         let reach = Reach::of(pos);
         let found = self.find(&Wanted {
             key: position_key(pos),
@@ -534,9 +559,14 @@ impl Snapshot<'_> {
             };
             if filter.accepts(&f, &players) {
                 out.push((g, code, f));
+            } else if f.speed.is_none()
+                && let Some(any) = &any_speed
+                && any.accepts(&f, &players)
+            {
+                without_speed += 1;
             }
         }
-        Ok(out)
+        Ok((out, any_speed.map(|_| without_speed)))
     }
 
     /// A page of the games reaching `pos` (any move order) that pass `filter`, sorted, with
