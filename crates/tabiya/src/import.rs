@@ -14,7 +14,7 @@ use tabiya_service::import::{
 };
 
 use crate::args::{DbArg, WthorNameArgs};
-use crate::output::{ImportTicker, draw_import, print_json, progress_bytes};
+use crate::output::{ImportBar, ImportTicker, print_json};
 
 #[derive(Args)]
 pub struct ImportArgs {
@@ -86,8 +86,8 @@ pub fn run(args: ImportArgs) -> anyhow::Result<()> {
                     dir.display(),
                     server.url()
                 );
-                let bar = progress_bytes(None, "import");
-                let r = hand_over_import(&server, &req, |s| draw_import(&bar, s, files.len()));
+                let mut bar = ImportBar::new();
+                let r = hand_over_import(&server, &req, |s| bar.draw(s, files.len()));
                 bar.finish_and_clear();
                 r?
             }

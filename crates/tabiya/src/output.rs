@@ -55,20 +55,56 @@ pub fn progress_bytes(len: Option<u64>, what: &str) -> ProgressBar {
     pb
 }
 
-/// Draws an import's state on its bar.
-pub fn draw_import(bar: &ProgressBar, s: &ImportStatus, files: usize) {
-    bar.set_prefix(format!("[{}/{}] {}", s.file_index + 1, files, s.file_name));
-    bar.set_length(s.file_size.max(1));
-    bar.set_position(s.file_bytes);
-    let stage = s
-        .stage
-        .as_deref()
-        .map(|st| format!(", {st}"))
-        .unwrap_or_default();
-    bar.set_message(format!(
-        "{} games, {:.0} games/s{stage}",
-        s.games, s.games_per_second
-    ));
+/// An import's bar: with the input's size known, how far through it (percentage, bytes)
+/// and the time left; else the bytes read.
+pub struct ImportBar {
+    pub bar: ProgressBar,
+    sized: Option<bool>,
+}
+
+impl ImportBar {
+    pub fn new() -> ImportBar {
+        ImportBar {
+            bar: progress_bytes(None, "import"),
+            sized: None,
+        }
+    }
+
+    /// Draws an import's state.
+    pub fn draw(&mut self, s: &ImportStatus, files: usize) {
+        let sized = s.file_size > 0;
+        if self.sized != Some(sized) {
+            let template = if sized {
+                "{spinner} {prefix} [{bar:30}] {percent:>3}% {bytes}/{total_bytes} {msg} (ETA {eta})"
+            } else {
+                "{spinner} {prefix} {bytes} {msg}"
+            };
+            self.bar.set_style(
+                ProgressStyle::with_template(template)
+                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            self.sized = Some(sized);
+        }
+        self.bar
+            .set_prefix(format!("[{}/{}] {}", s.file_index + 1, files, s.file_name));
+        if sized {
+            self.bar.set_length(s.file_size);
+        }
+        self.bar.set_position(s.file_bytes);
+        let stage = s
+            .stage
+            .as_deref()
+            .map(|st| format!(", {st}"))
+            .unwrap_or_default();
+        self.bar.set_message(format!(
+            "{} games, {:.0} games/s{stage}",
+            s.games, s.games_per_second
+        ));
+    }
+
+    pub fn finish_and_clear(&self) {
+        self.bar.finish_and_clear();
+    }
 }
 
 /// An import's progress bar, drawn from its live counters on its own thread while stderr
@@ -85,10 +121,10 @@ impl ImportTicker {
             let progress = Arc::clone(progress);
             let done = Arc::clone(&done);
             std::thread::spawn(move || {
-                let bar = progress_bytes(None, "import");
+                let mut bar = ImportBar::new();
                 let started = Instant::now();
                 while !done.load(Ordering::Relaxed) {
-                    draw_import(&bar, &import::status(&progress, started), files);
+                    bar.draw(&import::status(&progress, started), files);
                     std::thread::sleep(Duration::from_millis(100));
                 }
                 bar.finish_and_clear();

@@ -92,3 +92,30 @@ fn ctrl_c_keeps_the_games_read_and_says_how_to_finish() {
     assert_eq!(r["duplicates"].as_u64(), Some(kept));
     assert_eq!(r["databaseGames"].as_u64(), Some((begun * per) as u64));
 }
+
+/// On a terminal (`script` gives the import one), a file of known size shows how far the
+/// import is through it and the time left; piped, nothing is drawn.
+#[test]
+fn a_terminal_sees_the_share_read_and_the_time_left() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("db");
+    let file = shared(TWIC);
+    let command = format!("{BIN} import --db {} {}", db.display(), file.display());
+    let out = Command::new("script")
+        .args(["-q", "-e", "-c", &command, "/dev/null"])
+        .output()
+        .expect("script (util-linux) gives the import a terminal");
+    assert!(out.status.success());
+    let seen = String::from_utf8_lossy(&out.stdout);
+    assert!(seen.contains("[1/1] twic0920.pgn"), "{seen}");
+    assert!(seen.contains("% "), "a percentage: {seen}");
+    assert!(seen.contains("(ETA "), "the time left: {seen}");
+    let piped = Command::new(BIN)
+        .args(["import", "--db"])
+        .arg(tmp.path().join("db2"))
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(piped.status.success());
+    assert!(!String::from_utf8_lossy(&piped.stderr).contains("ETA"));
+}
