@@ -53,6 +53,11 @@ struct Catalog {
     /// Whether the server changes its databases (`tabiya serve --writable`): edits, deletions
     /// and notes.
     writable: bool,
+    /// The engine `/api/analysis` runs (its name), or null when there is none: the page then
+    /// says why (`engineNote`) without asking `/api/engine` for its 404.
+    engine: Option<String>,
+    #[serde(rename = "engineNote", skip_serializing_if = "Option::is_none")]
+    engine_note: Option<String>,
 }
 
 pub async fn databases(State(state): State<Arc<AppState>>) -> Result<Response, ApiError> {
@@ -79,6 +84,11 @@ pub async fn databases(State(state): State<Arc<AppState>>) -> Result<Response, A
             databases,
             books,
             writable: s.writable,
+            engine: s.engines.as_ref().map(|e| e.identity().name.clone()),
+            engine_note: s
+                .engines
+                .is_none()
+                .then(|| format!("this server runs no engine: {}", s.engine_note)),
         })
     })
     .await?;

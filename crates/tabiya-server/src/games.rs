@@ -7,9 +7,11 @@ use std::sync::Arc;
 use axum::extract::State;
 use axum::http::Uri;
 use axum::response::Response;
+use serde::Serialize;
 use tabiya_service::filter::Filter;
+use tabiya_service::game;
 use tabiya_service::games::{self, GameSort, OthelloFilter, PlayerKind};
-use tabiya_service::{Error, Kind, OthelloPosition};
+use tabiya_service::{Db, Error, Kind, OthelloPosition};
 
 use crate::api::{json, served};
 use crate::cached;
@@ -98,6 +100,49 @@ impl FromParams for GamesQuery {
     }
 }
 
+/// A listed chess game with what the page's list shows besides: its ECO tag (when it has one)
+/// and its length in plies (the main line's moves).
+#[derive(Serialize)]
+struct ListedGame {
+    #[serde(flatten)]
+    game: games::GameRow,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    eco: Option<String>,
+    plies: usize,
+}
+
+#[derive(Serialize)]
+struct ListedGames {
+    total: u64,
+    games: Vec<ListedGame>,
+}
+
+/// Each game of a page read once more for its ECO tag and length (a page holds at most
+/// [`MAX_LIMIT`] games; the answer is cached).
+fn with_eco_and_plies(db: &Db, page: games::ChessGames) -> Result<ListedGames, Error> {
+    let games = page
+        .games
+        .into_iter()
+        .map(|g| {
+            let whole = game::game_named(db, &g.id)?;
+            let eco = whole
+                .tags
+                .iter()
+                .find(|t| t.name == "ECO" && !t.value.is_empty() && t.value != "?")
+                .map(|t| t.value.clone());
+            Ok(ListedGame {
+                game: g,
+                eco,
+                plies: whole.moves.len(),
+            })
+        })
+        .collect::<Result<_, Error>>()?;
+    Ok(ListedGames {
+        total: page.total,
+        games,
+    })
+}
+
 /// `GET /api/games`: a page of the games of a position, sorted.
 pub async fn games(
     State(state): State<Arc<AppState>>,
@@ -116,13 +161,16 @@ pub async fn games(
         key,
         "application/json",
         move || match db.kind {
-            Kind::Chess => json(&games::chess_filtered(
+            Kind::Chess => json(&with_eco_and_plies(
                 &db.db,
-                &q.at.resolve()?,
-                &q.filter,
-                q.sort,
-                q.offset,
-                q.limit,
+                games::chess_filtered(
+                    &db.db,
+                    &q.at.resolve()?,
+                    &q.filter,
+                    q.sort,
+                    q.offset,
+                    q.limit,
+                )?,
             )?),
             Kind::Othello => {
                 let o = &q.othello;

@@ -341,6 +341,8 @@ function render() {
   const inStats = !inGame && view === 'stats' && !!db;
   $('panel-stats').hidden = !inStats;
   document.body.classList.toggle('in-stats', inStats);
+  // The games list takes the width it needs (style.css: the board steps aside).
+  document.body.classList.toggle('in-games-list', !inGame && view === 'games' && !!db);
   if (inPlayer || inStats) {
     $('filters').hidden = true;
     $('opening').hidden = true;
@@ -1186,6 +1188,7 @@ function wire() {
     board: () => chessBoard,
     onPlay: (uci) => boardMove(uci),
     onDone: () => refreshExplorer(),
+    served: () => catalog,
   });
 
   $('db-select').addEventListener('change', (e) => {

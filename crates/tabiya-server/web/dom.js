@@ -43,3 +43,17 @@ export function resultWords(result) {
 export function resultText(result) {
   return result === '1/2-1/2' ? '½–½' : result === '1-0' ? '1–0' : result === '0-1' ? '0–1' : result || '*';
 }
+
+// A list of games whose whole row opens the game: a click anywhere in a row (but on a link,
+// button or field of its own, or at the end of a text selection) clicks the row's game link,
+// a[data-game], whose own handlers open it.
+export function rowsOpenGames(tbody) {
+  tbody.classList.add('rows-open-games');
+  tbody.addEventListener('click', (e) => {
+    if (e.defaultPrevented || e.button !== 0 || e.target.closest('a, button, input, select, label')) return;
+    if (String(globalThis.getSelection?.() || '')) return;
+    const link = e.target.closest('tr')?.querySelector('a[data-game]');
+    if (link) link.click();
+  });
+  return tbody;
+}

@@ -58,7 +58,9 @@ function savedLines() {
   }
 }
 
-export function createEnginePanel(panel, bar, { board = () => null, onPlay = () => {}, onDone = () => {} } = {}) {
+// `served()`: what /api/databases said of the engine ({ engine, engineNote }), when known:
+// without an engine the panel says why without asking /api/engine (a 404 in the console).
+export function createEnginePanel(panel, bar, { board = () => null, onPlay = () => {}, onDone = () => {}, served = () => null } = {}) {
   const client = clientId();
   let info; // undefined: not asked yet; null: asking; { name } or { error }
   let enabled = null; // (null: not told yet, so the first setEnabled always applies)
@@ -114,6 +116,12 @@ export function createEnginePanel(panel, bar, { board = () => null, onPlay = () 
   // ---------------------------------------------------------------- the engine's name
   async function askEngine() {
     if (info !== undefined) return;
+    const known = served();
+    if (known && known.engine === null && known.engineNote) {
+      info = { error: known.engineNote };
+      draw();
+      return;
+    }
     info = null;
     try {
       info = await getJson('/api/engine');

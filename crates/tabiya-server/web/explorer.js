@@ -16,7 +16,7 @@
 // readers), and a click anywhere on the row plays it. Results read without colour: the bar
 // writes its percentages, and its label says them in words.
 
-import { el, fmt, pct, share, resultText } from './dom.js';
+import { el, fmt, pct, share, resultText, rowsOpenGames } from './dom.js';
 import { wdlBar } from './wdl-bar.js';
 import { san as sanOf } from './chess-rules.js';
 import { scoreText, scoreWords } from './eval-format.js';
@@ -55,8 +55,8 @@ function reachedCell(m, here) {
   }, fmt(all));
 }
 
-function barCell(counts) {
-  return el('td', { className: 'bar' }, wdlBar(counts));
+function barCell(counts, options) {
+  return el('td', { className: 'bar' }, wdlBar(counts, options));
 }
 
 // A move's kept engine evaluation (of the position after it, White's view), or a dash.
@@ -202,7 +202,7 @@ function chessGameList(title, games, { fen, gameLink, id }) {
     el('thead', {}, el('tr', {},
       el('th', { scope: 'col' }, 'White – Black'), el('th', { scope: 'col' }, 'Result'),
       el('th', { scope: 'col' }, 'Move'), el('th', { scope: 'col', className: 'num' }, 'Date'))),
-    tbody));
+    rowsOpenGames(tbody)));
   return section;
 }
 
@@ -224,9 +224,9 @@ export function renderOthelloExplorer(data, { onPlay, onPreview, openGame, gameL
       el('thead', {}, el('tr', {},
         el('th', { scope: 'col' }, 'Move'),
         el('th', { scope: 'col', className: 'num' }, 'Games'),
-        el('th', { scope: 'col' }, 'White / draws / Black'),
+        el('th', { scope: 'col' }, 'Black / draws / White'),
         el('th', { scope: 'col', className: 'num', title: `share of the games won by ${mover}, the side to move (a draw counts half)` },
-          'Win', el('span', { className: 'visually-hidden' }, ` rate for ${mover}`)),
+          `${mover} win`, el('span', { className: 'visually-hidden' }, ' rate (the side to move; a draw counts half)')),
         el('th', { scope: 'col', className: 'num hide-narrow', title: 'average number of black discs at the end' }, 'Discs', el('span', { className: 'visually-hidden' }, ' (black, average)')),
         el('th', { scope: 'col', className: 'num hide-narrow', title: 'average theoretical score: black discs with perfect play from the end of the recorded game, as WTHOR gives it' }, 'Theor.'))));
     const tbody = el('tbody');
@@ -235,7 +235,7 @@ export function renderOthelloExplorer(data, { onPlay, onPreview, openGame, gameL
       const title = `play ${m.move}: ${fmt(m.games)} game${m.games === 1 ? '' : 's'}${eq ? ` (the same as ${eq.join(', ')} by symmetry)` : ''}`;
       const tr = moveRow(m.move, { title, onPlay, onPreview, key: m.move }, [
         gamesCell(m.games, total),
-        barCell(m),
+        barCell(m, { blackFirst: true }),
         el('td', { className: 'num' }, pct(m.winRate)),
         el('td', { className: 'num hide-narrow' }, m.averageBlackDiscs === null || m.averageBlackDiscs === undefined ? '–' : m.averageBlackDiscs.toFixed(1)),
         el('td', { className: 'num hide-narrow' }, m.averageTheoreticalScore === null || m.averageTheoreticalScore === undefined ? '–' : m.averageTheoreticalScore.toFixed(1)),
@@ -249,14 +249,19 @@ export function renderOthelloExplorer(data, { onPlay, onPreview, openGame, gameL
     table.append(el('tfoot', {}, el('tr', {},
       el('th', { scope: 'row' }, el('span', { 'aria-hidden': 'true' }, 'Σ'), el('span', { className: 'visually-hidden' }, 'All moves')),
       el('td', { className: 'num games' }, fmt(total)),
-      barCell(data),
+      barCell(data, { blackFirst: true }),
       el('td', { className: 'num' }, decided && data.sideToMove ? pct((won + data.draws / 2) / decided) : '–'),
       el('td', { className: 'num hide-narrow' }, data.averageBlackDiscs ? data.averageBlackDiscs.toFixed(1) : '–'),
       el('td', { className: 'num hide-narrow' }, data.averageTheoreticalScore ? data.averageTheoreticalScore.toFixed(1) : '–'))));
     out.append(table);
     if (data.ended) out.append(el('p', { className: 'muted small' }, `${fmt(data.ended)} game${data.ended === 1 ? '' : 's'} ended in this position.`));
   }
-  if (total) out.append(othelloGameList('Top games', data.topGames || [], { openGame, gameLink, id: 'top-games' }));
+  // WTHOR games carry no ratings: the explorer's top games are the newest (by year).
+  if (total) {
+    const list = othelloGameList('Newest games', data.topGames || [], { openGame, gameLink, id: 'top-games' });
+    list.querySelector('h3').after(el('p', { className: 'muted small', id: 'top-games-note' }, 'Othello games have no ratings: the newest games of this position come first.'));
+    out.append(list);
+  }
   return out;
 }
 
@@ -302,5 +307,5 @@ export function othelloGamesTable(games, { openGame, gameLink, caption }) {
       el('th', { scope: 'col' }, 'Black – White'), el('th', { scope: 'col' }, 'Score'),
       el('th', { scope: 'col' }, 'Move'), el('th', { scope: 'col', className: 'hide-narrow' }, 'Tournament'),
       el('th', { scope: 'col', className: 'num' }, 'Year'))),
-    tbody);
+    rowsOpenGames(tbody));
 }

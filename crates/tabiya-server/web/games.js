@@ -5,7 +5,7 @@
 // Chess rows come from /api/games ({ total, games: [{ id, white, black, result, date, ... }] }),
 // Othello rows from the same endpoint on an Othello database.
 
-import { el, fmt, resultText, resultWords } from './dom.js';
+import { el, fmt, resultText, resultWords, rowsOpenGames } from './dom.js';
 import { san as sanOf } from './chess-rules.js';
 import { othelloGamesTable } from './explorer.js';
 
@@ -42,7 +42,7 @@ export function renderGames(data, opts) {
   return out;
 }
 
-function chessTable(games, { fen, gameLink }) {
+function chessTable(games, { fen, gameLink, sort, onSort }) {
   const tbody = el('tbody');
   for (const g of games) {
     let move = '';
@@ -53,14 +53,27 @@ function chessTable(games, { fen, gameLink }) {
         el('a', { href: gameLink(g.id), dataset: { game: g.id } }, player(g.white), el('span', { className: 'vs' }, ' – '), player(g.black))),
       el('td', { className: 'result', title: resultWords(g.result) }, resultText(g.result)),
       el('td', { className: 'move' }, move),
+      el('td', { className: 'eco' }, g.eco || ''),
+      el('td', { className: 'num length', title: g.plies === undefined ? null : `${g.plies} plies` }, g.plies === undefined ? '' : String(Math.ceil(g.plies / 2))),
       el('td', { className: 'num date' }, (g.date || '').replace(/\.\?\?/g, '')),
       el('td', { className: 'hide-narrow event' }, [g.event, g.round && g.round !== '?' ? `(${g.round})` : ''].filter(Boolean).join(' '))));
   }
-  return el('table', { className: 'list-table', id: 'games-table' },
+  // The columns the server sorts by (rating: the players', date) are buttons; ECO, length and
+  // result are not sorted by /api/games.
+  const sortable = (label, value, className) => el('th', {
+    scope: 'col', className, 'aria-sort': sort === value ? 'descending' : null,
+  }, onSort ? el('button', {
+    type: 'button', className: 'sort-button', dataset: { sort: value },
+    title: value === 'rating' ? 'Sort by rating, highest first' : 'Sort by date, newest first',
+    onclick: () => onSort(value),
+  }, label) : label);
+  return el('table', { className: 'list-table games-table', id: 'games-table' },
     el('caption', { className: 'visually-hidden' }, 'Games of this position'),
     el('thead', {}, el('tr', {},
-      el('th', { scope: 'col' }, 'White – Black'), el('th', { scope: 'col' }, 'Result'),
-      el('th', { scope: 'col' }, 'Move'), el('th', { scope: 'col', className: 'num' }, 'Date'),
+      sortable('White – Black', 'rating', 'players'), el('th', { scope: 'col' }, 'Result'),
+      el('th', { scope: 'col' }, 'Move'), el('th', { scope: 'col', title: 'opening code (the game’s ECO tag)' }, 'ECO'),
+      el('th', { scope: 'col', className: 'num', title: 'length in moves' }, 'Moves'),
+      sortable('Date', 'date', 'num'),
       el('th', { scope: 'col', className: 'hide-narrow' }, 'Event'))),
-    tbody);
+    rowsOpenGames(tbody));
 }

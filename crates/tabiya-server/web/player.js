@@ -6,8 +6,8 @@
 //     links: hrefs (with data-player-link set, so the page opens them in place) of the
 //            explorer filtered to the player as White, as Black, and of the player's games
 //
-// Results by colour are numbers and the explorer's white/draw/black bar (the board's
-// colours: as Black a win is a black segment), so they read the same as the explorer's.
+// Results by colour are numbers and a bar from the player's side whatever the colour: won
+// (light), drawn (grey), lost (dark), headed and labelled so ("won 45%, drawn 30%, lost 25%").
 
 import { el, fmt } from './dom.js';
 import { wdlBar } from './wdl-bar.js';
@@ -36,7 +36,8 @@ function resultsTable(card) {
     losses: w.losses + b.losses, unknown: w.unknown + b.unknown,
   };
   const unknown = all.unknown > 0;
-  const row = (label, s, bar, scope = 'row') => el('tr', {},
+  // The bar from the player's side whatever the colour: won (light), drawn, lost (dark).
+  const row = (label, s, scope = 'row') => el('tr', {},
     el('th', { scope }, label),
     el('td', { className: 'num' }, fmt(s.games)),
     el('td', { className: 'num' }, fmt(s.wins)),
@@ -44,7 +45,8 @@ function resultsTable(card) {
     el('td', { className: 'num' }, fmt(s.losses)),
     unknown ? el('td', { className: 'num' }, fmt(s.unknown)) : null,
     el('td', { className: 'num' }, score(s)),
-    el('td', { className: 'bar hide-narrow' }, s.games ? wdlBar(bar) : null));
+    el('td', { className: 'bar hide-narrow' }, s.games
+      ? wdlBar({ white: s.wins, draws: s.draws, black: s.losses }, { names: ['won', 'drawn', 'lost'] }) : null));
   return el('table', { className: 'list-table player-results', id: 'player-results' },
     el('caption', { className: 'visually-hidden' }, 'Results by colour, from the player’s side'),
     el('thead', {}, el('tr', {},
@@ -55,14 +57,11 @@ function resultsTable(card) {
       el('th', { scope: 'col', className: 'num' }, 'Lost'),
       unknown ? el('th', { scope: 'col', className: 'num', title: 'games without a result' }, 'No result') : null,
       el('th', { scope: 'col', className: 'num', title: 'points per game won, drawn or lost' }, 'Score'),
-      el('th', { scope: 'col', className: 'hide-narrow' }, 'White / draws / Black'))),
+      el('th', { scope: 'col', className: 'hide-narrow', title: 'from the player’s side: won (white), drawn (grey), lost (black)' }, 'Won / drawn / lost'))),
     el('tbody', {},
-      row(el('span', {}, el('span', { className: 'side-mark side-mark--white', 'aria-hidden': 'true' }), 'White'), w,
-        { white: w.wins, draws: w.draws, black: w.losses }),
-      row(el('span', {}, el('span', { className: 'side-mark side-mark--black', 'aria-hidden': 'true' }), 'Black'), b,
-        { white: b.losses, draws: b.draws, black: b.wins })),
-    el('tfoot', {}, row('Both', all,
-      { white: w.wins + b.losses, draws: all.draws, black: w.losses + b.wins })));
+      row(el('span', {}, el('span', { className: 'side-mark side-mark--white', 'aria-hidden': 'true' }), 'White'), w),
+      row(el('span', {}, el('span', { className: 'side-mark side-mark--black', 'aria-hidden': 'true' }), 'Black'), b)),
+    el('tfoot', {}, row('Both', all)));
 }
 
 function openingsTable(card) {

@@ -117,12 +117,12 @@ export function renderStats(s, { db, links }) {
   const chess = s.kind === 'chess';
   const facts = [
     `${fmt(s.games)} ${chess ? 'chess' : 'Othello'} game${s.games === 1 ? '' : 's'}`,
-    `${fmt(s.positions)} positions counted (about ${fmt(s.distinctPositions)} distinct)`,
+    `${fmt(s.positions)} positions in them (about ${fmt(s.distinctPositions)} different)`,
     chess ? `${fmt(s.players)} player and ${fmt(s.events)} event names` : null,
     chess ? `${fmt(s.notes)} note${s.notes === 1 ? '' : 's'}` : null,
     chess ? `${fmt(s.gamesets.length)} gameset${s.gamesets.length === 1 ? '' : 's'}` : null,
     chess ? `${fmt(s.cards)} flashcard${s.cards === 1 ? '' : 's'}` : null,
-    `${bytesText(s.fileBytes)} on disk`,
+    `${bytesText(s.fileBytes)} on disk (${fmt(s.bytesPerGame)} bytes a game)`,
   ].filter(Boolean);
   out.append(el('header', { className: 'stats-head' },
     el('h2', { id: 'stats-title' }, `Statistics of ${db}`),
@@ -169,11 +169,16 @@ export function renderStats(s, { db, links }) {
     tables.append(section('stats-gamesets', 'Gamesets',
       gamesetsTable(s.gamesets, links.gameset)));
   }
-  tables.append(section('stats-positions', 'Positions by kind',
-    positionsTable(s),
-    el('p', { className: 'muted small' },
-      `${fmt(s.treePositions)} distinct positions in the tree; ${s.runs} index run${s.runs === 1 ? '' : 's'}.`)));
-  tables.append(section('stats-parts', 'On disk', partsTable(s)));
   out.append(tables);
+  // How the index keeps its positions and what each part of the file takes: for the curious,
+  // closed (the index's own words, T records and S entries, are only here).
+  out.append(el('details', { className: 'stats-storage', id: 'stats-storage' },
+    el('summary', {}, 'Storage: how the positions are kept, the file’s parts'),
+    el('div', { className: 'stats-grid' },
+      section('stats-positions', 'Positions by kind',
+        positionsTable(s),
+        el('p', { className: 'muted small' },
+          `${fmt(s.treePositions)} distinct positions in the tree; ${s.runs} index run${s.runs === 1 ? '' : 's'}.`)),
+      section('stats-parts', 'On disk', partsTable(s)))));
   return out;
 }

@@ -29,21 +29,28 @@ const NAMES = ['white wins', 'draws', 'black wins'];
 const thousands = (n) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 const CLASSES = ['white', 'draws', 'black'];
 
-export function wdlBar(counts, { narrowBelow = 12 } = {}) {
-  const shares = wdlPercentages(counts);
+// `names`: what the three shares are called in the bar's label, in the bar's order (a
+// player's won / drawn / lost, say; the colours stay white, grey, black).
+// `blackFirst`: Black's share first (Othello, where Black moves first): black, draws, white.
+export function wdlBar(counts, { narrowBelow = 12, names, blackFirst = false } = {}) {
+  const order = blackFirst ? [2, 1, 0] : [0, 1, 2];
+  const inOrder = (xs) => order.map((i) => xs[i]);
+  const shares = inOrder(wdlPercentages(counts));
+  names = names || inOrder(NAMES);
+  const classes = inOrder(CLASSES);
   const bar = document.createElement('div');
   bar.className = 'wdl-bar';
   bar.setAttribute('role', 'img');
   const total = (counts.white || 0) + (counts.draws || 0) + (counts.black || 0);
   const text = total
-    ? shares.map((p, i) => `${NAMES[i]} ${p}%`).join(', ') + ` (${thousands(total)} games)`
+    ? shares.map((p, i) => `${names[i]} ${p}%`).join(', ') + ` (${thousands(total)} games)`
     : 'no games';
   bar.setAttribute('aria-label', text);
   bar.title = text;
   shares.forEach((p, i) => {
     if (!p) return;
     const seg = document.createElement('span');
-    seg.className = `wdl-bar__seg wdl-bar__seg--${CLASSES[i]}${p < narrowBelow ? ' wdl-bar__seg--narrow' : ''}`;
+    seg.className = `wdl-bar__seg wdl-bar__seg--${classes[i]}${p < narrowBelow ? ' wdl-bar__seg--narrow' : ''}`;
     seg.style.flexBasis = `${p}%`;
     seg.append(Object.assign(document.createElement('span'), { className: 'wdl-bar__pct', textContent: `${p}%` }));
     bar.append(seg);

@@ -4,8 +4,10 @@
 //! CTG book: the board clicked, rows clicked, back button, games opened and stepped through,
 //! books, filters (totals against `/api/explore`), gamesets and criteria, a player's page and
 //! its Preparation (against `/api/explore` filtered to the player), Othello, a bad FEN, a phone-sized screen,
-//! the statistics view, and notes: one shown by the read-only server, others edited through
-//! the page on a second server, started with `--writable` on a copy of the demo's games.
+//! the statistics view, nothing cut or overlapping at 1400, 1024 and 800 px (element boxes
+//! measured), and notes: one shown by the read-only server, others edited through the page on a
+//! second server, started with `--writable --no-engine` on a copy of the demo's games (also the
+//! server without an engine: no failed request, no console error, a neutral eval bar).
 //! Every step must pass and none be skipped. Screenshots are left in
 //! `target/tmp/page-screenshots/` to be looked at.
 //!

@@ -14,6 +14,8 @@ Othello database and books; steps needing what is not served are skipped, and sa
 Steps (a screenshot after each, NN-name.png in the directory): the start page and the time to
 its first table; 1. e4 played by clicking e2 then e4 on the board; the back button; 1. e4 c5
 by clicking table rows; the games list, a game opened and stepped through with the keyboard;
+the games list at 1400 px (each name on one line, measured; ECO and length against /api/games;
+the Date header sorting; a click on a row's cell opening its game);
 the books; a filter (the totals compared with /api/explore asked directly); a player found
 with the header's search (keyboard), the player page, "Explore as White" (or Black) and the
 player's games; the player page's Preparation as White (its numbers against the explorer
@@ -25,7 +27,9 @@ another "held", nothing overflowing at 800 px; "Search this structure" against /
 the Othello database (f5 clicked on the board); a bad FEN pasted; the explorer and a game at phone size
 (390x844). The engine (the server's, Stockfish in the tests): started, its lines, the best
 move's arrow and the eval bar; stopped; the kept evaluation after a reload; the Eval column
-one move back; a server without an engine (its /api/engine answered 404 in the browser); the
+one move back; a server without an engine (its /api/engine answered 404 in the browser; and the real
+one, the writable server: told by /api/databases, no failed request, no console error, the eval bar
+a neutral track); the
 engine running at phone size. Nothing cut or overlapping at 1400, 1024 and 800 px (the explorer with its
 Eval column, the games, the books, Othello): element boxes measured, each cell inside its table
 and panel, each bar's shown percentages inside their segments and apart. The statistics view (the header's link; its charts' numbers
@@ -309,6 +313,47 @@ class Test:
         page.wait_for_selector("#panel-games:not([hidden]) #games-table")
         check(self.query(page).get("play") == ["e2e4,c7c5"], f"position lost: {page.url}")
         return f"game {game_id}: {title.strip()}, stepped plies {ply}→{ply + 3}→{ply + 2}"
+
+    def games_list_wide(self, browser):
+        """The games list at 1400 px: each name on one line (measured), ECO and length columns
+        from /api/games, a column header sorting, a click anywhere on a row opening its game."""
+        page = self.new_page(browser, viewport={"width": 1400, "height": 900})
+        page.goto(self.url(db=self.chess_db_param, play="e2e4,c7c5", view="games"))
+        page.wait_for_selector("#games-table tbody tr")
+        self.settle(page)
+        listed = self.api("api/games", db=self.chess_db, play="e2e4,c7c5", sort="rating", limit=20, offset=0)
+        check(all("plies" in g for g in listed["games"]), "/api/games gives no plies")
+        rows = page.eval_on_selector_all("#games-table tbody tr", """rows => rows.map(r => ({
+            eco: r.querySelector('td.eco').textContent, moves: r.querySelector('td.length').textContent }))""")
+        want = [{"eco": g.get("eco", ""), "moves": str((g["plies"] + 1) // 2)} for g in listed["games"]]
+        check(rows == want, f"ECO and length {rows[:3]}…, the API {want[:3]}…")
+        # Each name on one line: one box, one line high.
+        lines = page.evaluate("""() => [...document.querySelectorAll('#games-table td.players .player')].map(p => {
+            const h = parseFloat(getComputedStyle(p).lineHeight) || 1.2 * parseFloat(getComputedStyle(p).fontSize);
+            return { name: p.textContent, boxes: p.getClientRects().length, lines: p.getBoundingClientRect().height / h }; })""")
+        wrapped = [x for x in lines if x["boxes"] != 1 or x["lines"] > 1.5]
+        check(lines and not wrapped, f"names on more than one line at 1400 px: {wrapped[:3]}")
+        event_lines = page.evaluate("""() => Math.max(...[...document.querySelectorAll('#games-table td.event')].map(c => {
+            const h = parseFloat(getComputedStyle(c).lineHeight) || 1.2 * parseFloat(getComputedStyle(c).fontSize);
+            return Math.round(c.getBoundingClientRect().height / h); }))""")
+        check(event_lines <= 3, f"an event takes {event_lines} lines at 1400 px")
+        problems = page.evaluate(self.FIT)
+        check(not problems, f"the games list at 1400 px: {problems[:5]}")
+        self.shot(page, "games-1400")
+        # The Date header sorts by date (the API's order).
+        page.click("#games-table thead button[data-sort='date']")
+        page.wait_for_function("new URLSearchParams(location.search).get('sort') === 'date'")
+        by_date = self.api("api/games", db=self.chess_db, play="e2e4,c7c5", sort="date", limit=20, offset=0)
+        first = by_date["games"][1]["id"]
+        page.wait_for_function("document.querySelector('#games-table tbody a[data-game]').dataset.game === %s" % json.dumps(by_date["games"][0]["id"]))
+        check(page.get_attribute("#games-table thead th:has(button[data-sort='date'])", "aria-sort") == "descending",
+              "the Date header is not marked as the sorted column")
+        # A click on the second row's date cell (not its link) opens that game.
+        page.click("#games-table tbody tr:nth-child(2) td.date")
+        page.wait_for_function("new URLSearchParams(location.search).get('game') === %s" % json.dumps(str(first)))
+        page.wait_for_selector("#game-title")
+        page.context.close()
+        return f"{len(lines)} names on one line each, events at most {event_lines} lines; game {first} opened by its row"
 
     def books(self, page):
         books = self.catalog["books"]
@@ -802,6 +847,10 @@ class Test:
             s = card[colour]
             check(row == [f"{s[k]:,}" for k in ("games", "wins", "draws", "losses")], f"as {colour}: {row}, the API says {s}")
         check(page.locator("#player-results .wdl-bar").count() >= 1, "no results bar")
+        head = page.inner_text("#player-results thead th:last-child").strip().lower()
+        check(head == "won / drawn / lost", f"the bar's column is headed {head!r}")
+        label = page.get_attribute("#player-results tbody .wdl-bar", "aria-label")
+        check(label.startswith("won ") and "drawn" in label and "lost" in label, f"the player's bar says {label!r}")
         check(page.locator("#player-openings tbody tr").count() == len(card["openings"]), "the openings table's rows")
         check(page.locator("#panel-player h2").count() == 1 and page.locator("#player-results th[scope=col]").count() >= 5, "headings and column headers")
         check(page.locator("#filters").is_hidden() and page.locator("#panel-explorer").is_hidden(), "the explorer still shows")
@@ -873,7 +922,7 @@ class Test:
         check(toggle.inner_text().strip() == "Start", f"the engine button says {toggle.inner_text()!r}")
         check(toggle.get_attribute("aria-pressed") == "false", "the engine button is pressed before a click")
         if not self.api("api/explore", db=self.chess_db, play=line).get("eval"):
-            check("eval-bar--empty" in page.get_attribute("#eval-bar", "class"), "the eval bar shows a value before any analysis")
+            check(page.evaluate(self.NEUTRAL_BAR), "the eval bar is not a neutral track before any analysis")
         toggle.click()
         check(toggle.get_attribute("aria-pressed") == "true" and toggle.inner_text().strip() == "Stop",
               "the engine button did not turn to Stop")
@@ -1057,6 +1106,44 @@ class Test:
         page.context.close()
         return shown.strip()
 
+    NEUTRAL_BAR = """() => { const b = document.querySelector('#eval-bar'), s = getComputedStyle(b);
+        const fill = b.querySelector('.eval-bar__fill');
+        return b.classList.contains('eval-bar--empty') && b.getAttribute('aria-label') === 'no evaluation'
+            && s.backgroundColor === 'rgba(0, 0, 0, 0)' && s.backgroundImage.includes('gradient')
+            && (!fill || getComputedStyle(fill).display === 'none'); }"""
+
+    def no_engine_server(self, browser):
+        """The writable server runs no engine (--no-engine): the page says so from
+        /api/databases, asks nothing that fails (no 4xx or 5xx, no console error), and the
+        eval bar is a neutral track, neither white nor black."""
+        if not self.writable:
+            raise Skip("no second server (started with --no-engine) was given")
+        catalog = json.load(urllib.request.urlopen(self.writable + "api/databases", timeout=30))
+        check(catalog.get("engine", "absent") is None and "no engine" in catalog.get("engineNote", ""),
+              f"/api/databases says engine {catalog.get('engine', 'absent')!r}, note {catalog.get('engineNote')!r}")
+        page = self.new_page(browser, viewport={"width": 1400, "height": 900})
+        errors, failed = [], []
+        page.on("console", lambda m: m.type in ("error", "warning") and errors.append(m.text))
+        page.on("response", lambda r: r.status >= 400 and failed.append(f"{r.status} {r.url}"))
+        page.goto(self.writable)
+        page.wait_for_selector("#explorer-table tbody tr[data-move]")
+        page.wait_for_selector("#engine-unavailable:not([hidden])")
+        self.settle(page)
+        shown = page.inner_text("#engine-unavailable")
+        check(catalog["engineNote"].lower() in shown.lower(), f"the panel says {shown!r}, the server {catalog['engineNote']!r}")
+        check(not page.is_visible("#engine-toggle"), "the Start button is shown without an engine")
+        check(page.evaluate(self.NEUTRAL_BAR), "the eval bar without an evaluation is not a neutral track: "
+              + page.evaluate("() => { const b = document.querySelector('#eval-bar'), s = getComputedStyle(b); return `${b.className} ${s.backgroundColor} ${s.backgroundImage}`; }"))
+        # Another position, a game's list: still nothing failing.
+        page.goto(self.writable + "?play=e2e4,c7c5&view=games")
+        page.wait_for_selector("#games-table tbody tr")
+        self.settle(page)
+        check(not failed, f"requests that failed without an engine: {failed}")
+        check(not errors, f"console errors without an engine: {errors}")
+        self.shot(page, "no-engine", full_page=False)
+        page.context.close()
+        return f"{shown.strip()}; no failed request, no console error; the bar neutral"
+
     def phone_engine(self, browser):
         page = self.new_page(browser, viewport={"width": 390, "height": 844}, device_scale_factor=2,
                              is_mobile=True, has_touch=True)
@@ -1111,6 +1198,18 @@ class Test:
         total = int(page.inner_text("#explorer-table tfoot td.games").replace(",", ""))
         check(total == ex["games"], f"totals {total} != {ex['games']}")
         self.settle(page)
+        # Black moves first: Black's share first, in the header and the bars; the Win column
+        # names the side it is for; the top games, without ratings, are called the newest.
+        heads = page.eval_on_selector_all("#explorer-table thead th", "ths => ths.map(t => t.textContent.trim())")
+        check("Black / draws / White" in heads, f"the Othello header says {heads}")
+        mover = ex["sideToMove"].capitalize()
+        check(any(h.startswith(f"{mover} win") for h in heads), f"the Win column does not say whose ({heads}, {mover} to move)")
+        first = page.eval_on_selector_all("#explorer-table tbody .wdl-bar", "bs => bs.map(b => b.firstElementChild.className)")
+        m0 = ex["moves"][0]
+        check(m0["black"] == 0 or "wdl-bar__seg--black" in first[0], f"the first bar starts with {first[0]!r}")
+        label = page.get_attribute("#explorer-table tbody .wdl-bar", "aria-label")
+        check(label.startswith("black wins"), f"the Othello bar reads {label!r}")
+        check(page.inner_text("#top-games-title").strip() == "Newest games", f"the games under the moves are headed {page.inner_text('#top-games-title')!r}")
         self.shot(page, "othello-f5")
         # A table row plays too; the games list; a game's viewer.
         reply = ex["moves"][0]["move"]
@@ -1218,6 +1317,15 @@ class Test:
         k = st["positionKinds"]
         check(kinds == [k["tree"], k["single"], k["implicit"], st["positions"]], f"positions by kind {kinds}")
         check(page.locator("#stats-parts-table tbody tr").count() == len(st["parts"]), "the parts' rows")
+        # Games, positions and bytes in words; the index's own terms only in the closed Storage part.
+        check(page.evaluate("document.querySelector('#stats-storage').tagName === 'DETAILS' && !document.querySelector('#stats-storage').open"),
+              "no closed Storage part")
+        shown = page.inner_text("#panel-stats")
+        check(not any(w in shown for w in ("T record", "S entr")), "the statistics speak of T records or S entries outside Storage")
+        facts = page.inner_text("#stats-facts")
+        check(all(w in facts for w in ("games", "positions", "bytes")), f"the facts say {facts!r}")
+        page.click("#stats-storage summary")
+        check(page.is_visible("#stats-positions-table") and page.is_visible("#stats-parts-table"), "Storage opened shows no tables")
         self.shot(page, "stats")
         # An opening: the explorer at its position, its line played from the start.
         first = st["topOpenings"][0]
@@ -1379,6 +1487,7 @@ class Test:
             self.step("back button", self.back_button, page)
             self.step("1. e4 c5 by clicking table rows; ← Home End", self.rows_e4_c5, page)
             self.step("games list, a game, keyboard steps", self.games_and_viewer, page)
+            self.step("games list at 1400 px: names on one line, ECO, length, a row opens its game", self.games_list_wide, browser)
             self.step("books", self.books, page)
             self.step("filters", self.filter, page)
             self.step("transpositions: each move's games in all", self.transpositions, page)
@@ -1392,6 +1501,7 @@ class Test:
             self.step("preparation against a player: As White, a row played", self.preparation, page)
             self.step("engine: start, lines, arrow, bar, stop, kept, Eval column", self.engine, page)
             self.step("engine: none on the server", self.no_engine, browser)
+            self.step("a server without an engine: no 404, a neutral eval bar", self.no_engine_server, browser)
             self.step("nothing cut or overlapping at 1400, 1024, 800 px", self.nothing_cut, browser)
             self.step("Othello", self.othello, page)
             self.step("statistics view", self.stats, page)
