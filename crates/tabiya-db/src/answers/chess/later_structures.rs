@@ -74,11 +74,56 @@ pub struct LaterStructures {
     pub structures: Vec<LaterStructure>,
 }
 
-/// A structure's sums over the games: results, and plies from the position to it.
-#[derive(Default, Clone)]
+/// A structure's sums over the games: results (White wins, draws, Black wins, unknown),
+/// the rated games' ratings (as [`Stats`] counts them), and plies from the position to it;
+/// small, as a position of the first moves leads to millions of structures.
+#[derive(Default, Clone, Copy)]
 struct Sums {
-    stats: Stats,
+    results: [u32; 4],
+    rated: u32,
+    rating_sum: u64,
     plies: u64,
+}
+
+impl Sums {
+    /// One game's part, before its plies: its result and its players' ratings.
+    fn of_game(f: &GameFacts) -> Sums {
+        let mut one = Stats::default();
+        one.add_game(f, 0);
+        Sums {
+            results: [one.first, one.draws, one.second, one.unknown].map(|n| n as u32),
+            rated: one.rating_games as u32,
+            rating_sum: one.rating_sum,
+            plies: 0,
+        }
+    }
+
+    fn add(&mut self, o: &Sums) {
+        for (a, b) in self.results.iter_mut().zip(o.results) {
+            *a += b;
+        }
+        self.rated += o.rated;
+        self.rating_sum += o.rating_sum;
+        self.plies += o.plies;
+    }
+
+    fn games(&self) -> u64 {
+        self.results.iter().map(|&n| u64::from(n)).sum()
+    }
+
+    /// The sums as [`Stats`] (the fields they hold).
+    fn stats(&self) -> Stats {
+        let [first, draws, second, unknown] = self.results.map(u64::from);
+        Stats {
+            first,
+            draws,
+            second,
+            unknown,
+            rating_games: u64::from(self.rated),
+            rating_sum: self.rating_sum,
+            ..Stats::default()
+        }
+    }
 }
 
 impl Snapshot<'_> {
@@ -139,17 +184,31 @@ impl Snapshot<'_> {
         });
         let mut all: HashMap<u128, Sums> = HashMap::new();
         for r in results {
-            for (k, s) in r? {
-                let mine = all.entry(k).or_default();
-                mine.stats.merge(&s.stats);
-                mine.plies += s.plies;
+            let r = r?;
+            if all.is_empty() {
+                all = r;
+                continue;
+            }
+            for (k, s) in r {
+                all.entry(k).or_default().add(&s);
             }
         }
         let distinct = all.len() as u64;
-        let rows = all
+        // Only the rows that can be listed are named (ties at the cut included: the order
+        // among them is by name).
+        let mut by_games: Vec<(u128, Sums)> = all.into_iter().collect();
+        by_games.sort_unstable_by_key(|(_, s)| std::cmp::Reverse(s.games()));
+        if let Some(cut) = by_games
+            .get(limit.saturating_sub(1))
+            .map(|(_, s)| s.games())
+        {
+            let keep = by_games.partition_point(|(_, s)| s.games() >= cut);
+            by_games.truncate(keep);
+        }
+        let rows = by_games
             .into_iter()
             .map(|(k, s)| {
-                LaterStructure::new(PawnStructure::from_key(k).to_string(), s.stats, s.plies)
+                LaterStructure::new(PawnStructure::from_key(k).to_string(), s.stats(), s.plies)
             })
             .collect();
         Ok(LaterStructures {
@@ -216,10 +275,12 @@ fn game_structures(
         }
     }
     close(run, &mut seen);
+    let one = Sums::of_game(facts);
     for (k, plies) in seen {
-        let s = sums.entry(k).or_default();
-        s.stats.add_game(facts, 0);
-        s.plies += u64::from(plies);
+        sums.entry(k).or_default().add(&Sums {
+            plies: u64::from(plies),
+            ..one
+        });
     }
     Ok(())
 }
