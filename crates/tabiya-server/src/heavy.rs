@@ -1,6 +1,6 @@
-//! The endpoints whose one request may cost seconds of a core and much memory (a repertoire
-//! of megabytes walked, games sent to be judged, a player's preparation) are answered a few
-//! at a time: one more is refused at once with `503` and `Retry-After: 1`, so that a burst
+//! The endpoints whose one request may cost seconds of a core and much memory (a structure
+//! search, the structures a position leads to, a repertoire of megabytes walked, games sent
+//! to be judged, a player's preparation) are answered a few at a time: one more is refused at once with `503` and `Retry-After: 1`, so that a burst
 //! of them cannot take every core and all the memory while the cheap questions wait. The
 //! refused request's body is read before the refusal is sent, so that every client can read
 //! it.
@@ -30,7 +30,7 @@ pub async fn limit(State(state): State<Arc<AppState>>, req: Request, next: Next)
         let _ = axum::body::to_bytes(req.into_body(), usize::MAX).await;
         let body = serde_json::json!({
             "error": format!(
-                "busy: {} requests of this kind (repertoires, games sent, preparations) are being answered; ask again in a moment",
+                "busy: {} requests of this kind (structure searches, later structures, repertoires, games sent, preparations) are being answered; ask again in a moment",
                 permits()
             ),
             "kind": "busy",
