@@ -1,9 +1,9 @@
 //! The endpoints whose one request may cost seconds of a core and much memory (a structure
 //! search, the structures a position leads to, a repertoire of megabytes walked, games sent
-//! to be judged, a player's preparation) are answered a few at a time: one more is refused at once with `503` and `Retry-After: 1`, so that a burst
-//! of them cannot take every core and all the memory while the cheap questions wait. The
-//! refused request's body is read before the refusal is sent, so that every client can read
-//! it.
+//! to be judged, a player's preparation) are answered a few at a time: one more is refused
+//! at once with `503` and `Retry-After: 1`, so that a burst of them cannot take every core
+//! and all the memory while the cheap questions wait. The refused request's body is read
+//! before the refusal is sent, so that every client can read it.
 
 use std::sync::Arc;
 
