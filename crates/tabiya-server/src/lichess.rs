@@ -40,11 +40,26 @@ struct ExplorerGame {
     black: GamePlayer,
     year: Option<u16>,
     month: Option<String>,
+    /// The game's speed (from its time control) on `/lichess` and `/player`, as Lichess
+    /// gives it; absent when the game has none (and on `/masters`, as Lichess's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    speed: Option<&'static str>,
+}
+
+impl ExplorerGame {
+    /// The game with its speed (`/lichess`, `/player`).
+    fn with_speed(g: &TopGame) -> ExplorerGame {
+        ExplorerGame {
+            speed: g.facts.speed.map(|s| s.name()),
+            ..ExplorerGame::from(g)
+        }
+    }
 }
 
 impl From<&TopGame> for ExplorerGame {
     fn from(g: &TopGame) -> ExplorerGame {
         ExplorerGame {
+            speed: None,
             uci: g.uci.clone(),
             id: g.id.clone(),
             winner: g.winner,
@@ -82,6 +97,8 @@ struct ExplorerMove {
     /// Tabiya's: the games reaching the position after the move by any move order.
     #[serde(skip_serializing_if = "Option::is_none")]
     reached: Option<tabiya_service::explore::Reached>,
+    /// The opening the move leads to (null when the table names none there).
+    opening: Option<OpeningName>,
 }
 
 /// An answer.
@@ -111,6 +128,10 @@ enum Endpoint {
 
 fn shape(e: &ChessExplore, endpoint: Endpoint, moves: usize, top: bool) -> ExplorerResponse {
     let player = endpoint == Endpoint::Player;
+    let game = match endpoint {
+        Endpoint::Masters => ExplorerGame::from,
+        Endpoint::Lichess | Endpoint::Player => ExplorerGame::with_speed,
+    };
     ExplorerResponse {
         white: e.white,
         draws: e.draws,
@@ -128,15 +149,16 @@ fn shape(e: &ChessExplore, endpoint: Endpoint, moves: usize, top: bool) -> Explo
                 white: m.white,
                 draws: m.draws,
                 black: m.black,
-                game: m.game.as_ref().map(ExplorerGame::from),
+                game: m.game.as_ref().map(game),
                 reached: m.reached,
+                opening: m.opening.clone(),
             })
             .collect(),
         recent_games: e
             .recent_games
             .as_ref()
-            .map(|v| v.iter().map(ExplorerGame::from).collect()),
-        top_games: top.then(|| e.top_games.iter().map(ExplorerGame::from).collect()),
+            .map(|v| v.iter().map(game).collect()),
+        top_games: top.then(|| e.top_games.iter().map(game).collect()),
         opening: e.opening.clone(),
         queue_position: player.then_some(0),
     }

@@ -268,6 +268,28 @@ fn lichess_endpoints_have_lichess_shapes_and_the_database_s_numbers() {
         }
     }
     assert_eq!(m["opening"], cli["opening"]);
+    // Each move carries the opening it leads to (null when the table names none), as
+    // Lichess's do: after 1. e4, 1... c5 is the table's "1. e4 c5" line.
+    let eco = std::fs::read_to_string(shared("eco/b.tsv")).unwrap();
+    let sicilian: Vec<&str> = eco
+        .lines()
+        .find(|l| l.ends_with("\t1. e4 c5"))
+        .unwrap()
+        .split('\t')
+        .collect();
+    let all = get(&u("masters?play=e2e4&moves=50")).json();
+    let all = all["moves"].as_array().unwrap();
+    assert!(
+        all.iter().all(|m| m.get("opening").is_some()),
+        "opening or null on every move"
+    );
+    let c5 = all.iter().find(|m| m["uci"] == "c7c5").unwrap();
+    assert_eq!(c5["opening"]["eco"], sicilian[0]);
+    assert_eq!(c5["opening"]["name"], sicilian[1]);
+    assert!(
+        top.iter().all(|g| g.get("speed").is_none()),
+        "masters games carry no speed, as Lichess's"
+    );
     // The masters endpoint caps its top games at 15, as Lichess does.
     let m = get(&u("masters?topGames=100")).json();
     assert_eq!(m["topGames"].as_array().unwrap().len(), 15);
@@ -383,4 +405,26 @@ fn imports_handed_to_the_server_show_without_a_restart_and_no_request_fails() {
         assert_eq!(after[k], want[k], "{k}");
     }
     assert_ne!(after["white"], before["white"]);
+}
+
+/// `/lichess` and `/player` games carry their speed, read from the time control as Lichess
+/// classes it: the 2023 world championship's 40/7200:20/3600:900+30 is classical.
+#[test]
+fn lichess_games_carry_their_speed() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db").display().to_string();
+    run_ok(&[
+        "import",
+        "--db",
+        &db,
+        &shared("pgn/edge-cases/data_pgn_nepomniachtchi-liren-game1.pgn")
+            .display()
+            .to_string(),
+    ]);
+    let server = Server::start(&["--db", &db]);
+    let l = get(&format!("{}lichess?topGames=4&recentGames=4", server.url)).json();
+    assert_eq!(l["topGames"][0]["speed"], "classical", "{l}");
+    assert_eq!(l["recentGames"][0]["speed"], "classical", "{l}");
+    let m = get(&format!("{}masters", server.url)).json();
+    assert!(m["topGames"][0].get("speed").is_none(), "{m}");
 }

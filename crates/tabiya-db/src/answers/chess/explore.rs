@@ -74,6 +74,10 @@ pub struct MoveRow {
     /// beside those that played the move here; left out of filtered answers.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reached: Option<Reached>,
+    /// The opening the move leads to, when the position after it is one the opening table
+    /// names (as the Lichess explorer's moves carry it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub opening: Option<OpeningName>,
     /// The move's code and raw sums, by which answers of several databases are summed
     /// exactly (not shown: the fields above are formed from them).
     #[serde(skip)]
@@ -127,6 +131,7 @@ impl MoveRow {
             game: None,
             eval: None,
             reached: None,
+            opening: None,
             code,
             stats: Stats::default(),
         };
@@ -232,12 +237,19 @@ pub(super) fn tag(tags: &[(String, String)], name: &str) -> String {
 /// The row of a move with its statistics (`None` for a code that is no legal move).
 fn move_row(pos: &Chess, mode: CastlingMode, code: u16, s: &Stats) -> Option<MoveRow> {
     let m = code_to_move(pos, code)?;
-    Some(MoveRow::new(
+    let mut row = MoveRow::new(
         UciMove::from_move(m, mode).to_string(),
         SanPlus::from_move(pos.clone(), m).to_string(),
         code,
         *s,
-    ))
+    );
+    let mut after = pos.clone();
+    after.play_unchecked(m);
+    row.opening = openings::named(&after).map(|o| OpeningName {
+        eco: o.eco.clone(),
+        name: o.name.clone(),
+    });
+    Some(row)
 }
 
 fn uci(pos: &Chess, mode: CastlingMode, code: u16) -> Option<String> {
