@@ -32,6 +32,9 @@ pub struct GamesQuery {
     at: ChessAt,
     filter: Filter,
     othello: OthelloQuery,
+    /// `details=true`: each chess game with its `eco` and `plies` (the page's list); without
+    /// it the answer is `tabiya games --json`'s.
+    details: bool,
 }
 
 /// What an Othello database's games are chosen by (the line is read once the database is
@@ -96,6 +99,15 @@ impl FromParams for GamesQuery {
             at: ChessAt::from_params(p)?,
             filter: p.filter()?,
             othello: OthelloQuery::from_params(p)?,
+            details: match p.get("details").unwrap_or("false") {
+                "true" => true,
+                "false" => false,
+                s => {
+                    return Err(Error::bad_request(format!(
+                        "details {s:?}: give true or false"
+                    )));
+                }
+            },
         })
     }
 }
@@ -161,17 +173,21 @@ pub async fn games(
         key,
         "application/json",
         move || match db.kind {
-            Kind::Chess => json(&with_eco_and_plies(
-                &db.db,
-                games::chess_filtered(
+            Kind::Chess => {
+                let page = games::chess_filtered(
                     &db.db,
                     &q.at.resolve()?,
                     &q.filter,
                     q.sort,
                     q.offset,
                     q.limit,
-                )?,
-            )?),
+                )?;
+                if q.details {
+                    json(&with_eco_and_plies(&db.db, page)?)
+                } else {
+                    json(&page)
+                }
+            }
             Kind::Othello => {
                 let o = &q.othello;
                 let filter = OthelloFilter {

@@ -615,7 +615,8 @@ function loadGames(L, at) {
   const position = k === 'chess'
     ? { fen: state.fen || undefined, play: L.ucis.slice(0, at).join(',') || undefined }
     : { moves: L.moves.slice(0, at).join('') || undefined };
-  const params = { db: dbParam(), ...position, sort: state.sort, limit: 20, offset: state.offset, ...activeFilters(state.filters, k) };
+  // (details: each chess game's ECO and length, the list's columns)
+  const params = { db: dbParam(), ...position, sort: state.sort, limit: 20, offset: state.offset, details: k === 'chess' ? 'true' : undefined, ...activeFilters(state.filters, k) };
   const fen = k === 'chess' ? L.fens[at] : null;
   loaders.games.load(apiUrl('/api/games', params), async (signal) => {
     const [mod, data] = await Promise.all([import('./games.js'), getJson('/api/games', params, { signal })]);

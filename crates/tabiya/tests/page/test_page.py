@@ -321,8 +321,8 @@ class Test:
         page.goto(self.url(db=self.chess_db_param, play="e2e4,c7c5", view="games"))
         page.wait_for_selector("#games-table tbody tr")
         self.settle(page)
-        listed = self.api("api/games", db=self.chess_db, play="e2e4,c7c5", sort="rating", limit=20, offset=0)
-        check(all("plies" in g for g in listed["games"]), "/api/games gives no plies")
+        listed = self.api("api/games", db=self.chess_db, play="e2e4,c7c5", sort="rating", limit=20, offset=0, details="true")
+        check(all("plies" in g for g in listed["games"]), "/api/games?details=true gives no plies")
         rows = page.eval_on_selector_all("#games-table tbody tr", """rows => rows.map(r => ({
             eco: r.querySelector('td.eco').textContent, moves: r.querySelector('td.length').textContent }))""")
         want = [{"eco": g.get("eco", ""), "moves": str((g["plies"] + 1) // 2)} for g in listed["games"]]
