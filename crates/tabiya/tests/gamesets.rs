@@ -356,7 +356,7 @@ fn mistakes_are_refused_with_the_word_and_the_reason() {
             "--where",
             "reaches e4 e5 Ke3",
         ],
-        &["move 3", "Ke3", "not legal"],
+        &["move 2. \"Ke3\"", "not legal here", "column 15"],
     );
     fail(
         &[
