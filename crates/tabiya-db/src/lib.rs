@@ -70,6 +70,7 @@ mod speed;
 mod stats;
 mod trace;
 mod upgrade;
+mod workers;
 
 pub mod chess;
 pub mod othello;

@@ -141,50 +141,29 @@ impl Snapshot<'_> {
         let games = self.filtered_games(pos, filter)?;
         let held = held.max(1);
         let key = position_key(pos);
-        let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
-        let workers = if games.len() < 2048 { 1 } else { workers };
+        let workers = crate::workers::for_items(games.len());
         let per = games.len().div_ceil(workers).max(1);
-        let deadline = crate::deadline::current();
         let read = self.read.clone();
-        let results: Vec<Result<HashMap<u128, Sums>>> = std::thread::scope(|s| {
-            let handles: Vec<_> = games
-                .chunks(per)
-                .map(|share| {
-                    let read = read.clone();
-                    s.spawn(move || {
-                        let work = || -> Result<HashMap<u128, Sums>> {
-                            let records = Records::new(&read)?;
-                            let mut sums = HashMap::new();
-                            for (i, (id, _, facts)) in share.iter().enumerate() {
-                                if i % 1024 == 1023 {
-                                    crate::deadline::check()?;
-                                }
-                                let Some(raw) = records.get(*id)? else {
-                                    continue;
-                                };
-                                game_structures(pos, key, held, &raw, facts, &mut sums)
-                                    .map_err(|e| Error::Corrupt(format!("game {id}: {e}")))?;
-                            }
-                            Ok(sums)
-                        };
-                        match deadline {
-                            Some(d) => crate::deadline::within(d, work),
-                            None => work(),
-                        }
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| {
-                    h.join()
-                        .unwrap_or_else(|_| Err(Error::Corrupt("a structure worker failed".into())))
-                })
-                .collect()
-        });
+        let results = crate::workers::run(workers, "structure", |i| {
+            let share = games
+                .get(i * per..((i + 1) * per).min(games.len()))
+                .unwrap_or(&[]);
+            let records = Records::new(&read)?;
+            let mut sums = HashMap::new();
+            for (i, (id, _, facts)) in share.iter().enumerate() {
+                if i % 1024 == 1023 {
+                    crate::deadline::check()?;
+                }
+                let Some(raw) = records.get(*id)? else {
+                    continue;
+                };
+                game_structures(pos, key, held, &raw, facts, &mut sums)
+                    .map_err(|e| Error::Corrupt(format!("game {id}: {e}")))?;
+            }
+            Ok(sums)
+        })?;
         let mut all: HashMap<u128, Sums> = HashMap::new();
         for r in results {
-            let r = r?;
             if all.is_empty() {
                 all = r;
                 continue;

@@ -259,65 +259,42 @@ impl Snapshot<'_> {
         want_next: bool,
     ) -> Result<Found> {
         let want_next = want_next && query.pawns().is_some();
-        let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
-        let deadline = crate::deadline::current();
         let removed_ids = self.index.amendments.removed();
         let removed = |id: u32| removed_ids.binary_search(&id).is_ok();
-        let workers = if candidates.len() < 2048 { 1 } else { workers };
+        let workers = crate::workers::for_items(candidates.len() as usize);
         let read = self.read.clone();
-        let results: Vec<Result<Found>> = std::thread::scope(|s| {
-            let handles: Vec<_> = (0..workers)
-                .map(|i| {
-                    let read = read.clone();
-                    let removed = &removed;
-                    s.spawn(move || {
-                        let work = || -> Result<Found> {
-                            let (ids, ranges) = candidates.share(i, workers);
-                            let mut w = Worker {
-                                query,
-                                filter,
-                                want_next,
-                                games: Records::new(&read)?,
-                                facts: FactsReader::new(&read)?,
-                                players: PlayersReader::new(&read)?,
-                                found: Found::default(),
-                                seen: 0,
-                            };
-                            for &id in ids {
-                                if !removed(id) {
-                                    w.game(id, None)?;
-                                }
-                            }
-                            let games = Records::new(&read)?;
-                            for (a, b) in ranges {
-                                games.scan_range(a, Some(b), |id, raw| {
-                                    if !removed(id) {
-                                        w.found.unindexed += 1;
-                                        w.game(id, Some(raw))?;
-                                    }
-                                    Ok(true)
-                                })?;
-                            }
-                            Ok(w.found)
-                        };
-                        match deadline {
-                            Some(d) => crate::deadline::within(d, work),
-                            None => work(),
-                        }
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| {
-                    h.join()
-                        .unwrap_or_else(|_| Err(Error::Corrupt("a search worker failed".into())))
-                })
-                .collect()
-        });
+        let results = crate::workers::run(workers, "search", |i| {
+            let (ids, ranges) = candidates.share(i, workers);
+            let mut w = Worker {
+                query,
+                filter,
+                want_next,
+                games: Records::new(&read)?,
+                facts: FactsReader::new(&read)?,
+                players: PlayersReader::new(&read)?,
+                found: Found::default(),
+                seen: 0,
+            };
+            for &id in ids {
+                if !removed(id) {
+                    w.game(id, None)?;
+                }
+            }
+            let games = Records::new(&read)?;
+            for (a, b) in ranges {
+                games.scan_range(a, Some(b), |id, raw| {
+                    if !removed(id) {
+                        w.found.unindexed += 1;
+                        w.game(id, Some(raw))?;
+                    }
+                    Ok(true)
+                })?;
+            }
+            Ok(w.found)
+        })?;
         let mut found = Found::default();
         for r in results {
-            found.merge(r?);
+            found.merge(r);
         }
         Ok(found)
     }
