@@ -243,6 +243,7 @@ fn router(state: Arc<AppState>, config: &Config) -> Router {
         .route("/masters/pgn/{id}", get(lichess::masters_pgn))
         .route("/master/pgn/{id}", get(lichess::masters_pgn))
         .route("/lichess", get(lichess::lichess))
+        .route("/lichess/history", get(lichess::lichess_history))
         .route("/player", get(lichess::player))
         .route("/personal", get(lichess::player))
         .layer(RequestBodyLimitLayer::new(64 << 10))

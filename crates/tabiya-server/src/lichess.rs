@@ -5,14 +5,20 @@
 //!
 //! Tabiya's extension: `db=NAME` picks a served database (default: the first chess one).
 //! Unlike Lichess's, top and recent games honour every filter.
+//!
+//! Also Lichess's: `history=true` (the position's games month by month) on `/lichess` and
+//! `/player`, `/lichess/history`; `modes` on `/player` (told from the games' `Event` tags);
+//! `since`/`until` read and refused as lila reads them; `variant` `chess960` and
+//! `fromPosition` (games from their start position, Chess960 castling as king takes rook).
 
 use std::sync::Arc;
 
 use axum::extract::{Path, State};
+use axum::http::StatusCode;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
-use tabiya_service::explore::{self, ChessExplore, OpeningName, TopGame};
+use tabiya_service::explore::{self, ChessExplore, OpeningName, PositionMonths, TopGame};
 use tabiya_service::filter::{Colour, Filter};
 use tabiya_service::{ChessPosition, Error, Kind, export};
 
@@ -44,6 +50,10 @@ struct ExplorerGame {
     /// gives it; absent when the game has none (and on `/masters`, as Lichess's).
     #[serde(skip_serializing_if = "Option::is_none")]
     speed: Option<&'static str>,
+    /// `rated` or `casual`, from the game's `Event` tag, on `/lichess` and `/player`, as
+    /// Lichess gives it; absent when the tag says neither (and on `/masters`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mode: Option<&'static str>,
 }
 
 impl ExplorerGame {
@@ -60,6 +70,7 @@ impl From<&TopGame> for ExplorerGame {
     fn from(g: &TopGame) -> ExplorerGame {
         ExplorerGame {
             speed: None,
+            mode: None,
             uci: g.uci.clone(),
             id: g.id.clone(),
             winner: g.winner,
@@ -116,6 +127,52 @@ struct ExplorerResponse {
     opening: Option<OpeningName>,
     #[serde(skip_serializing_if = "Option::is_none")]
     queue_position: Option<u64>,
+    /// With `history=true`: the games month by month.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    history: Option<Vec<HistoryMonth>>,
+}
+
+/// One month of `history`, as lila gives it: `YYYY-MM` and the results.
+#[derive(Serialize)]
+struct HistoryMonth {
+    month: String,
+    white: u64,
+    draws: u64,
+    black: u64,
+}
+
+/// The months of `m` from `since` (`yyyymm`; else the first month with games) to the last
+/// month with games, a month without games counted as zeros, as lila fills them. (Lila
+/// leaves out the last month when `until` is not given, its index of that month perhaps
+/// unfinished; a Tabiya database is whole, so it is kept.)
+fn history(m: &PositionMonths, since: Option<u32>) -> Vec<HistoryMonth> {
+    let (Some(first), Some(last)) = (m.months.first(), m.months.last()) else {
+        return Vec::new();
+    };
+    let mut at = since.unwrap_or(first.month).min(first.month);
+    let mut out = Vec::new();
+    let mut rows = m.months.iter().peekable();
+    while at <= last.month {
+        let (white, draws, black) = match rows.peek() {
+            Some(r) if r.month == at => {
+                let r = rows.next().expect("peeked");
+                (r.white, r.draws, r.black)
+            }
+            _ => (0, 0, 0),
+        };
+        out.push(HistoryMonth {
+            month: format!("{:04}-{:02}", at / 100, at % 100),
+            white,
+            draws,
+            black,
+        });
+        at = if at % 100 == 12 {
+            (at / 100 + 1) * 100 + 1
+        } else {
+            at + 1
+        };
+    }
+    out
 }
 
 /// Which endpoint answers: what its moves carry and how it caps its lists.
@@ -161,7 +218,24 @@ fn shape(e: &ChessExplore, endpoint: Endpoint, moves: usize, top: bool) -> Explo
         top_games: top.then(|| e.top_games.iter().map(game).collect()),
         opening: e.opening.clone(),
         queue_position: player.then_some(0),
+        history: None,
     }
+}
+
+/// Each game of a `/lichess` or `/player` answer with its mode (from its `Event` tag).
+fn fill_modes(db: &tabiya_service::Db, r: &mut ExplorerResponse) -> Result<(), Error> {
+    let mut games: Vec<&mut ExplorerGame> = Vec::new();
+    for m in &mut r.moves {
+        games.extend(m.game.as_mut());
+    }
+    games.extend(r.recent_games.iter_mut().flatten());
+    games.extend(r.top_games.iter_mut().flatten());
+    let ids: Vec<String> = games.iter().map(|g| g.id.clone()).collect();
+    let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+    for (g, mode) in games.into_iter().zip(explore::game_modes(db, &ids)?) {
+        g.mode = mode;
+    }
+    Ok(())
 }
 
 /// The database a request asks for: `db=NAME`, else the first chess database.
@@ -182,8 +256,8 @@ fn chess_db(state: &AppState, name: Option<&str>) -> Result<Arc<Served>, Error> 
 }
 
 /// The query of an explorer endpoint: the position (`fen`, default the start; `play`, UCI
-/// moves comma-separated; `variant`, only standard chess), `moves`, the filters, the games
-/// asked for — capped silently, as Lichess does.
+/// moves comma-separated; `variant`: chess, standard or set up, see [`chess960`]), `moves`,
+/// the filters, the games asked for — capped silently, as Lichess does — and `history`.
 pub struct Asked {
     db: Option<String>,
     at: ChessAt,
@@ -191,27 +265,121 @@ pub struct Asked {
     filter: Filter,
     top: usize,
     recent: Option<usize>,
+    /// `history=true` (`/lichess`, `/player`).
+    history: bool,
+    /// `since` as `yyyymm`, where the history starts.
+    since: Option<u32>,
+    /// `variant=chess960`: castling written as the king taking its rook.
+    chess960: bool,
+    /// What lila's query reader would refuse (`since`, `until`, `modes`), in its words.
+    refused: Option<String>,
 }
+
+/// The variants Tabiya answers: chess from the standard start, Chess960, from a set-up
+/// position (each from its start position: `fen`). Whether the variant is Chess960.
+fn chess960(variant: Option<&str>) -> Result<bool, Error> {
+    match variant {
+        None | Some("standard" | "chess" | "Standard" | "fromPosition" | "From Position") => {
+            Ok(false)
+        }
+        Some("chess960" | "Chess960") => Ok(true),
+        Some(v) => Err(Error::bad_request(format!(
+            "variant {v:?}: this explorer holds chess only; give standard, chess960 or \
+             fromPosition"
+        ))),
+    }
+}
+
+/// The first and last years lila's dates hold.
+const YEARS: std::ops::RangeInclusive<u16> = 1952..=3000;
+
+/// A year as lila's masters query reads it.
+fn lila_year(v: &str) -> Option<u16> {
+    v.parse::<u16>().ok().filter(|y| YEARS.contains(y))
+}
+
+/// A month as lila's query reads it: `YYYY-MM` (or `YYYY/MM`), as `(year, month)`.
+fn lila_month(v: &str) -> Option<(u16, u16)> {
+    let (y, m) = v.split_once(['-', '/'])?;
+    let (y, m) = (y.parse::<u16>().ok()?, m.parse::<u16>().ok()?);
+    (YEARS.contains(&y) && (1..=12).contains(&m)).then_some((y, m))
+}
+
+/// Criteria no game meets: lila's answer when `since` is after `until` (no games).
+const NO_GAME: &str = "result = '1-0' and result = '0-1'";
 
 impl Asked {
     fn read(p: &Params, endpoint: Endpoint) -> Result<Asked, Error> {
-        if let Some(v) = p.get("variant")
-            && v != "standard"
-            && v != "chess"
-        {
-            return Err(Error::bad_request(format!(
-                "variant {v:?}: this explorer holds standard chess"
-            )));
-        }
+        let chess960 = chess960(p.get("variant"))?;
         let moves = p.capped("moves", 12, 500)?;
+        let mut refused = None;
         let mut filter = match endpoint {
             // Masters: years only.
-            Endpoint::Masters => Filter {
-                since: p.get("since").map(String::from),
-                until: p.get("until").map(String::from),
-                ..Filter::default()
-            },
+            Endpoint::Masters => Filter::default(),
             _ => p.filter()?,
+        };
+        // Lila's reading of since and until: years on /masters, months elsewhere; a bad one
+        // refused in lila's words; since after until: no game.
+        let (mut since, mut until) = (None, None);
+        for (name, end) in [("since", &mut since), ("until", &mut until)] {
+            let Some(v) = p.get(name) else { continue };
+            match endpoint {
+                Endpoint::Masters => match lila_year(v) {
+                    Some(y) => *end = Some((y, 0)),
+                    None => refused = refused.or(Some("invlaid year".to_string())),
+                },
+                _ => match lila_month(v) {
+                    Some(m) => *end = Some(m),
+                    None => refused = refused.or(Some("invalid month".to_string())),
+                },
+            }
+        }
+        let text = |(y, m): (u16, u16)| {
+            if m == 0 {
+                format!("{y:04}")
+            } else {
+                format!("{y:04}-{m:02}")
+            }
+        };
+        filter.since = since.map(text);
+        filter.until = until.map(text);
+        // A year alone runs from its first month to its last.
+        if let (Some(a), Some(b)) = (since, until)
+            && (a.0, a.1.max(1)) > (b.0, if b.1 == 0 { 12 } else { b.1 })
+        {
+            filter.since = None;
+            filter.until = None;
+            filter.criteria = Some(NO_GAME.to_string());
+        }
+        if endpoint == Endpoint::Player {
+            let modes = p.list("modes");
+            let mut wanted = Vec::new();
+            for m in &modes {
+                match explore::mode_criteria(m) {
+                    Some(c) => wanted.push(c),
+                    None => refused = refused.or(Some("invalid mode".to_string())),
+                }
+            }
+            wanted.dedup();
+            // One mode: its games; both (Lichess's default) or none: every game.
+            if let [one] = wanted[..] {
+                filter.criteria = Some(match filter.criteria.take() {
+                    Some(c) => format!("({c}) and ({one})"),
+                    None => one.to_string(),
+                });
+            }
+        }
+        // Lila's words for yes and no.
+        let history = match p.get("history") {
+            _ if endpoint == Endpoint::Masters => false,
+            None | Some("no" | "false" | "False" | "off" | "0") => false,
+            Some("yes" | "true" | "True" | "on" | "1") => true,
+            Some(v) => {
+                refused = refused.or(Some(format!(
+                    "unknown variant `{v}`, expected `no` or `yes`"
+                )));
+                false
+            }
         };
         let (top, recent) = match endpoint {
             Endpoint::Masters => (p.capped("topGames", 15, 15)?, None),
@@ -238,6 +406,10 @@ impl Asked {
             filter,
             top,
             recent,
+            history,
+            since: since.map(|(y, m)| y as u32 * 100 + m.max(1) as u32),
+            chess960,
+            refused,
         })
     }
 }
@@ -260,8 +432,23 @@ impl FromParams for LichessQuery {
     }
 }
 
-/// The query of `/player`: the position, `moves`, the filters, `player` and `color`
-/// (required), `recentGames`.
+/// The query of `/lichess/history`: `/lichess`'s, with `history` on and no moves nor games
+/// (as lila answers it).
+pub struct HistoryQuery(Asked);
+
+impl FromParams for HistoryQuery {
+    fn from_params(p: &Params) -> Result<HistoryQuery, Error> {
+        let mut a = Asked::read(p, Endpoint::Lichess)?;
+        a.history = true;
+        a.moves = 0;
+        a.top = 0;
+        a.recent = Some(0);
+        Ok(HistoryQuery(a))
+    }
+}
+
+/// The query of `/player`: the position, `moves`, the filters, `modes`, `player` and
+/// `color` (required), `recentGames`, `history`.
 pub struct PlayerQuery(Asked);
 
 impl FromParams for PlayerQuery {
@@ -278,6 +465,15 @@ async fn answer(
     canonical: String,
     endpoint: Endpoint,
 ) -> Result<Response, LichessError> {
+    if let Some(why) = q.refused {
+        // As lila's query reader (axum's) refuses a value it cannot read.
+        return Ok((
+            StatusCode::BAD_REQUEST,
+            [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+            format!("Failed to deserialize query string: {why}"),
+        )
+            .into_response());
+    }
     let served = chess_db(&state, q.db.as_deref())?;
     let key = format!("{path}?{canonical}");
     let content_type = if endpoint == Endpoint::Player {
@@ -286,9 +482,19 @@ async fn answer(
         "application/json"
     };
     Ok(cached(&state, &served.clone(), key, content_type, move || {
-        let at: ChessPosition = q.at.resolve()?;
+        let mut at: ChessPosition = q.at.resolve()?;
+        if q.chess960 {
+            explore::write_chess960(&mut at);
+        }
         let a = explore::games_filtered(&served.db, &at, &q.filter, q.top, q.recent)?;
-        let r = shape(&a, endpoint, q.moves, endpoint != Endpoint::Player);
+        let mut r = shape(&a, endpoint, q.moves, endpoint != Endpoint::Player);
+        if endpoint != Endpoint::Masters {
+            fill_modes(&served.db, &mut r)?;
+        }
+        if q.history {
+            let months = explore::chess_months(&served.db, &at, &q.filter)?;
+            r.history = Some(history(&months, q.since));
+        }
         let mut body = serde_json::to_vec(&r)?;
         if endpoint == Endpoint::Player {
             body.push(b'\n');
@@ -318,6 +524,17 @@ pub async fn lichess(
     }: Query<LichessQuery, LichessError>,
 ) -> Result<Response, LichessError> {
     answer(state, "/lichess", q, canonical, Endpoint::Lichess).await
+}
+
+pub async fn lichess_history(
+    State(state): State<Arc<AppState>>,
+    Query {
+        value: HistoryQuery(q),
+        canonical,
+        ..
+    }: Query<HistoryQuery, LichessError>,
+) -> Result<Response, LichessError> {
+    answer(state, "/lichess/history", q, canonical, Endpoint::Lichess).await
 }
 
 pub async fn player(

@@ -116,12 +116,131 @@ pub fn games_filtered(
     top: usize,
     recent: Option<usize>,
 ) -> Result<ChessExplore> {
-    if db.is_set() {
-        return crate::dbset::explore::explore(db, at, filter, top, recent);
+    let mut answer = if db.is_set() {
+        crate::dbset::explore::explore(db, at, filter, top, recent)?
+    } else {
+        let snap = db.inner()?.snapshot()?;
+        let f = filter.resolve(&snap)?;
+        snap.chess_explore_filtered(&at.line, at.mode, &f, top, recent)?
+    };
+    if !filter.is_empty() {
+        reached_filtered(db, at, filter, &mut answer.moves)?;
     }
-    let snap = db.inner()?.snapshot()?;
-    let f = filter.resolve(&snap)?;
-    Ok(snap.chess_explore_filtered(&at.line, at.mode, &f, top, recent)?)
+    Ok(answer)
+}
+
+/// Each move's `reached` in a filtered answer: the games reaching the position the move
+/// leads to by any move order that pass `filter` (every member's, in a set) — the same
+/// field as an answer without filters, counted with them.
+fn reached_filtered(
+    db: &Db,
+    at: &ChessPosition,
+    filter: &Filter,
+    moves: &mut [MoveRow],
+) -> Result<()> {
+    let mut snaps = Vec::with_capacity(db.members.len());
+    for m in &db.members {
+        let snap = m.snapshot()?;
+        let f = filter.resolve(&snap)?;
+        snaps.push((snap, f));
+    }
+    for row in moves.iter_mut() {
+        let Some(child) = at.after_uci(&row.uci) else {
+            continue;
+        };
+        let mut r = Reached::default();
+        for (snap, f) in &snaps {
+            let one = snap.chess_reached_filtered(&child, f)?;
+            r.white += one.white;
+            r.draws += one.draws;
+            r.black += one.black;
+            r.unknown += one.unknown;
+        }
+        row.reached = Some(r);
+    }
+    Ok(())
+}
+
+pub use tabiya_db::chess::{MonthResults, PositionMonths};
+
+/// Answers for `at` write castling as Chess960 writes it, the king taking its own rook
+/// (`e1h1`), whatever its castling rights look like (the Lichess explorer's `chess960`).
+pub fn write_chess960(at: &mut ChessPosition) {
+    at.mode = shakmaty::CastlingMode::Chess960;
+}
+
+/// The games of a position month by month (every game reaching it that `filter` keeps and
+/// whose date names a month; a set's members summed by month), and how many games counted
+/// have no month.
+pub fn chess_months(db: &Db, at: &ChessPosition, filter: &Filter) -> Result<PositionMonths> {
+    let mut by: std::collections::BTreeMap<u32, MonthResults> = Default::default();
+    let mut no_month = 0;
+    for m in &db.members {
+        let snap = m.snapshot()?;
+        let f = filter.resolve(&snap)?;
+        let a = snap.chess_months(&at.pos, &f)?;
+        no_month += a.no_month;
+        for r in a.months {
+            by.entry(r.month)
+                .or_insert_with(|| MonthResults {
+                    month: r.month,
+                    ..Default::default()
+                })
+                .merge(&r);
+        }
+    }
+    Ok(PositionMonths {
+        months: by.into_values().collect(),
+        no_month,
+    })
+}
+
+/// Lichess's mode of a game from its `Event` tag, as Lichess writes it ("Rated Blitz game",
+/// "Casual Rapid game"): `casual` when it holds the word casual (any case), else `rated`
+/// when it holds rated (not as unrated); `None` when it holds neither.
+pub fn mode_of_event(event: &str) -> Option<&'static str> {
+    let e = event.to_lowercase();
+    if e.contains("casual") {
+        Some("casual")
+    } else if e.contains("rated") && !e.contains("unrated") {
+        Some("rated")
+    } else {
+        None
+    }
+}
+
+/// The criteria (`docs/gamesets.md`) that keep the games of one mode, as [`mode_of_event`]
+/// tells it.
+pub fn mode_criteria(mode: &str) -> Option<&'static str> {
+    match mode {
+        "rated" => Some("event ~ 'rated' and not event ~ 'unrated' and not event ~ 'casual'"),
+        "casual" => Some("event ~ 'casual'"),
+        _ => None,
+    }
+}
+
+/// The mode of each game named in `ids` (as answers name them: `MEMBER:ID` in a set), from
+/// its `Event` tag ([`mode_of_event`]); `None` for a game without one or not found.
+pub fn game_modes(db: &Db, ids: &[&str]) -> Result<Vec<Option<&'static str>>> {
+    let snaps = db
+        .members
+        .iter()
+        .map(|m| m.snapshot())
+        .collect::<std::result::Result<Vec<_>, _>>()?;
+    let mut out = Vec::with_capacity(ids.len());
+    for id in ids {
+        let Ok((m, n)) = crate::dbset::ids::parse(db, id) else {
+            out.push(None);
+            continue;
+        };
+        let tags = snaps[m].chess_tags(n)?.unwrap_or_default();
+        out.push(
+            tags.iter()
+                .find(|(name, _)| name == "Event")
+                .and_then(|(_, v)| mode_of_event(v)),
+        );
+    }
+    Ok(out)
 }
 
 /// The database's answer with the books' answers and the kept evaluations beside it.

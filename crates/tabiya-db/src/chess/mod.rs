@@ -18,9 +18,9 @@ mod tests;
 // The answers of chess, kept under `chess` for the public API (they live in `answers/chess`).
 pub use crate::answers::chess::{
     ChessExplore, ChessGames, EarlierGames, GameFilter, GameRow, LaterStructure, LaterStructures,
-    MoveCounts, MoveRow, MoveYears, NextStructure, OpeningName, Player, PlayerFilter,
-    PositionYears, Reached, Route, Routes, SINGLE_GAMES_UP_TO, SearchGame, SearchPage,
-    StructureSearch, TopGame, YearResults, most_frequent_structures,
+    MonthResults, MoveCounts, MoveRow, MoveYears, NextStructure, OpeningName, Player, PlayerFilter,
+    PositionMonths, PositionYears, Reached, Route, Routes, SINGLE_GAMES_UP_TO, SearchGame,
+    SearchPage, StructureSearch, TopGame, YearResults, most_frequent_structures,
 };
 pub use crate::game::{Dict, NO_MOVE, NameLookup, Names, Occurrence};
 pub use crate::import::cluster;

@@ -7,6 +7,7 @@ mod counts;
 mod explore;
 mod filter;
 mod later_structures;
+mod months;
 mod novelty;
 mod player_games;
 mod query;
@@ -24,6 +25,7 @@ pub use filter::{GameFilter, PlayerFilter};
 pub use later_structures::{
     LaterStructure, LaterStructures, most_frequent as most_frequent_structures,
 };
+pub use months::{MonthResults, PositionMonths};
 pub use novelty::EarlierGames;
 pub use routes::{Route, Routes};
 pub use search::{NextStructure, SearchGame, SearchPage, StructureSearch};
