@@ -12,13 +12,15 @@ documentation states it:
 - the player's own ratings (WhiteElo or BlackElo, a whole number 1..4000), lowest and highest;
 - openings: the name of the Lichess openings table (data/eco/*.tsv, matched by position, the
   shorter line naming a position two lines reach) at the last named position among the first
-  60 plies of the game; most played first, then by ECO and name; at most 10.
+  60 plies of the game; most played first, then by ECO and name; at most 10. Each with
+  `uci`, the table's line (UCI moves joined by commas) of the named position most of these
+  games reached under that name (among equals the shorter text, then the first in text order).
 
 A game equal to one read before (the Seven Tag Roster and the main line) is a duplicate and
 counted once, and a game with an illegal move is left out, as Tabiya imports them.
 
 Prints one JSON object: {"games", "white": {games, wins, draws, losses, unknown}, "black":
-{...}, "firstYear", "lastYear", "ratingMin", "ratingMax", "openings": [{eco, name, games}]}.
+{...}, "firstYear", "lastYear", "ratingMin", "ratingMax", "openings": [{eco, name, uci, games}]}.
 
 Usage: player_card.py NAME ECO_DIR PGN [PGN...]
 """
@@ -42,7 +44,7 @@ def key(board):
 
 
 def opening_table(eco_dir):
-    table = {}  # position key -> (plies, eco, name)
+    table = {}  # position key -> (plies, eco, name, uci)
     for letter in "abcde":
         with open(os.path.join(eco_dir, f"{letter}.tsv"), encoding="utf-8") as f:
             next(f)
@@ -53,17 +55,18 @@ def opening_table(eco_dir):
                 eco, name, pgn = cols[:3]
                 board = chess.Board()
                 plies = 0
+                line = []
                 try:
                     for tok in pgn.split():
                         if tok.endswith("."):
                             continue
-                        board.push_san(tok)
+                        line.append(board.push_san(tok).uci())
                         plies += 1
                 except ValueError:
                     continue
                 k = key(board)
                 if k not in table or plies < table[k][0]:
-                    table[k] = (plies, eco, name)
+                    table[k] = (plies, eco, name, ",".join(line))
     return table
 
 
@@ -124,13 +127,18 @@ def main():
                         last = table.get(key(board)) or last
                     if last:
                         k = (last[1], last[2])
-                        openings[k] = openings.get(k, 0) + 1
+                        lines = openings.setdefault(k, {})
+                        lines[last[3]] = lines.get(last[3], 0) + 1
     card["firstYear"] = min(years) if years else None
     card["lastYear"] = max(years) if years else None
     card["ratingMin"] = min(ratings) if ratings else None
     card["ratingMax"] = max(ratings) if ratings else None
-    ranked = sorted(openings.items(), key=lambda kv: (-kv[1], kv[0][0], kv[0][1]))[:10]
-    card["openings"] = [{"eco": e, "name": n, "games": c} for (e, n), c in ranked]
+    counted = [(k, sum(lines.values()), lines) for k, lines in openings.items()]
+    ranked = sorted(counted, key=lambda x: (-x[1], x[0][0], x[0][1]))[:10]
+    card["openings"] = [
+        {"eco": e, "name": n, "games": c,
+         "uci": min(lines.items(), key=lambda kv: (-kv[1], len(kv[0]), kv[0]))[0]}
+        for (e, n), c, lines in ranked]
     print(json.dumps(card))
     return 0
 

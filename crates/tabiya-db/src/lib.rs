@@ -75,7 +75,7 @@ mod workers;
 pub mod chess;
 pub mod othello;
 
-pub use answers::{GamePage, GameSort, PositionStats, Snapshot};
+pub use answers::{GamePage, GameSort, ListKey, PositionStats, Snapshot};
 pub use cards::{
     Added as CardAdded, CARD_KEYS, CARD_REVIEWS, CARDS, NewCard, Review as CardReview,
     Schedule as CardSchedule, StoredCard,

@@ -48,6 +48,7 @@ struct OthelloQuery {
     players: PlayerKind,
 }
 
+/// The order of a structure search's games (`/api/search`): rating, date or id.
 pub(crate) fn sort(p: &Params) -> Result<GameSort, Error> {
     match p.get("sort").unwrap_or("rating") {
         "rating" => Ok(GameSort::Rating),
@@ -55,6 +56,19 @@ pub(crate) fn sort(p: &Params) -> Result<GameSort, Error> {
         "id" => Ok(GameSort::Id),
         s => Err(Error::bad_request(format!(
             "sort {s:?}: give rating, date or id"
+        ))),
+    }
+}
+
+/// The order of a position's games (`/api/games`): also by ECO, length and result (chess).
+fn list_sort(p: &Params) -> Result<GameSort, Error> {
+    match p.get("sort").unwrap_or("rating") {
+        "eco" => Ok(GameSort::Eco),
+        "length" => Ok(GameSort::Length),
+        "result" => Ok(GameSort::Result),
+        "rating" | "date" | "id" => sort(p),
+        s => Err(Error::bad_request(format!(
+            "sort {s:?}: give rating, date, id, eco, length or result"
         ))),
     }
 }
@@ -93,7 +107,7 @@ impl FromParams for GamesQuery {
     fn from_params(p: &Params) -> Result<GamesQuery, Error> {
         Ok(GamesQuery {
             db: p.get("db").map(String::from),
-            sort: sort(p)?,
+            sort: list_sort(p)?,
             limit: p.number("limit", 20, MAX_LIMIT)?,
             offset: p.number("offset", 0, usize::MAX)?,
             at: ChessAt::from_params(p)?,

@@ -20,7 +20,7 @@
 // editor for a pattern or a pawn structure, material, and the answer of /api/search; its
 // games open in the viewer at the ply where the search first holds.
 
-import { readState, writeState, activeFilters, emptyFilters } from './url-state.js';
+import { readState, writeState, activeFilters, emptyFilters, SEARCH_SORTS } from './url-state.js';
 import { getJson, sendJson, createLoader, apiUrl, prefetch, prefetched } from './api.js';
 import { el, fmt } from './dom.js';
 import { createChessBoard } from './chess-board.js';
@@ -368,6 +368,7 @@ function render() {
   pageError([notice, L.error].filter(Boolean).join(' '));
   renderFooter(L, at);
   renderFiltersSummary();
+  if ($('filters').hidden || k !== 'chess' || !state.filters.speeds.length) $('speed-note').hidden = true;
   document.body.classList.toggle('in-train', inTrain);
   $('panel-train').hidden = !inTrain;
   $('train-link').hidden = k !== 'chess' || !db;
@@ -552,6 +553,7 @@ function loadExplorer(L, at) {
       }
       keptEvals.set(fen, data.eval || null);
       engine.showKept(data.eval || null, fen);
+      renderSpeedNote(data.withoutSpeed || 0);
     } else {
       for (const g of data.topGames || []) othelloRows.set(g.id, g);
       replaceKeepingFocus(body, renderOthelloExplorer(data, {
@@ -571,6 +573,18 @@ function loadExplorer(L, at) {
 }
 
 // The explorer's answer asked for again: an analysis just kept changed it.
+// The games a speed filter leaves out because they have no time control (the explorer's
+// `withoutSpeed`): said under the filters, in the explorer and the games list alike, so that
+// a collection without TimeControl tags does not answer 0 games with no reason.
+function renderSpeedNote(n) {
+  const note = $('speed-note');
+  const shown = n > 0 && kind() === 'chess' && state.filters.speeds.length > 0;
+  note.hidden = !shown;
+  note.textContent = shown
+    ? `${fmt(n)} ${n === 1 ? 'game has' : 'games have'} no time control and ${n === 1 ? 'is' : 'are'} not counted by a speed filter.`
+    : '';
+}
+
 function refreshExplorer() {
   if (state.game || !db || kind() !== 'chess') return;
   loaders.explorer.reset();
@@ -615,8 +629,10 @@ function loadGames(L, at) {
   const position = k === 'chess'
     ? { fen: state.fen || undefined, play: L.ucis.slice(0, at).join(',') || undefined }
     : { moves: L.moves.slice(0, at).join('') || undefined };
-  // (details: each chess game's ECO and length, the list's columns)
-  const params = { db: dbParam(), ...position, sort: state.sort, limit: 20, offset: state.offset, details: k === 'chess' ? 'true' : undefined, ...activeFilters(state.filters, k) };
+  // (details: each chess game's ECO and length, the list's columns; Othello's games are
+  // sorted by date or id only)
+  const sort = k === 'chess' || state.sort === 'id' ? state.sort : 'date';
+  const params = { db: dbParam(), ...position, sort, limit: 20, offset: state.offset, details: k === 'chess' ? 'true' : undefined, ...activeFilters(state.filters, k) };
   const fen = k === 'chess' ? L.fens[at] : null;
   loaders.games.load(apiUrl('/api/games', params), async (signal) => {
     const [mod, data] = await Promise.all([import('./games.js'), getJson('/api/games', params, { signal })]);
@@ -624,8 +640,8 @@ function loadGames(L, at) {
   }, ({ mod, data }) => {
     if (k === 'othello') for (const g of data.games) othelloRows.set(g.id, g);
     replaceKeepingFocus(body, mod.renderGames(data, {
-      kind: k, fen, offset: state.offset, limit: 20, sort: state.sort,
-      onSort: (sort) => update({ sort, offset: 0 }),
+      kind: k, fen, offset: state.offset, limit: 20, sort,
+      onSort: (order) => update({ sort: order, offset: 0 }),
       onPage: (offset) => update({ offset }),
       gameLink: gameHref, openGame: (g) => openGame(g.id),
     }));
@@ -682,15 +698,21 @@ function showPreparation(L, at) {
 }
 
 // Where the player page's links go: the explorer from the start position with the player
-// filter set to the player as White or as Black (the board turned for Black), or the
-// player's games; the other filters are kept.
+// filter set to the player as White or as Black (the board turned for Black), the player's
+// games, an opening's explorer; the other filters are kept.
 function playerLinks(name) {
   const to = (view, color) => writeState({
     ...state, view, name: null, fen: null, line: [], at: null, game: null, ply: null, offset: 0,
     orient: color === 'black' ? 'black' : 'white',
     filters: { ...state.filters, player: name, color },
   }, kind());
-  return { white: to('explorer', 'white'), black: to('explorer', 'black'), games: to('games', 'any') };
+  // An opening's row: the explorer at its named position (its line from the start), the
+  // player filter set to the player (either colour), the board turned as it was.
+  const opening = (o) => (o.uci === undefined ? null : writeState({
+    ...state, view: 'explorer', name: null, fen: null, line: o.uci ? o.uci.split(',') : [], at: null,
+    game: null, ply: null, offset: 0, filters: { ...state.filters, player: name, color: 'any' },
+  }, kind()));
+  return { white: to('explorer', 'white'), black: to('explorer', 'black'), games: to('games', 'any'), opening };
 }
 
 function openPlayer(name) {
@@ -712,8 +734,9 @@ function loadStats() {
 }
 
 // Where the statistics' links go: an opening's row to the explorer at its position (its line
-// from the start), a player's to the player page (Othello: the games filtered to the player,
-// a tournament's to its games); the filters are kept.
+// from the start), a player's to the player page (Othello: the games filtered to the player),
+// an event's to its games (Othello: a tournament's); the filters are kept but for an event's
+// or a tournament's games.
 function statsLinks() {
   const base = { ...state, name: null, game: null, ply: null, offset: 0, at: null };
   const k = kind();
@@ -722,10 +745,23 @@ function statsLinks() {
     player: (name) => (k === 'chess'
       ? writeState({ ...base, view: 'player', name }, k)
       : writeState({ ...base, view: 'games', line: [], filters: { ...emptyFilters(), player: name } }, k)),
-    event: (name) => (k === 'chess' ? null
+    event: (name) => (k === 'chess'
+      ? eventGames(base, name)
       : writeState({ ...base, view: 'games', line: [], filters: { ...emptyFilters(), tournament: name } }, k)),
     gameset: (name) => writeState({ ...base, view: 'explorer', fen: null, line: [], filters: { ...emptyFilters(), gameset: name } }, k),
   };
+}
+
+// A chess event's games: the games list from the start position, the only filter the
+// criterion `event = NAME` (the event's entry, any spelling: docs/gamesets.md), its name
+// quoted; a name holding both quotes has no link.
+function eventGames(base, name) {
+  const quote = !name.includes('"') ? '"' : !name.includes("'") ? "'" : null;
+  if (!quote) return null;
+  return writeState({
+    ...base, view: 'games', fen: null, line: [],
+    filters: { ...emptyFilters(), where: `event = ${quote}${name}${quote}` },
+  }, 'chess');
 }
 
 // The header's link to the statistics: this database's, marked current when shown.
@@ -742,7 +778,8 @@ function renderStatsLink(current) {
 function showSearch() {
   const args = {
     db: dbParam(), query: state.search, filters: activeFilters(state.filters, 'chess'),
-    sort: state.sort, offset: state.offset,
+    // (the games list's ECO, length and result orders are not the search's: rating)
+    sort: SEARCH_SORTS.includes(state.sort) ? state.sort : 'rating', offset: state.offset,
   };
   if (searchView) {
     searchView.show(args);

@@ -1,4 +1,5 @@
-// The games of a position: a page of them, sortable, with Previous/Next and the total.
+// The games of a position: a page of them, sortable (by rating, date, ECO, length, result or
+// import order: the select, or a column's header), with Previous/Next and the total.
 //
 //   renderGames(answer, { kind, fen, offset, limit, sort, onSort(sort), onPage(offset),
 //                         gameLink(id), openGame(row) })  -> a DocumentFragment
@@ -11,6 +12,15 @@ import { othelloGamesTable } from './explorer.js';
 
 export const PAGE_SIZE = 20;
 
+// Each order of /api/games: its direction (aria-sort) and what it is, in words.
+const SORTED = {
+  rating: ['descending', 'rating, highest first'],
+  date: ['descending', 'date, newest first'],
+  eco: ['ascending', 'ECO code, A00 first (games without one last)'],
+  length: ['descending', 'length, longest first'],
+  result: ['descending', 'result: White’s wins, draws, Black’s wins, then unfinished'],
+};
+
 export function renderGames(data, opts) {
   const { kind, offset, limit = PAGE_SIZE, sort, onSort, onPage } = opts;
   const out = document.createDocumentFragment();
@@ -18,11 +28,12 @@ export function renderGames(data, opts) {
   const first = total ? offset + 1 : 0;
   const last = Math.min(offset + data.games.length, total);
 
+  // WTHOR games have no ratings (date), no ECO; their list is sorted by date or id.
   const sortSelect = el('select', { id: 'games-sort' },
-    ...[['rating', 'Rating'], ['date', 'Date'], ['id', 'Import order']]
-      .filter(([v]) => kind === 'chess' || v !== 'rating') // WTHOR games have no ratings: date
+    ...[['rating', 'Rating'], ['date', 'Date'], ['eco', 'ECO'], ['length', 'Length'], ['result', 'Result'], ['id', 'Import order']]
+      .filter(([v]) => kind === 'chess' || v === 'date' || v === 'id')
       .map(([v, t]) => el('option', { value: v }, t)));
-  sortSelect.value = kind !== 'chess' && sort === 'rating' ? 'date' : sort;
+  sortSelect.value = kind !== 'chess' && sort !== 'id' ? 'date' : sort;
   sortSelect.addEventListener('change', () => onSort(sortSelect.value));
   const prev = el('button', { type: 'button', id: 'games-prev', disabled: offset <= 0 }, '‹ Previous');
   const next = el('button', { type: 'button', id: 'games-next', disabled: last >= total }, 'Next ›');
@@ -58,22 +69,27 @@ function chessTable(games, { fen, gameLink, sort, onSort }) {
       el('td', { className: 'num date' }, (g.date || '').replace(/\.\?\?/g, '')),
       el('td', { className: 'hide-narrow event' }, [g.event, g.round && g.round !== '?' ? `(${g.round})` : ''].filter(Boolean).join(' '))));
   }
-  // The columns the server sorts by (rating: the players', date) are buttons; ECO, length and
-  // result are not sorted by /api/games.
-  const sortable = (label, value, className) => el('th', {
-    scope: 'col', className, 'aria-sort': sort === value ? 'descending' : null,
-  }, onSort ? el('button', {
-    type: 'button', className: 'sort-button', dataset: { sort: value },
-    title: value === 'rating' ? 'Sort by rating, highest first' : 'Sort by date, newest first',
-    onclick: () => onSort(value),
-  }, label) : label);
+  // The columns the server sorts by are buttons (the whole list sorted, then paged); the
+  // sorted one says so (aria-sort) in the direction of its order.
+  const sortable = (label, value, { className, title } = {}) => {
+    const [direction, how] = SORTED[value];
+    return el('th', {
+      scope: 'col', className, title, 'aria-sort': sort === value ? direction : null,
+    }, onSort ? el('button', {
+      type: 'button', className: 'sort-button', dataset: { sort: value },
+      title: `Sort by ${how}`,
+      onclick: () => onSort(value),
+    }, label) : label);
+  };
   return el('table', { className: 'list-table games-table', id: 'games-table' },
     el('caption', { className: 'visually-hidden' }, 'Games of this position'),
     el('thead', {}, el('tr', {},
-      sortable('White – Black', 'rating', 'players'), el('th', { scope: 'col' }, 'Result'),
-      el('th', { scope: 'col' }, 'Move'), el('th', { scope: 'col', title: 'opening code (the game’s ECO tag)' }, 'ECO'),
-      el('th', { scope: 'col', className: 'num', title: 'length in moves' }, 'Moves'),
-      sortable('Date', 'date', 'num'),
+      sortable('White – Black', 'rating', { className: 'players' }),
+      sortable('Result', 'result'),
+      el('th', { scope: 'col' }, 'Move'),
+      sortable('ECO', 'eco', { title: 'opening code (the game’s ECO tag)' }),
+      sortable('Moves', 'length', { className: 'num', title: 'length in moves' }),
+      sortable('Date', 'date', { className: 'num' }),
       el('th', { scope: 'col', className: 'hide-narrow' }, 'Event'))),
     rowsOpenGames(tbody));
 }

@@ -1,10 +1,11 @@
 // The player page: one player's card from /api/player.
 //
-//   renderPlayerCard(card, { links: { white, black, games } })  -> a DocumentFragment
+//   renderPlayerCard(card, { links: { white, black, games, opening(o) } })  -> a DocumentFragment
 //     card: { name?, names, games, white: { games, wins, draws, losses, unknown }, black: {...},
-//             firstYear, lastYear, ratingMin, ratingMax, openings: [{ eco, name, games }] }
+//             firstYear, lastYear, ratingMin, ratingMax, openings: [{ eco, name, uci, games }] }
 //     links: hrefs (with data-player-link set, so the page opens them in place) of the
-//            explorer filtered to the player as White, as Black, and of the player's games
+//            explorer filtered to the player as White, as Black, of the player's games, and
+//            of an opening's (the explorer at its position, filtered to the player; null: no link)
 //
 // Results by colour are numbers and a bar from the player's side whatever the colour: won
 // (light), drawn (grey), lost (dark), headed and labelled so ("won 45%, drawn 30%, lost 25%").
@@ -64,7 +65,7 @@ function resultsTable(card) {
     el('tfoot', {}, row('Both', all)));
 }
 
-function openingsTable(card) {
+function openingsTable(card, links) {
   if (!card.openings.length) return el('p', { className: 'empty' }, 'No named opening in these games.');
   return el('table', { className: 'list-table player-openings', id: 'player-openings' },
     el('caption', { className: 'visually-hidden' }, 'Openings most played'),
@@ -74,8 +75,16 @@ function openingsTable(card) {
       el('th', { scope: 'col', className: 'num' }, 'Games'))),
     el('tbody', {}, card.openings.map((o) => el('tr', {},
       el('td', { className: 'eco-cell' }, el('abbr', { className: 'eco', title: 'ECO code' }, o.eco)),
-      el('th', { scope: 'row', className: 'opening-cell' }, o.name),
+      el('th', { scope: 'row', className: 'opening-cell' }, openingLink(o, links)),
       el('td', { className: 'num' }, fmt(o.games))))));
+}
+
+// An opening's name, a link to the explorer at its position filtered to the player.
+function openingLink(o, links) {
+  const href = links.opening ? links.opening(o) : null;
+  return href ? el('a', {
+    href, dataset: { playerLink: '', uci: o.uci }, title: 'the explorer at this opening, the player’s games',
+  }, o.name) : o.name;
 }
 
 export function renderPlayerCard(card, { links }) {
@@ -103,6 +112,6 @@ export function renderPlayerCard(card, { links }) {
     resultsTable(card)));
   out.append(el('section', { className: 'player-section', 'aria-labelledby': 'player-openings-title' },
     el('h3', { id: 'player-openings-title' }, 'Openings most played'),
-    openingsTable(card)));
+    openingsTable(card, links)));
   return out;
 }

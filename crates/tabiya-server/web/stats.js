@@ -2,9 +2,9 @@
 //
 //   renderStats(stats, { db, links: { opening(o), player(name), event(name), gameset(name) } }) -> a DocumentFragment
 //     links: hrefs for an opening's row (the explorer at its position), a player's (the
-//     player page; Othello: the games filtered to the player) and an event's (Othello: the
-//     games of the tournament; chess: null, no link); each carries data-page-link so the
-//     page opens it in place
+//     player page; Othello: the games filtered to the player) and an event's (the games of
+//     the event; Othello: of the tournament; null: no link); each carries data-page-link so
+//     the page opens it in place
 //
 // Charts (charts.js) for games by result, by year, by time control and the ratings; tables
 // for the openings most reached, the players and events with the most games, the positions

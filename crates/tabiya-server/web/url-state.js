@@ -28,7 +28,10 @@
 
 export const SPEEDS = ['ultraBullet', 'bullet', 'blitz', 'rapid', 'classical', 'correspondence'];
 export const VIEWS = ['explorer', 'games', 'books', 'player', 'stats', 'train', 'search'];
-export const SORTS = ['rating', 'date', 'id'];
+export const SORTS = ['rating', 'date', 'id', 'eco', 'length', 'result'];
+// The orders of the structure search's games (the games list has SORTS: also ECO, length
+// and result).
+export const SEARCH_SORTS = ['rating', 'date', 'id'];
 
 const FILTER_KEYS = ['since', 'until', 'ratingMin', 'ratingMax', 'player', 'color', 'gameset', 'where', 'tournament', 'from', 'to', 'players'];
 

@@ -116,7 +116,7 @@ pub struct OthelloFilter {
 }
 
 /// A page of the Othello games that pass `filter` (sorted by date or id; a rating sort
-/// means date: WTHOR games carry no ratings).
+/// means date: WTHOR games carry no ratings; ECO, length and result are refused).
 pub fn othello(
     db: &Db,
     filter: OthelloFilter,
@@ -135,6 +135,11 @@ pub fn othello(
     let sort = match sort {
         GameSort::Rating | GameSort::Date => GameSort::Date,
         GameSort::Id => GameSort::Id,
+        GameSort::Eco | GameSort::Length | GameSort::Result => {
+            return Err(crate::error::Error::bad_request(
+                "Othello games are sorted by date or id: eco, length and result are for chess",
+            ));
+        }
     };
     Ok(db
         .inner()?

@@ -27,6 +27,10 @@ pub struct ColourScore {
 pub struct PlayedOpening {
     pub eco: String,
     pub name: String,
+    /// The line of its named position from the standard start (UCI moves joined by commas;
+    /// of the named positions bearing this name, the one most of these games reached): where
+    /// the page opens the explorer.
+    pub uci: String,
     pub games: u64,
 }
 
@@ -111,7 +115,9 @@ pub fn card(db: &Db, name: &str) -> Result<PlayerCard> {
         rating_max: None,
         openings: Vec::new(),
     };
-    let mut openings: HashMap<(String, String), u64> = HashMap::new();
+    // By name: the games, and by line (its UCI moves) the games that reached it.
+    type ByLine = HashMap<String, u64>;
+    let mut openings: HashMap<(String, String), (u64, ByLine)> = HashMap::new();
     for id in snap.all_game_ids()? {
         let players = snap.players(id)?;
         for (side, player) in players.iter().enumerate() {
@@ -153,14 +159,39 @@ pub fn card(db: &Db, name: &str) -> Result<PlayerCard> {
                     line.push(pos.clone());
                 }
                 if let Some(o) = tabiya_db::chess::openings::last_named(&line) {
-                    *openings.entry((o.eco.clone(), o.name.clone())).or_default() += 1;
+                    let uci = o
+                        .moves
+                        .iter()
+                        .map(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string())
+                        .collect::<Vec<_>>()
+                        .join(",");
+                    let named = openings.entry((o.eco.clone(), o.name.clone())).or_default();
+                    named.0 += 1;
+                    *named.1.entry(uci).or_default() += 1;
                 }
             }
         }
     }
     let mut list: Vec<PlayedOpening> = openings
         .into_iter()
-        .map(|((eco, name), games)| PlayedOpening { eco, name, games })
+        .map(|((eco, name), (games, lines))| {
+            // The line most reached; among equals the shortest, then the first in text order.
+            let uci = lines
+                .into_iter()
+                .min_by(|a, b| {
+                    b.1.cmp(&a.1)
+                        .then(a.0.len().cmp(&b.0.len()))
+                        .then(a.0.cmp(&b.0))
+                })
+                .map(|(uci, _)| uci)
+                .unwrap_or_default();
+            PlayedOpening {
+                eco,
+                name,
+                uci,
+                games,
+            }
+        })
         .collect();
     list.sort_by(|a, b| {
         b.games

@@ -6,9 +6,9 @@
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
-use tabiya_db::chess::{MoveRow, top_order};
+use tabiya_db::chess::MoveRow;
 pub use tabiya_db::chess::{NextStructure, SearchGame, SearchPage, StructureSearch};
-use tabiya_db::{GameSort, Stats, StructuresBuilt};
+use tabiya_db::{ListKey, Stats, StructuresBuilt};
 use tabiya_structure::{Material, Pattern, PawnStructure, Query};
 
 use crate::database::Db;
@@ -168,11 +168,10 @@ fn merged(db: &Db, answers: Vec<StructureSearch>, page: SearchPage) -> Structure
     moves.sort_by(|a, b| b.games().cmp(&a.games()).then(a.uci.cmp(&b.uci)));
     let order = |a: &(usize, u32, SearchGame), b: &(usize, u32, SearchGame)| -> Ordering {
         let then = (a.0, a.1).cmp(&(b.0, b.1));
-        match page.sort {
-            GameSort::Id => then,
-            GameSort::Rating => top_order((0, &a.2.facts), (0, &b.2.facts)).then(then),
-            GameSort::Date => b.2.facts.date.cmp(&a.2.facts.date).then(then),
-        }
+        let none = ListKey::default();
+        page.sort
+            .order((&a.2.facts, &none), (&b.2.facts, &none))
+            .then(then)
     };
     list.sort_by(order);
     let list = list

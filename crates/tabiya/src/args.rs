@@ -180,6 +180,30 @@ impl From<SortArg> for GameSort {
     }
 }
 
+/// How to order a position's games (`tabiya games`): also by ECO, length and result.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum GamesSortArg {
+    Rating,
+    Date,
+    Id,
+    Eco,
+    Length,
+    Result,
+}
+
+impl From<GamesSortArg> for GameSort {
+    fn from(s: GamesSortArg) -> GameSort {
+        match s {
+            GamesSortArg::Rating => GameSort::Rating,
+            GamesSortArg::Date => GameSort::Date,
+            GamesSortArg::Id => GameSort::Id,
+            GamesSortArg::Eco => GameSort::Eco,
+            GamesSortArg::Length => GameSort::Length,
+            GamesSortArg::Result => GameSort::Result,
+        }
+    }
+}
+
 /// The explorer's filters of a chess database (with a player given apart: `--player`).
 #[derive(Args, Clone, Default)]
 pub struct ChessFilterArgs {

@@ -9,7 +9,7 @@ use tabiya_service::games::{self, GameRow, OthelloFilter, OthelloGames};
 use tabiya_service::novelty::Report;
 use tabiya_service::{Kind, OthelloPosition};
 
-use crate::args::{ChessFilterArgs, DbSetArg, OthelloFilterArgs, PositionArg, SortArg};
+use crate::args::{ChessFilterArgs, DbSetArg, GamesSortArg, OthelloFilterArgs, PositionArg};
 use crate::output::print_json;
 
 #[derive(Args)]
@@ -22,9 +22,11 @@ pub struct GamesArgs {
     pub othello: OthelloFilterArgs,
     #[command(flatten)]
     pub chess: ChessFilterArgs,
-    /// The order of the list: best rated first, newest first, or as imported.
+    /// The order of the list: best rated first, newest first, as imported; chess also by
+    /// ECO (A00 first, games without one last), length (longest first) or result (White's
+    /// wins, draws, Black's wins, unfinished); ties in import order.
     #[arg(long, value_enum, default_value = "rating")]
-    pub sort: SortArg,
+    pub sort: GamesSortArg,
     /// Games listed at most.
     #[arg(long, default_value_t = 20)]
     pub limit: usize,

@@ -10,4 +10,4 @@ pub mod othello_export;
 mod persons;
 mod snapshot;
 
-pub use snapshot::{GamePage, GameSort, PositionStats, Snapshot};
+pub use snapshot::{GamePage, GameSort, ListKey, PositionStats, Snapshot};

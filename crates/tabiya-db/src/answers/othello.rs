@@ -477,6 +477,12 @@ impl Snapshot<'_> {
             GameSort::Date | GameSort::Rating => {
                 kept.sort_unstable_by_key(|k| (std::cmp::Reverse(k.2), k.0))
             }
+            GameSort::Eco | GameSort::Length | GameSort::Result => {
+                return Err(Error::Usage(
+                    "Othello games are sorted by date or id (ECO, length and result are chess's)"
+                        .into(),
+                ));
+            }
         }
         let total = kept.len() as u64;
         let mut games = Vec::new();

@@ -23,7 +23,8 @@ pub struct PositionStats {
     pub top_games: Vec<(u32, u16)>,
 }
 
-/// How to order a game list.
+/// How to order a game list. Ties go in import order (game id); the orders but `Id` are
+/// over every game of the list, so that its pages follow one another exactly.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GameSort {
     /// Mean rating, highest first (unrated last), then newest.
@@ -32,6 +33,59 @@ pub enum GameSort {
     Date,
     /// Game id (import order).
     Id,
+    /// Chess: the ECO tag, A00 first (text order), games without one (or `?`) last.
+    Eco,
+    /// Chess: the main line's length in plies, longest first.
+    Length,
+    /// The result: White's wins (the first player's), draws, Black's wins, then games
+    /// without a result (`*`).
+    Result,
+}
+
+/// What a chess game list is sorted by beyond a game's facts: its ECO tag (none when empty
+/// or `?`) and its main line's length (read from the game's record, see
+/// [`GameSort::needs_record`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ListKey {
+    pub eco: Option<String>,
+    pub plies: u32,
+}
+
+impl GameSort {
+    /// Whether the order reads each game's record (its ECO tag, its length), not only its
+    /// facts.
+    pub fn needs_record(self) -> bool {
+        matches!(self, GameSort::Eco | GameSort::Length)
+    }
+
+    /// How two games compare in this order, ties left to the caller (`Id` leaves them all:
+    /// its order is the caller's tie-break).
+    pub fn order(self, a: (&GameFacts, &ListKey), b: (&GameFacts, &ListKey)) -> std::cmp::Ordering {
+        use std::cmp::Ordering;
+        match self {
+            GameSort::Id => Ordering::Equal,
+            GameSort::Rating => top_order((0, a.0), (0, b.0)),
+            GameSort::Date => b.0.date.cmp(&a.0.date),
+            GameSort::Result => result_rank(a.0).cmp(&result_rank(b.0)),
+            GameSort::Eco => match (&a.1.eco, &b.1.eco) {
+                (Some(x), Some(y)) => x.cmp(y),
+                (Some(_), None) => Ordering::Less,
+                (None, Some(_)) => Ordering::Greater,
+                (None, None) => Ordering::Equal,
+            },
+            GameSort::Length => b.1.plies.cmp(&a.1.plies),
+        }
+    }
+}
+
+/// A result's place in [`GameSort::Result`]'s order.
+fn result_rank(f: &GameFacts) -> u8 {
+    match f.outcome() {
+        crate::stats::GameOutcome::FirstWins => 0,
+        crate::stats::GameOutcome::Draw => 1,
+        crate::stats::GameOutcome::SecondWins => 2,
+        crate::stats::GameOutcome::Unknown => 3,
+    }
 }
 
 /// A page of the games reaching a position: the total, and (game id, move played there).
@@ -190,23 +244,70 @@ impl<'a> Snapshot<'a> {
         all.sort_unstable();
         all.dedup_by_key(|t| t.0);
         let total = all.len() as u64;
-        match sort {
-            GameSort::Id => {}
-            GameSort::Rating | GameSort::Date => {
-                let mut keyed: Vec<((u32, u16), GameFacts)> = Vec::with_capacity(all.len());
-                for t in all {
-                    keyed.push((t, self.facts.get(t.0)?));
+        if sort != GameSort::Id {
+            let mut keyed: Vec<(u32, u16, GameFacts)> = Vec::with_capacity(all.len());
+            for (i, (g, code)) in all.into_iter().enumerate() {
+                if i % 1024 == 1023 {
+                    crate::deadline::check()?;
                 }
-                if sort == GameSort::Rating {
-                    keyed.sort_by(|a, b| top_order((a.0.0, &a.1), (b.0.0, &b.1)));
-                } else {
-                    keyed.sort_by(|a, b| b.1.date.cmp(&a.1.date).then(a.0.0.cmp(&b.0.0)));
-                }
-                all = keyed.into_iter().map(|(t, _)| t).collect();
+                keyed.push((g, code, self.facts.get(g)?));
             }
+            self.sort_games(&mut keyed, sort)?;
+            all = keyed.into_iter().map(|(g, code, _)| (g, code)).collect();
         }
         let page = all.into_iter().skip(offset).take(limit).collect();
         Ok((total, page))
+    }
+
+    /// Sorts games (id, move, facts) as `sort` asks, ties in id order; ECO and length read
+    /// each game's record once (chess only).
+    pub(crate) fn sort_games(
+        &self,
+        games: &mut Vec<(u32, u16, GameFacts)>,
+        sort: GameSort,
+    ) -> Result<()> {
+        if !sort.needs_record() {
+            let none = ListKey::default();
+            games.sort_by(|a, b| sort.order((&a.2, &none), (&b.2, &none)).then(a.0.cmp(&b.0)));
+            return Ok(());
+        }
+        let eco = self.eco_tag_ids()?;
+        let mut keyed: Vec<((u32, u16, GameFacts), ListKey)> = Vec::with_capacity(games.len());
+        for (i, g) in games.drain(..).enumerate() {
+            if i % 1024 == 1023 {
+                crate::deadline::check()?;
+            }
+            let key = self.list_key(g.0, &eco)?;
+            keyed.push((g, key));
+        }
+        keyed.sort_by(|a, b| {
+            sort.order((&a.0.2, &a.1), (&b.0.2, &b.1))
+                .then(a.0.0.cmp(&b.0.0))
+        });
+        games.extend(keyed.into_iter().map(|(g, _)| g));
+        Ok(())
+    }
+
+    /// The tag-name ids spelt exactly `ECO` (what [`Snapshot::list_key`] looks for).
+    pub(crate) fn eco_tag_ids(&self) -> Result<Vec<u32>> {
+        Ok(self
+            .names
+            .all(crate::game::Dict::TagName)?
+            .into_iter()
+            .filter(|(_, name)| name == "ECO")
+            .map(|(id, _)| id)
+            .collect())
+    }
+
+    /// A chess game's ECO tag and length, read from its record without resolving names or
+    /// decoding moves (`eco`: [`Snapshot::eco_tag_ids`]).
+    pub(crate) fn list_key(&self, game: u32, eco: &[u32]) -> Result<ListKey> {
+        let data = self
+            .game_record(game)?
+            .ok_or_else(|| crate::Error::Corrupt(format!("game {game} is missing")))?;
+        let (eco, plies) = crate::chess::stored::eco_and_plies(&data, eco)
+            .map_err(|e| crate::Error::Corrupt(format!("game {game}: {e}")))?;
+        Ok(ListKey { eco, plies })
     }
 
     /// Reads the whole database once (the index's blocks and game lists, every game's facts,

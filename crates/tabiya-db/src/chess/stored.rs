@@ -459,6 +459,35 @@ fn decode_node_annotations(
     Ok(())
 }
 
+/// A stored game's ECO tag (the first tag whose name id is among `eco` with a value neither
+/// empty nor `?`) and its main line's plies, read without resolving names or decoding moves
+/// (what a game list sorted by ECO or length reads of each game).
+pub(crate) fn eco_and_plies(
+    data: &[u8],
+    eco: &[u32],
+) -> Result<(Option<String>, u32), DecodeError> {
+    let mut r = Reader::new(data);
+    let tags = skip_tags(&mut r)?;
+    let (_, _, _, plies) = body_head(&mut r)?;
+    let mut found = None;
+    if !eco.is_empty() {
+        let mut r = Reader::new(tags);
+        for _ in 0..8 {
+            r.varint("header")?;
+        }
+        let extras = r.varint("tag count")?;
+        for _ in 0..extras {
+            let id = r.varint_u32("tag name")?;
+            let value = r.str("tag value")?;
+            if eco.contains(&id) && !value.is_empty() && value != "?" {
+                found = Some(value.to_string());
+                break;
+            }
+        }
+    }
+    Ok((found, plies as u32))
+}
+
 /// A stored game's players' and event's name ids, read from its tags without resolving
 /// names (what the statistics view counts).
 pub(crate) fn players_and_event(data: &[u8]) -> Result<(Players, Option<u32>), DecodeError> {

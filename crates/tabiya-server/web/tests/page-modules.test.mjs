@@ -22,6 +22,16 @@ test('the URL state round-trips, defaults left out', () => {
   assert.equal(readState('?view=nonsense&sort=x').view, 'explorer');
 });
 
+test('the games list’s orders in the URL: ECO, length, result; others read as rating', () => {
+  for (const sort of ['eco', 'length', 'result', 'date', 'id']) {
+    const s = readState(`?view=games&sort=${sort}&offset=20`);
+    assert.equal(s.sort, sort);
+    assert.equal(writeState(s, 'chess'), `?view=games&sort=${sort}&offset=20`);
+  }
+  assert.equal(readState('?sort=colour').sort, 'rating');
+  assert.equal(writeState(readState('?view=games&sort=rating'), 'chess'), '?view=games', 'the default left out');
+});
+
 test('Othello lines and filters', () => {
   const s = readState('?db=o&moves=F5d6c3&player=rose&from=1980&players=humans&tournament=world');
   assert.deepEqual(s.line, ['f5', 'd6', 'c3']);

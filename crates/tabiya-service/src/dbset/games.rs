@@ -5,7 +5,7 @@
 use std::cmp::Ordering;
 
 use tabiya_db::GameSort;
-use tabiya_db::chess::{ChessGames, GameRow, top_order};
+use tabiya_db::chess::{ChessGames, GameRow};
 
 use super::ids;
 use crate::database::Db;
@@ -38,11 +38,8 @@ pub fn games(
     }
     let order = |a: &(usize, u32, GameRow), b: &(usize, u32, GameRow)| -> Ordering {
         let then = (a.0, a.1).cmp(&(b.0, b.1));
-        match sort {
-            GameSort::Id => then,
-            GameSort::Rating => top_order((0, &a.2.facts), (0, &b.2.facts)).then(then),
-            GameSort::Date => b.2.facts.date.cmp(&a.2.facts.date).then(then),
-        }
+        sort.order((&a.2.facts, &a.2.list), (&b.2.facts, &b.2.list))
+            .then(then)
     };
     all.sort_by(order);
     let games = all

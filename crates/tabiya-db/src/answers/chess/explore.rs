@@ -208,6 +208,9 @@ pub struct GameRow {
     /// The game's facts, by which pages of several databases are merged (not shown).
     #[serde(skip)]
     pub facts: GameFacts,
+    /// Its ECO tag and length, by which they are merged too (not shown).
+    #[serde(skip)]
+    pub list: crate::answers::ListKey,
 }
 
 /// A page of the games reaching a position, and how many there are.
@@ -597,13 +600,7 @@ impl Snapshot<'_> {
         }
         self.check_chess()?;
         let mut games = self.filtered_games(pos, filter)?;
-        match sort {
-            GameSort::Id => {}
-            GameSort::Rating => {
-                games.sort_by(|a, b| crate::index::top_order((a.0, &a.2), (b.0, &b.2)))
-            }
-            GameSort::Date => games.sort_by(|a, b| b.2.date.cmp(&a.2.date).then(a.0.cmp(&b.0))),
-        }
+        self.sort_games(&mut games, sort)?;
         let total = games.len() as u64;
         let page: Vec<(u32, u16)> = games
             .into_iter()
@@ -643,11 +640,13 @@ impl Snapshot<'_> {
         page: Vec<(u32, u16)>,
     ) -> Result<Vec<GameRow>> {
         let mut games = Vec::with_capacity(page.len());
+        let eco = self.eco_tag_ids()?;
         for (id, code) in page {
             let tags = self
                 .chess_tags(id)?
                 .ok_or_else(|| Error::Corrupt(format!("game {id} is missing")))?;
             let f = self.facts(id)?;
+            let list = self.list_key(id, &eco)?;
             games.push(GameRow {
                 id: id.to_string(),
                 white: Player {
@@ -665,6 +664,7 @@ impl Snapshot<'_> {
                 round: tag(&tags, "Round"),
                 uci: uci(pos, mode, code),
                 facts: f,
+                list,
             });
         }
         Ok(games)

@@ -333,15 +333,13 @@ impl Snapshot<'_> {
             }
             rows.push(MoveRow::new(m.uci, m.san, code, m.stats));
         }
-        match page.sort {
-            GameSort::Id => hits.sort_by_key(|h| h.id),
-            GameSort::Rating => {
-                hits.sort_by(|a, b| crate::index::top_order((a.id, &a.facts), (b.id, &b.facts)))
-            }
-            GameSort::Date => {
-                hits.sort_by(|a, b| b.facts.date.cmp(&a.facts.date).then(a.id.cmp(&b.id)))
-            }
-        }
+        // (The search is asked by rating, date or id: by the facts alone.)
+        let none = crate::answers::ListKey::default();
+        hits.sort_by(|a, b| {
+            page.sort
+                .order((&a.facts, &none), (&b.facts, &none))
+                .then(a.id.cmp(&b.id))
+        });
         let mut list = Vec::new();
         for h in hits.iter().skip(page.offset).take(page.limit) {
             list.push(self.search_game(h)?);
