@@ -30,7 +30,11 @@ fn listed(db: &str, line: &str, sort: &str, since: Option<&str>, page: usize) ->
         }
         let got = json(&args);
         let games = got["games"].as_array().unwrap();
-        ids.extend(games.iter().map(|g| g["id"].as_str().unwrap().parse::<u64>().unwrap()));
+        ids.extend(
+            games
+                .iter()
+                .map(|g| g["id"].as_str().unwrap().parse::<u64>().unwrap()),
+        );
         if games.is_empty() || ids.len() as u64 >= got["total"].as_u64().unwrap() {
             assert_eq!(ids.len() as u64, got["total"].as_u64().unwrap());
             return ids;
