@@ -529,6 +529,7 @@ function loadExplorer(L, at) {
   // The served books' moves beside the database's (asked at the same time).
   const bookParams = kind() === 'chess' && catalog.books.length ? { fen: params.fen, play: params.play } : null;
   const key = apiUrl('/api/explore', params) + (bookParams ? ' +books' : '');
+  explorerKey = key;
   loaders.explorer.load(key, async (signal) => {
     const [data, books] = await Promise.all([
       getJson('/api/explore', params, { signal }),
@@ -553,7 +554,8 @@ function loadExplorer(L, at) {
       }
       keptEvals.set(fen, data.eval || null);
       engine.showKept(data.eval || null, fen);
-      renderSpeedNote(data.withoutSpeed || 0);
+      speedNote = { key, n: data.withoutSpeed || 0 };
+      renderSpeedNote();
     } else {
       for (const g of data.topGames || []) othelloRows.set(g.id, g);
       replaceKeepingFocus(body, renderOthelloExplorer(data, {
@@ -570,15 +572,20 @@ function loadExplorer(L, at) {
   }, () => {
     body.replaceChildren();
   });
+  renderSpeedNote();
 }
 
 // The explorer's answer asked for again: an analysis just kept changed it.
 // The games a speed filter leaves out because they have no time control (the explorer's
-// `withoutSpeed`): said under the filters, in the explorer and the games list alike, so that
-// a collection without TimeControl tags does not answer 0 games with no reason.
-function renderSpeedNote(n) {
+// `withoutSpeed`, kept with the answer's key: an answer shown again is not asked again): said
+// under the filters, in the explorer and the games list alike, so that a collection without
+// TimeControl tags does not answer 0 games with no reason.
+let explorerKey = null;
+let speedNote = { key: null, n: 0 };
+function renderSpeedNote() {
   const note = $('speed-note');
-  const shown = n > 0 && kind() === 'chess' && state.filters.speeds.length > 0;
+  const n = speedNote.key === explorerKey ? speedNote.n : 0;
+  const shown = n > 0 && !$('filters').hidden && kind() === 'chess' && state.filters.speeds.length > 0;
   note.hidden = !shown;
   note.textContent = shown
     ? `${fmt(n)} ${n === 1 ? 'game has' : 'games have'} no time control and ${n === 1 ? 'is' : 'are'} not counted by a speed filter.`

@@ -1570,8 +1570,9 @@ class Test:
 
     def speed_note(self, browser):
         """A speed filter on games without a time control: the note says how many the filter
-        leaves out (the explorer's withoutSpeed), in the explorer and the games list, and is
-        gone without the filter; inside the page at 1400, 1024 and 800 px."""
+        leaves out (the explorer's withoutSpeed), in the explorer and the games list (and again
+        after the statistics and back), and is gone without the filter; inside the page at
+        1400, 1024 and 800 px."""
         line = "e2e4"
         speed = "classical"
         ex = self.api("api/explore", db=self.chess_db, play=line, speeds=speed)
@@ -1586,6 +1587,13 @@ class Test:
         page.wait_for_selector("#games-table tbody tr, #panel-games .empty")
         self.settle(page)
         check(page.is_visible("#speed-note"), "the note is gone in the games list")
+        # Away to the statistics (no filters there, no note) and back: the answer shown again.
+        page.click("#stats-link")
+        page.wait_for_function("new URLSearchParams(location.search).get('view') === 'stats'")
+        check(page.is_hidden("#speed-note"), "the note shows on the statistics")
+        page.go_back()
+        page.wait_for_selector("#speed-note:not([hidden])")
+        check(page.inner_text("#speed-note") == text, "the note changed on the way back")
         for width in (1400, 1024, 800):
             page.set_viewport_size({"width": width, "height": 900})
             self.settle(page)
