@@ -1,6 +1,6 @@
 //! The columns Tabiya knows: the Lichess database's (`Lichess/standard-chess-games`) and the
-//! ones Tabiya adds when it writes games (`Date`, `Round`, `tags`), what each holds, and the
-//! order their tags take in a game.
+//! ones Tabiya adds when it writes games (`GameId`, `Date`, `Round`, `tags`), what each
+//! holds, and the order their tags take in a game.
 
 /// What a known column holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -14,6 +14,13 @@ pub enum Holds {
     Diff,
     /// A day (`UTCDate`): written `YYYY.MM.DD`.
     Day,
+    /// The game's `Date`: a day (`date32`) when the tag is a whole day `YYYY.MM.DD`, else
+    /// null and the tag's text in the tags column (`1990.??.??`); read from dates or text
+    /// (or numbers), as a text column is.
+    Date,
+    /// Tabiya's id of the game (`GameId`): written, never read (an import numbers the games
+    /// it adds anew).
+    Id,
     /// A time of day (`UTCTime`): written `HH:MM:SS`.
     Time,
     /// The other tags: a map of names to values (or a list of name/value pairs).
@@ -22,17 +29,20 @@ pub enum Holds {
     Movetext,
 }
 
+/// The name of the column of Tabiya's game ids.
+pub const GAME_ID: &str = "GameId";
 /// The name of the column of the other tags.
 pub const TAGS: &str = "tags";
 /// The name of the movetext column.
 pub const MOVETEXT: &str = "movetext";
 
-/// The known columns in the order Tabiya writes them (Lichess's order, with `Date`, `Round`
-/// and `tags` added).
-pub const COLUMNS: [(&str, Holds); 21] = [
+/// The known columns in the order Tabiya writes them (Lichess's order, with `GameId`,
+/// `Date`, `Round` and `tags` added).
+pub const COLUMNS: [(&str, Holds); 22] = [
+    (GAME_ID, Holds::Id),
     ("Event", Holds::Text),
     ("Site", Holds::Text),
-    ("Date", Holds::Text),
+    ("Date", Holds::Date),
     ("Round", Holds::Text),
     ("White", Holds::Text),
     ("Black", Holds::Text),
@@ -85,11 +95,12 @@ pub fn column_of(tag: &str) -> Option<usize> {
 /// Words for what a column holds, for messages.
 pub fn describe(holds: Holds) -> &'static str {
     match holds {
-        Holds::Text => "text (or numbers, dates, times)",
+        Holds::Text | Holds::Date => "text (or numbers, dates, times)",
         Holds::Movetext => "text",
         Holds::Rating | Holds::Diff => "whole numbers (or text)",
         Holds::Day => "dates (date32, or text YYYY.MM.DD)",
         Holds::Time => "times of day (time32/time64, or text HH:MM:SS)",
         Holds::Tags => "a map of text to text (or a list of key/value structs)",
+        Holds::Id => "anything (the column is not read)",
     }
 }

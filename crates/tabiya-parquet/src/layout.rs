@@ -1,7 +1,7 @@
 //! Which of a file's columns are which: the known columns matched by name in any case and
 //! their types checked, the other columns of text or numbers read as tags of their name
-//! (but a Hive partition's key), the rest left unread. What is wrong is said naming the
-//! column.
+//! (but a Hive partition's key), the rest — and `GameId`, Tabiya's ids — left unread. What
+//! is wrong is said naming the column.
 
 use arrow_schema::Schema;
 
@@ -24,12 +24,13 @@ fn accepts(holds: Holds, f: Family) -> bool {
     use Family::*;
     f == Null
         || match holds {
-            Holds::Text => matches!(f, Text | Whole | Float | Day | Time),
+            Holds::Text | Holds::Date => matches!(f, Text | Whole | Float | Day | Time),
             Holds::Rating | Holds::Diff => matches!(f, Text | Whole | Float),
             Holds::Day => matches!(f, Text | Day),
             Holds::Time => matches!(f, Text | Time),
             Holds::Movetext => f == Text,
             Holds::Tags => f == Pairs,
+            Holds::Id => true,
         }
 }
 
@@ -51,6 +52,8 @@ impl Layout {
         for (i, field) in schema.fields().iter().enumerate() {
             let fam = family(field.data_type());
             match known(field.name()) {
+                // Tabiya's ids of the games it wrote: an import numbers its games anew.
+                Some(k) if COLUMNS[k].1 == Holds::Id => {}
                 Some(k) => {
                     let (name, holds) = COLUMNS[k];
                     if let Some(j) = file_known[k] {
@@ -133,6 +136,7 @@ mod tests {
             ("UtcTime", DataType::Time32(TimeUnit::Millisecond)),
             ("__index_level_0__", DataType::Int64),
             ("month", DataType::Int32),
+            ("gameid", DataType::Int64),
         ]);
         let l = Layout::of(&s, &["month".to_string()]).unwrap();
         assert_eq!(l.read, [1, 2, 3, 4]);
@@ -140,6 +144,8 @@ mod tests {
         assert_eq!(l.known[known("movetext").unwrap()], Some(1));
         assert_eq!(l.known[known("UTCTime").unwrap()], Some(3));
         assert_eq!(l.extra, [(2, "PlyCount".to_string())]);
+        // Tabiya's ids are not read, not even as a tag.
+        assert_eq!(l.known[known("GameId").unwrap()], None);
     }
 
     #[test]

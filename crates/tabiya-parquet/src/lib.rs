@@ -7,8 +7,10 @@
 //!   Each row becomes the PGN text of one game, handed to the PGN import's pipeline a record
 //!   batch at a time ([`tabiya_pgn::pipeline::RowChunks`]), so a row is read exactly as the
 //!   same game written as PGN.
-//! - Writing ([`GameWriter`]): the roster and Lichess's columns, the other tags in a `tags`
-//!   map, the movetext as PGN export writes it; read back, the games are the same.
+//! - Writing ([`GameWriter`]): each game's id, the roster and Lichess's columns (`Date` a
+//!   `date32`, a date that is no whole day kept as text in `tags`), the other tags in a
+//!   `tags` map, the movetext as PGN export writes it on one line; read back, the games are
+//!   the same.
 //! - Inputs ([`is_parquet`], [`files_under`]): a file by its magic bytes or name, a
 //!   Hive-partitioned folder as its files.
 //!

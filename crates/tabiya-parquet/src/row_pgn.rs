@@ -2,9 +2,11 @@
 //! the other columns' tags in Lichess's order, the other tags' column in its own order (or
 //! where it says the columns' tags stood), then the movetext as it is.
 //!
-//! A null is a tag the game does not have. A file without a `Date` column (Lichess's) gives
-//! a game without a `Date` tag its `UTCDate` as `Date`, as Lichess's PGN does (both are the
-//! day the game began, in UTC).
+//! A null is a tag the game does not have. A `Date` in the tags column is the game's `Date`,
+//! written in the roster's place and preferred to the `Date` column (Tabiya writes there a
+//! date that is no whole day, `1990.??.??`, the column null). A file without a `Date` column
+//! (Lichess's) gives a game without a `Date` tag its `UTCDate` as `Date`, as Lichess's PGN
+//! does (both are the day the game began, in UTC).
 
 use arrow_array::RecordBatch;
 
@@ -82,6 +84,18 @@ impl<'a> RowCells<'a> {
         }
         for (i, name) in ROSTER.into_iter().enumerate() {
             let k = self.at.roster[i];
+            if k == self.at.date {
+                // The exact text the tags column keeps (a partial date) before the column.
+                let kept = self
+                    .other
+                    .iter()
+                    .position(|(n, v)| n == "Date" && v.is_some());
+                if let Some(j) = kept {
+                    let (_, v) = self.other.remove(j);
+                    put_tag(name, v.as_deref().unwrap_or_default(), out);
+                    continue;
+                }
+            }
             if self.put(k, row, name, out) {
                 continue;
             }

@@ -28,16 +28,18 @@ fn fits(holds: Holds, text: &str) -> bool {
         Holds::Text => true,
         Holds::Rating => rating_of(text, false).is_some(),
         Holds::Diff => rating_of(text, true).is_some(),
-        Holds::Day => day_of(text).is_some(),
+        Holds::Day | Holds::Date => day_of(text).is_some(),
         Holds::Time => time_of(text).is_some(),
-        Holds::Tags | Holds::Movetext => false,
+        Holds::Tags | Holds::Movetext | Holds::Id => false,
     }
 }
 
 /// The row of a game's tags (the `Result` column is the game's result, as PGN export
-/// writes it).
+/// writes it). A `Date` that is no whole day (`1990.??.??`, `????.??.??`, `2023.02.30`)
+/// leaves its column null and comes first in the tags column, where reading finds it.
 pub fn split(game: &Game) -> RowTags<'_> {
     let mut columns: [Option<&str>; COLUMNS.len()] = [None; COLUMNS.len()];
+    let mut date_text = None;
     for name in SEVEN_TAG_ROSTER {
         let k = column_of(name).expect("a roster column");
         columns[k] = if name == "Result" {
@@ -45,6 +47,10 @@ pub fn split(game: &Game) -> RowTags<'_> {
         } else {
             game.tag(name)
         };
+        if let Some(v) = columns[k].filter(|v| !fits(COLUMNS[k].1, v)) {
+            columns[k] = None;
+            date_text = Some((name, Some(v)));
+        }
     }
     // The other tags in the game's order: Ok(column) or Err(tag).
     let mut order: Vec<Result<usize, (&str, &str)>> = Vec::new();
@@ -67,12 +73,12 @@ pub fn split(game: &Game) -> RowTags<'_> {
         (Ok(_), Err(_)) | (Err(_), Err(_)) => true,
         (Err(_), Ok(_)) => false,
     });
-    let tags = order
+    let tags = date_text
         .into_iter()
-        .filter_map(|o| match o {
+        .chain(order.into_iter().filter_map(|o| match o {
             Ok(k) => (!as_read).then_some((COLUMNS[k].0, None)),
             Err((n, v)) => Some((n, Some(v))),
-        })
+        }))
         .collect();
     RowTags { columns, tags }
 }
@@ -122,5 +128,30 @@ mod tests {
                 ("WhiteTitle", None),
             ]
         );
+    }
+
+    #[test]
+    fn a_date_that_is_no_whole_day_is_kept_first_in_the_tags_column() {
+        for (text, day) in [
+            ("2024.03.17", true),
+            ("1990.??.??", false),
+            ("????.??.??", false),
+            ("2023.02.30", false),
+            ("2024.3.17", false),
+        ] {
+            let g = game(&format!("[Date \"{text}\"]\n[Annotator \"x\"]"));
+            let r = split(&g);
+            if day {
+                assert_eq!(col(&r, "Date"), Some(text));
+                assert_eq!(r.tags, [("Annotator", Some("x"))]);
+            } else {
+                assert_eq!(col(&r, "Date"), None, "{text}");
+                assert_eq!(r.tags, [("Date", Some(text)), ("Annotator", Some("x"))]);
+            }
+        }
+        // No Date tag: nothing anywhere.
+        let g = game("[Event \"e\"]");
+        let r = split(&g);
+        assert_eq!((col(&r, "Date"), r.tags.len()), (None, 0));
     }
 }

@@ -11,7 +11,9 @@ pub fn push_day(days: i64, out: &mut String) {
     let _ = write!(out, "{y:04}.{m:02}.{d:02}");
 }
 
-/// The days after 1970-01-01 of a `YYYY.MM.DD` tag, when it is a real day written exactly so.
+/// The days after 1970-01-01 of a `YYYY.MM.DD` tag, when it is a real day written exactly so
+/// and of a year from 1 on (year 0 is no day Python's `datetime.date`, which pyarrow and
+/// pandas give, can hold: such a tag stays text).
 pub fn day_of(text: &str) -> Option<i32> {
     let b = text.as_bytes();
     if b.len() != 10 || b[4] != b'.' || b[7] != b'.' {
@@ -23,7 +25,7 @@ pub fn day_of(text: &str) -> Option<i32> {
         })
     };
     let (y, m, d) = (num(&b[..4])?, num(&b[5..7])?, num(&b[8..])?);
-    if !(1..=12).contains(&m) || d < 1 {
+    if y < 1 || !(1..=12).contains(&m) || d < 1 {
         return None;
     }
     let days = days_from_civil(y, m, d);
@@ -125,6 +127,9 @@ mod tests {
             "2019.02.29",
             "2012.13.01",
             "2012.06.00",
+            "2023.02.30",
+            "0000.01.01",
+            "????.??.??",
         ] {
             assert_eq!(day_of(text), None, "{text}");
         }

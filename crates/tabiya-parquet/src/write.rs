@@ -1,14 +1,16 @@
-//! Games written as Parquet: the Seven Tag Roster and Lichess's columns (ratings as `int16`,
-//! `UTCDate` as `date32`, `UTCTime` as `time32[ms]` — Parquet's TIME has no seconds — in
-//! whole seconds, the rest text), the other tags in a
-//! `tags` map, and the movetext as PGN export writes it; zstd pages, row groups of 64 Ki
-//! games, written a batch of 4,096 games at a time.
+//! Games written as Parquet: Tabiya's id of each game (`GameId`, `int64`), the Seven Tag
+//! Roster and Lichess's columns (ratings as `int16`, `Date` and `UTCDate` as `date32` — a
+//! `Date` that is no whole day null, its text in `tags` —, `UTCTime` as `time32[ms]` —
+//! Parquet's TIME has no seconds — in whole seconds, the rest text), the other tags in a
+//! `tags` map, and the movetext as PGN export writes it but on one line; zstd pages, row
+//! groups of 64 Ki games, written a batch of 4,096 games at a time.
 
 use std::io::{self, Write};
 use std::sync::Arc;
 
 use arrow_array::builder::{
-    Date32Builder, Int16Builder, MapBuilder, MapFieldNames, StringBuilder, Time32MillisecondBuilder,
+    Date32Builder, Int16Builder, Int64Builder, MapBuilder, MapFieldNames, StringBuilder,
+    Time32MillisecondBuilder,
 };
 use arrow_array::{Array, ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Schema, SchemaRef, TimeUnit};
@@ -17,7 +19,7 @@ use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::properties::WriterProperties;
 use tabiya_pgn::Game;
 
-use crate::columns::{COLUMNS, Holds, MOVETEXT};
+use crate::columns::{COLUMNS, GAME_ID, Holds, MOVETEXT};
 use crate::split::split;
 use crate::values::{day_of, rating_of, time_of};
 
@@ -31,6 +33,7 @@ enum Builder {
     Text(StringBuilder),
     Whole(Int16Builder),
     Day(Date32Builder),
+    Id(Int64Builder),
     Time(Time32MillisecondBuilder),
     Tags(Box<MapBuilder<StringBuilder, StringBuilder>>),
 }
@@ -49,7 +52,8 @@ fn builder(holds: Holds) -> Builder {
     match holds {
         Holds::Text | Holds::Movetext => Builder::Text(StringBuilder::new()),
         Holds::Rating | Holds::Diff => Builder::Whole(Int16Builder::new()),
-        Holds::Day => Builder::Day(Date32Builder::new()),
+        Holds::Day | Holds::Date => Builder::Day(Date32Builder::new()),
+        Holds::Id => Builder::Id(Int64Builder::new()),
         Holds::Time => Builder::Time(Time32MillisecondBuilder::new()),
         Holds::Tags => Builder::Tags(Box::new(tags_builder())),
     }
@@ -63,16 +67,44 @@ pub fn schema() -> SchemaRef {
             let t = match holds {
                 Holds::Text | Holds::Movetext => DataType::Utf8,
                 Holds::Rating | Holds::Diff => DataType::Int16,
-                Holds::Day => DataType::Date32,
+                Holds::Day | Holds::Date => DataType::Date32,
+                // What DuckDB, Polars, pandas and Spark all read as a plain whole number.
+                Holds::Id => DataType::Int64,
                 // Parquet's TIME has no seconds unit: milliseconds, whole seconds.
                 Holds::Time => DataType::Time32(TimeUnit::Millisecond),
                 Holds::Tags => tags_builder().finish().data_type().clone(),
             };
-            let always = matches!(name, "Result" | MOVETEXT | "tags");
+            let always = matches!(name, GAME_ID | "Result" | MOVETEXT | "tags");
             Field::new(name, t, !always)
         })
         .collect();
     Arc::new(Schema::new(fields))
+}
+
+/// PGN export's movetext on one line: the line ends its wrapping put between tokens become
+/// the spaces they stand for. A line end inside a comment is the comment's own text (PGN
+/// has no other way to write it) and stays, so the round trip keeps it.
+fn one_line(movetext: &mut String) {
+    if !movetext.contains('\n') {
+        return;
+    }
+    let mut in_comment = false;
+    // A comment never holds `}` (PGN export drops it): braces pair up exactly.
+    *movetext = movetext
+        .chars()
+        .map(|c| match c {
+            '{' => {
+                in_comment = true;
+                c
+            }
+            '}' => {
+                in_comment = false;
+                c
+            }
+            '\n' if !in_comment => ' ',
+            _ => c,
+        })
+        .collect();
 }
 
 fn parquet_error(e: impl std::fmt::Display) -> io::Error {
@@ -112,8 +144,8 @@ impl<W: Write + Send> GameWriter<W> {
         })
     }
 
-    /// Adds one game.
-    pub fn write(&mut self, game: &Game) -> io::Result<()> {
+    /// Adds one game, `id` its id in the database it comes from (the `GameId` column).
+    pub fn write(&mut self, id: u32, game: &Game) -> io::Result<()> {
         let row = split(game);
         for (k, column) in self.columns.iter_mut().enumerate() {
             let (name, holds) = COLUMNS[k];
@@ -122,8 +154,10 @@ impl<W: Write + Send> GameWriter<W> {
                 Builder::Text(b) if name == MOVETEXT => {
                     self.movetext.clear();
                     tabiya_pgn::write_movetext(game, &mut self.movetext);
+                    one_line(&mut self.movetext);
                     b.append_value(&self.movetext);
                 }
+                Builder::Id(b) => b.append_value(i64::from(id)),
                 Builder::Text(b) => b.append_option(v),
                 Builder::Whole(b) => {
                     b.append_option(v.and_then(|t| rating_of(t, holds == Holds::Diff)))
@@ -159,6 +193,7 @@ impl<W: Write + Send> GameWriter<W> {
                     Builder::Text(b) => Arc::new(b.finish()),
                     Builder::Whole(b) => Arc::new(b.finish()),
                     Builder::Day(b) => Arc::new(b.finish()),
+                    Builder::Id(b) => Arc::new(b.finish()),
                     Builder::Time(b) => Arc::new(b.finish()),
                     Builder::Tags(b) => Arc::new(b.finish()),
                 }
@@ -177,5 +212,36 @@ impl<W: Write + Send> GameWriter<W> {
         self.flush()?;
         let out = self.writer.into_inner().map_err(parquet_error)?;
         Ok((self.written, out))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn movetext_on_one_line_but_a_comment_s_own_line_ends() {
+        let mut pgn = String::from("1. Nf3 {a\nb} Nf6 ");
+        for i in 2..40 {
+            let (w, b) = if i % 2 == 0 {
+                ("Ng1", "Ng8")
+            } else {
+                ("Nf3", "Nf6")
+            };
+            pgn.push_str(&format!("{i}. {w} {b} "));
+        }
+        pgn.push('*');
+        let game = tabiya_pgn::parse_game(pgn.as_bytes(), 1).unwrap();
+        let mut wrapped = String::new();
+        tabiya_pgn::write_movetext(&game, &mut wrapped);
+        assert!(wrapped.matches('\n').count() > 2, "{wrapped}");
+        let mut line = wrapped.clone();
+        one_line(&mut line);
+        assert_eq!(line.matches('\n').count(), 1, "{line}");
+        assert!(
+            line.starts_with("1. Nf3 {a\nb} 1... Nf6 2. Ng1 Ng8 3. Nf3"),
+            "{line}"
+        );
+        assert_eq!(line.replace('\n', " "), wrapped.replace('\n', " "));
     }
 }

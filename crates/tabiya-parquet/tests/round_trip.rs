@@ -56,8 +56,8 @@ fn games_of(text: &[u8]) -> Vec<Game> {
 fn through_parquet(games: &[Game], dir: &Path) -> Vec<Game> {
     let path = dir.join("games.parquet");
     let mut w = tabiya_parquet::GameWriter::new(std::fs::File::create(&path).unwrap()).unwrap();
-    for g in games {
-        w.write(g).unwrap();
+    for (id, g) in (1..).zip(games) {
+        w.write(id, g).unwrap();
     }
     let (n, _) = w.finish().unwrap();
     assert_eq!(n, games.len() as u64);
@@ -89,6 +89,40 @@ fn tricky_games_come_back_the_same() {
     let dir = tempfile::tempdir().unwrap();
     let back = through_parquet(&games, dir.path());
     for (a, b) in games.iter().zip(&back) {
+        assert_eq!(game_to_string(a), game_to_string(b));
+    }
+}
+
+/// Every kind of `Date` — a whole day, partial, unknown, no day at all, none — and a comment
+/// holding line ends come back exactly: the tags as the game had them (not only as PGN
+/// export writes them: a missing `Date` stays missing, not `?`), the comment's text.
+#[test]
+fn dates_and_comments_come_back_exactly() {
+    let mut text = String::new();
+    for date in [
+        Some("2024.03.17"),
+        Some("1990.??.??"),
+        Some("????.??.??"),
+        Some("2023.02.30"),
+        Some("0000.01.01"),
+        Some("2024.3.17"),
+        Some("?"),
+        None,
+    ] {
+        text.push_str("[Event \"e\"]\n");
+        if let Some(d) = date {
+            text.push_str(&format!("[Date \"{d}\"]\n"));
+        }
+        text.push_str("[Result \"*\"]\n[Annotator \"x\"]\n[WhiteElo \"2400\"]\n\n");
+        text.push_str("1. e4 {two\nlines} e5 (1... c5 {and\r\nthree\nlines}) 2. Nf3 *\n\n");
+    }
+    let games = games_of(text.as_bytes());
+    assert_eq!(games.len(), 8);
+    assert_eq!(games[0].moves[0].comments, ["two\nlines"]);
+    let dir = tempfile::tempdir().unwrap();
+    let back = through_parquet(&games, dir.path());
+    for (a, b) in games.iter().zip(&back) {
+        assert_eq!(a.tags, b.tags);
         assert_eq!(game_to_string(a), game_to_string(b));
     }
 }

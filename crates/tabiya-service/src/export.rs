@@ -89,10 +89,11 @@ pub(crate) fn pgn_copied(
     })
 }
 
-/// [`pgn_named`] as Parquet (`docs/formats/parquet.md`): the Seven Tag Roster and the Lichess
-/// database's columns, the other tags in a `tags` map, the movetext as PGN export writes
-/// it. Imported again, the games export as the same PGN; a game the import would refuse is
-/// an error naming it, as for [`pgn`].
+/// [`pgn_named`] as Parquet (`docs/formats/parquet.md`): each game's id (`GameId`), the
+/// Seven Tag Roster and the Lichess database's columns (`Date` a `date32`, a date that is no
+/// whole day kept as text in `tags`), the other tags in a `tags` map, the movetext as PGN
+/// export writes it, on one line. Imported again, the games export as the same PGN; a game
+/// the import would refuse is an error naming it, as for [`pgn`].
 pub fn parquet_named(
     db: &Db,
     selection: &Selection,
@@ -256,7 +257,7 @@ fn write_parquet_copied(
     let mut text = String::new();
     for g in games {
         let (id, g) = g?;
-        w.write(&g).context(ErrorKind::Io, failed)?;
+        w.write(id, &g).context(ErrorKind::Io, failed)?;
         text.clear();
         tabiya_pgn::write_game(&g, &mut text);
         copied.check(id, text.as_bytes());

@@ -299,8 +299,9 @@ pq.write_table(pa.table({
 }
 
 /// `export --format parquet` (or `-o FILE.parquet`) writes what pyarrow reads — the
-/// columns, the rows, Lichess's types — and imported again exports the same PGN, with the
-/// selections export takes.
+/// columns, the rows, Lichess's types, `Date` a date, `GameId` — and imported again exports
+/// the same PGN, with the selections export takes (DuckDB and Polars too:
+/// `parquet_readers.rs`).
 #[test]
 fn exported_parquet_is_standard_and_round_trips() {
     let dir = tempfile::tempdir().unwrap();
@@ -331,7 +332,7 @@ import sys, pyarrow.parquet as pq
 t = pq.read_table(sys.argv[1])
 print(t.num_rows)
 print(",".join(t.column_names))
-print(t.schema.field("WhiteElo").type, t.schema.field("UTCDate").type, t.schema.field("tags").type)
+print(t.schema.field("WhiteElo").type, t.schema.field("UTCDate").type, t.schema.field("Date").type, t.schema.field("GameId").type, t.schema.field("tags").type)
 row = t.slice(0, 1).to_pylist()[0]
 print(row["Event"], "|", dict(row["tags"])["Annotator"], "|", row["movetext"][:20])
 "#,
@@ -341,10 +342,10 @@ print(row["Event"], "|", dict(row["tags"])["Annotator"], "|", row["movetext"][:2
     assert_eq!(lines[0], games.to_string());
     assert_eq!(
         lines[1],
-        "Event,Site,Date,Round,White,Black,Result,WhiteTitle,BlackTitle,WhiteElo,BlackElo,WhiteRatingDiff,BlackRatingDiff,UTCDate,UTCTime,ECO,Opening,Termination,TimeControl,tags,movetext"
+        "GameId,Event,Site,Date,Round,White,Black,Result,WhiteTitle,BlackTitle,WhiteElo,BlackElo,WhiteRatingDiff,BlackRatingDiff,UTCDate,UTCTime,ECO,Opening,Termination,TimeControl,tags,movetext"
     );
     assert!(
-        lines[2].starts_with("int16 date32[day] map<string, string"),
+        lines[2].starts_with("int16 date32[day] date32[day] int64 map<string, string"),
         "{}",
         lines[2]
     );
