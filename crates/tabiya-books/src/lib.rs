@@ -63,7 +63,7 @@ pub struct BookGame {
 /// Position totals are from the side to move; move statistics are from the mover's side
 /// (that is, the same side, seen from the position before the move). Fields a format does not
 /// have stay `None` and are left out of JSON.
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, PartialEq, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BookProbe {
     pub found: bool,
@@ -87,7 +87,7 @@ pub struct BookProbe {
 }
 
 /// One book move in a [`BookProbe`].
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, PartialEq, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BookProbeMove {
     /// Standard UCI (castling as the king's two-square move, `e1g1`; Chess960 positions use

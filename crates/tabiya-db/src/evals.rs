@@ -183,7 +183,7 @@ fn unzigzag(v: u64) -> i32 {
 /// A stored evaluation in brief, as the explorer shows it beside a move: the best line's
 /// score from White's point of view and the depth. Serialised `{"cp": 31, "depth": 24}` or
 /// `{"mate": -2, "depth": 30}`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct EvalBrief {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cp: Option<i32>,

@@ -70,6 +70,7 @@ mod speed;
 mod stats;
 mod trace;
 mod upgrade;
+pub mod words;
 mod workers;
 
 pub mod chess;

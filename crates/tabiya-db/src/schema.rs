@@ -27,7 +27,7 @@ pub const EVALS: &str = "evals";
 pub const FORMAT_VERSION: u32 = 4;
 
 /// What a database holds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Kind {
     Chess,
     Othello,

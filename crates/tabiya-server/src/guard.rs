@@ -10,8 +10,8 @@
 //!   import handed over (on [`IMPORT`] only, which takes nothing else). None is a type a
 //!   form of another site can send without the browser asking first, which this server
 //!   never allows;
-//! - an import handed over needs the server's secret itself (`401` without it: a page's
-//!   grant changes games, it never imports);
+//! - an import handed over, and a read command's question (`reads.rs`), need the server's
+//!   secret itself (`401` without it: a page's grant changes games, it never imports);
 //! - a change needs a grant: `Authorization: Bearer` with the server's secret (the one in
 //!   `serve.json`, readable by its owner only: how `tabiya edit` hands its change to the
 //!   server) or, when the server was started with `--writable`, the page's grant (given by
@@ -37,6 +37,10 @@ pub const PGN_TYPE: &str = "application/x-chess-pgn";
 /// The path of imports handed over by `tabiya import`: the only one that takes a stream of
 /// bytes (`application/octet-stream`), the only one that needs the server's secret itself.
 pub const IMPORT: &str = "/api/admin/import";
+
+/// The path of the read commands' questions (`tabiya explore`, `games`, `export`… while this
+/// server holds their database): it needs the server's secret itself, as an import does.
+pub const READ: &str = tabiya_service::reads::READ_PATH;
 
 /// The type of an import's stream.
 const STREAM_TYPE: &str = "application/octet-stream";
@@ -192,6 +196,13 @@ pub async fn sending(State(state): State<Arc<AppState>>, req: Request, next: Nex
             StatusCode::UNAUTHORIZED,
             "forbidden",
             "an import needs this server's secret (from serve.json, as Authorization: Bearer SECRET): `tabiya import` on this machine shows it".into(),
+        );
+    }
+    if path == READ && !shows_secret(&state, headers) {
+        return refuse(
+            StatusCode::UNAUTHORIZED,
+            "forbidden",
+            "a command's question needs this server's secret (from serve.json, as Authorization: Bearer SECRET): the read commands on this machine show it; a page asks the /api/ endpoints".into(),
         );
     }
     if has_body(headers) {

@@ -36,6 +36,7 @@ pub mod fuzzing {
 mod player;
 mod priority;
 mod query;
+mod reads;
 mod repertoire;
 mod search;
 mod served;
@@ -347,6 +348,17 @@ fn router(state: Arc<AppState>, config: &Config) -> Router {
     // What a request that sends something must show: on the routes that take one (the
     // others answer 405 to a method they do not have).
     let sending = axum::middleware::from_fn_with_state(Arc::clone(&state), guard::sending);
+    // The read commands' questions (`reads.rs`): outside the time limit below, as the
+    // commands that send them have none.
+    let reads = Router::new()
+        .route(guard::READ, post(reads::read))
+        .layer(RequestBodyLimitLayer::new(4 << 20))
+        .route_layer(sending.clone())
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&state),
+            guard::hosts,
+        ))
+        .with_state(Arc::clone(&state));
     let mut app = Router::new()
         .merge(lichess)
         .merge(own.route_layer(sending.clone()))
@@ -363,7 +375,8 @@ fn router(state: Arc<AppState>, config: &Config) -> Router {
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
             config.timeout,
-        ));
+        ))
+        .merge(reads);
     if config.access_log {
         app = app.layer(axum::middleware::from_fn(log::access_log));
     }

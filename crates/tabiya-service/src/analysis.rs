@@ -19,7 +19,7 @@ use crate::error::{Error, Result};
 use crate::position::ChessPosition;
 
 /// A score from White's point of view: `{"cp": 31}` or `{"mate": -2}`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct WhiteScore {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cp: Option<i32>,
@@ -61,7 +61,7 @@ impl WhiteScore {
 }
 
 /// One line of an analysis.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Pv {
     /// 1 for the best line.
@@ -70,8 +70,12 @@ pub struct Pv {
     #[serde(flatten)]
     pub score: WhiteScore,
     /// `lower` or `upper` when the score is only a bound (White's point of view).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub bound: Option<&'static str>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "tabiya_db::words::maybe_word"
+    )]
+    pub bound: Option<tabiya_db::words::Word>,
     /// Win, draw, loss per mille for White, when the engine gives them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub wdl: Option<[u32; 3]>,
@@ -82,7 +86,7 @@ pub struct Pv {
 }
 
 /// A finished analysis (or a stored one).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Analysis {
     pub fen: String,
@@ -103,14 +107,15 @@ pub struct Analysis {
     /// Best line first.
     pub pvs: Vec<Pv>,
     /// `engine`: computed now; `stored`: found in the database (deep enough, not `fresh`).
-    pub source: &'static str,
+    #[serde(deserialize_with = "tabiya_db::words::word")]
+    pub source: tabiya_db::words::Word,
     /// Stopped before its limit (by its asker, or superseded).
     pub stopped: bool,
     /// Kept in the database (a deeper one there is kept instead).
     pub stored: bool,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct BestMove {
     pub uci: String,
     pub san: String,

@@ -15,7 +15,7 @@ use crate::error::{Error, Result};
 use crate::names::NameKind;
 
 /// One entry as shown.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct EntryView {
     pub name: String,
     pub source: NameSource,
@@ -138,7 +138,7 @@ pub fn list(
 }
 
 /// A spelling that fits several entries and was left alone.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct AmbiguousName {
     pub name: String,
     pub candidates: Vec<String>,

@@ -18,12 +18,12 @@ use crate::othello::OthelloPosition;
 use crate::position::ChessPosition;
 
 /// The chess explorer's answer, with the books' answers after the database's.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct ChessAnswer {
     #[serde(flatten)]
     pub explore: ChessExplore,
     /// Answers of the books asked for, in order.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub books: Vec<BookAnswer>,
     /// The engine evaluation stored for the position, when there is one (each move's is in
     /// its row, `eval`).
@@ -38,6 +38,18 @@ pub struct ChessAnswer {
 }
 
 impl ChessAnswer {
+    /// The answer with what each of `books` says of the position after the database's
+    /// (a command reads its books itself, also when a server gave the database's answer).
+    pub fn with_books(mut self, at: &ChessPosition, books: &[PathBuf]) -> Result<ChessAnswer> {
+        for path in books {
+            self.books.push(BookAnswer {
+                file: path.display().to_string(),
+                probe: probe_any(path, &at.pos)?,
+            });
+        }
+        Ok(self)
+    }
+
     /// The answer with `rep`'s moves in the position (`side`: the repertoire's side, when
     /// known, tells your moves from the replies prepared).
     pub fn with_repertoire(

@@ -9,7 +9,7 @@ use tabiya_db::chess::{GameFilter, PlayerFilter};
 use crate::error::{Error, Result};
 
 /// A colour a player had.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Colour {
     White,
@@ -29,7 +29,7 @@ impl Colour {
 }
 
 /// Which games to count; the default counts every game.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Filter {
     /// First month, `YYYY` or `YYYY-MM` (a year alone: from its first day).
     pub since: Option<String>,

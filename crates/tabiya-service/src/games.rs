@@ -49,7 +49,7 @@ pub fn chess_filtered(
 }
 
 /// A listed game with its novelty report.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct GameNovelty {
     #[serde(flatten)]
     pub game: GameRow,
@@ -58,7 +58,7 @@ pub struct GameNovelty {
 }
 
 /// A page of games, each with its novelty report.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct ChessGamesNovelties {
     pub total: u64,
     pub games: Vec<GameNovelty>,

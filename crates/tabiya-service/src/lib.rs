@@ -21,6 +21,8 @@
 //! - [`cluster`]: a cluster build's worker commands (games, occurrences) and its load.
 //! - [`cards`]: flashcards (a position and the moves to know there) made by hand, from a
 //!   line, a book or the database, answered and scheduled by SM-2.
+//! - [`reads`]: the read commands' questions, answered by the database opened here or by
+//!   the server that holds it (`POST /api/admin/read`), the same answer either way.
 //! - [`codecs`]: compact position codecs; [`wthor`]: WTHOR files on their own;
 //!   [`generate`]: realistic PGN for benchmarks; [`demo`]: the bundled sample.
 
@@ -58,6 +60,7 @@ pub mod othello;
 pub mod player;
 pub mod position;
 pub mod prepare;
+pub mod reads;
 pub mod repertoire;
 pub mod search;
 pub mod time;

@@ -19,7 +19,7 @@ use crate::database::{Db, Kind};
 use crate::error::{Error, Result};
 
 /// Which dictionary to search.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum NameKind {
     Player,
@@ -62,11 +62,11 @@ impl NameKind {
 }
 
 /// A name found.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct NameHit {
     pub name: String,
     /// Found only with a typo allowed.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub fuzzy: bool,
     /// The player (event, site) it means, when shown under another name
     /// (`tabiya names list`).

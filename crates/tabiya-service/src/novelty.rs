@@ -22,7 +22,7 @@ use crate::database::{Db, Kind};
 use crate::error::{Context, Error, ErrorKind, Result};
 
 /// A move of the game with the earlier games in the position it leads to.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct Ply {
     /// 1 for White's first move.
     pub ply: u32,
@@ -32,7 +32,7 @@ pub struct Ply {
 }
 
 /// A move named with its place.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct At {
     pub ply: u32,
     /// `12.` or `12...` then the move.
@@ -42,7 +42,7 @@ pub struct At {
 }
 
 /// A game's novelty report.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct Report {
     /// The stored game's id, or the game's place in the file (1 = first).
     #[serde(skip_serializing_if = "Option::is_none")]

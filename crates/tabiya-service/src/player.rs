@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 use crate::names::fold;
 
 /// Results with one colour, from the player's side.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, serde::Deserialize)]
 pub struct ColourScore {
     pub games: u64,
     pub wins: u64,
@@ -23,7 +23,7 @@ pub struct ColourScore {
 }
 
 /// An opening the player played, by its name at the last named position of the game.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct PlayedOpening {
     pub eco: String,
     pub name: String,
@@ -35,7 +35,7 @@ pub struct PlayedOpening {
 }
 
 /// What `tabiya names show` and the player page give.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PlayerCard {
     /// The player's name (the entry's: see `tabiya names list`).

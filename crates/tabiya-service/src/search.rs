@@ -16,7 +16,7 @@ use crate::error::{Error, Result};
 use crate::filter::Filter;
 
 /// A structure query as text, each part optional (at least one given).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct StructureText {
     /// pgn-extract's `FENPattern` syntax.
     pub pattern: Option<String>,

@@ -65,14 +65,6 @@ impl DbSetArg {
             db: self.dbs.first().cloned(),
         }
     }
-
-    /// Opens the database, or the set, to read it.
-    pub fn open(&self) -> anyhow::Result<Db> {
-        if self.dbs.len() <= 1 {
-            return self.one().open();
-        }
-        Ok(Db::open_set(&self.dbs)?)
-    }
 }
 
 /// A chess position given on the command line.

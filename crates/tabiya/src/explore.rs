@@ -9,6 +9,7 @@ use clap::Args;
 use tabiya_service::Kind;
 use tabiya_service::analysis::WhiteScore;
 use tabiya_service::explore::{self, ChessAnswer, OthelloExplore};
+use tabiya_service::reads;
 
 use crate::args::{ChessFilterArgs, DbSetArg, MovesArg, PositionArg};
 use crate::output::print_json;
@@ -68,8 +69,8 @@ pub struct ExploreArgs {
 
 pub fn run(args: ExploreArgs) -> anyhow::Result<()> {
     let dir = args.db.dir();
-    let db = args.db.open()?;
-    match db.kind() {
+    let db = crate::source::open_set(&args.db)?;
+    match db.kind()? {
         Kind::Othello => {
             if args.player.is_some() || args.filter.is_given() {
                 bail!(
@@ -83,7 +84,11 @@ pub fn run(args: ExploreArgs) -> anyhow::Result<()> {
                     dir.display()
                 );
             }
-            let e = explore::othello(&db, &args.othello.resolve()?, args.top)?;
+            args.othello.resolve()?;
+            let e = db.ask(&reads::OthelloExplore {
+                moves: args.othello.moves.clone().unwrap_or_default(),
+                top: args.top,
+            })?;
             if args.json {
                 return print_json(&e);
             }
@@ -98,8 +103,12 @@ pub fn run(args: ExploreArgs) -> anyhow::Result<()> {
             }
             let filter = args.filter.filter(args.player.as_deref())?;
             let at = args.position.resolve()?;
+            let asked = crate::source::at(&args.position);
             if let Some(n) = args.transpositions {
-                let r = explore::chess_routes(&db, &at, n)?;
+                let r = db.ask(&reads::Routes {
+                    at: asked,
+                    limit: n,
+                })?;
                 if args.json {
                     return print_json(&r);
                 }
@@ -124,24 +133,31 @@ pub fn run(args: ExploreArgs) -> anyhow::Result<()> {
                 return Ok(());
             }
             if let Some(n) = args.later_structures {
-                let l = explore::chess_later_structures(&db, &at, &filter, args.held, n)?;
+                let l = db.ask(&reads::LaterStructures {
+                    at: asked,
+                    filter,
+                    held: args.held,
+                    limit: n,
+                })?;
                 if args.json {
                     return print_json(&l);
                 }
                 return print_later(&l);
             }
             if args.by_year {
-                let y = explore::chess_years(&db, &at, &filter)?;
+                let y = db.ask(&reads::Years { at: asked, filter })?;
                 if args.json {
                     return print_json(&y);
                 }
                 return print_years(&y);
             }
-            let mut e = if filter.is_empty() {
-                explore::chess(&db, &at, args.top, &args.books)?
-            } else {
-                explore::chess_filtered(&db, &at, &filter, args.top, None, &args.books)?
-            };
+            let mut e = db
+                .ask(&reads::Explore {
+                    at: asked,
+                    filter,
+                    top: args.top,
+                })?
+                .with_books(&at, &args.books)?;
             if let Some(file) = &args.rep {
                 let rep = tabiya_service::repertoire::Repertoire::open(file)?;
                 e = e.with_repertoire(&rep, args.rep_side.map(Into::into), &at);

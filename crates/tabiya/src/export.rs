@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 use tabiya_service::Kind;
-use tabiya_service::export::{self, Selection};
+use tabiya_service::reads::export::{Chosen, Export, ExportFormat};
 
 use crate::args::{DbArg, PositionArg};
 
@@ -57,24 +57,32 @@ pub enum Format {
 
 pub fn run(args: ExportArgs) -> anyhow::Result<()> {
     let dir = args.db.dir();
-    let db = args.db.open()?;
-    if db.kind() == Kind::Othello {
+    let db = crate::source::open(&args.db)?;
+    if db.kind()? == Kind::Othello {
         bail!(
             "{} is an Othello database: export it as WTHOR files with `tabiya wthor export --db {} -o OUTDIR`",
             dir.display(),
             dir.display()
         );
     }
-    let selection = if let Some(id) = args.game {
-        Selection::Game(id)
+    let chosen = if let Some(id) = args.game {
+        Chosen::Game(id)
     } else if let Some(name) = &args.gameset {
-        Selection::Gameset(name.clone())
+        Chosen::Gameset(name.clone())
     } else if let Some(c) = &args.criteria {
-        Selection::Where(c.clone())
+        Chosen::Where(c.clone())
     } else if args.position.is_given() {
-        Selection::Position(Box::new(args.position.resolve()?))
+        args.position.resolve()?;
+        Chosen::Position(crate::source::at(&args.position))
     } else {
-        Selection::All
+        Chosen::All
+    };
+    let asked = |chosen, format| Export {
+        chosen,
+        format,
+        evals: args.evals,
+        canonical_names: args.canonical_names,
+        notes: args.notes,
     };
     let format = args.format.unwrap_or_else(|| {
         let parquet = args.output.as_ref().is_some_and(|p| {
@@ -94,27 +102,20 @@ pub fn run(args: ExportArgs) -> anyhow::Result<()> {
         let mut out = std::io::BufWriter::new(
             std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?,
         );
-        let n = if args.evals {
-            let ids = export::game_ids(&db, &selection)?;
-            tabiya_service::annotate::write_parquet(&db, &ids, &mut out)?
-        } else {
-            export::parquet_named(&db, &selection, args.canonical_names, args.notes, &mut out)?
-        };
+        let n = db.export(&asked(chosen, ExportFormat::Parquet), &mut out)?;
         out.flush()?;
         return summary(n, "Parquet", args.output.as_ref());
     }
-    let mut out: Box<dyn Write> = match &args.output {
+    let mut out: Box<dyn Write + Send> = match &args.output {
         Some(p) => Box::new(std::io::BufWriter::new(
             std::fs::File::create(p).with_context(|| format!("creating {}", p.display()))?,
         )),
-        None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
+        None => Box::new(std::io::BufWriter::with_capacity(
+            1 << 16,
+            std::io::stdout(),
+        )),
     };
-    let n = if args.evals {
-        let ids = export::game_ids(&db, &selection)?;
-        tabiya_service::annotate::write_pgn(&db, &ids, &mut out)?
-    } else {
-        export::pgn_named(&db, &selection, args.canonical_names, args.notes, &mut out)?
-    };
+    let n = db.export(&asked(chosen, ExportFormat::Pgn), &mut out)?;
     out.flush()?;
     summary(n, "PGN", args.output.as_ref())
 }

@@ -5,8 +5,9 @@ use std::io::Write;
 
 use anyhow::bail;
 use clap::Args;
-use tabiya_service::games::{self, GameRow, OthelloFilter, OthelloGames};
+use tabiya_service::games::{GameRow, OthelloGames};
 use tabiya_service::novelty::Report;
+use tabiya_service::reads;
 use tabiya_service::{Kind, OthelloPosition};
 
 use crate::args::{ChessFilterArgs, DbSetArg, GamesSortArg, OthelloFilterArgs, PositionArg};
@@ -44,8 +45,8 @@ pub struct GamesArgs {
 
 pub fn run(args: GamesArgs) -> anyhow::Result<()> {
     let dir = args.db.dir();
-    let db = args.db.open()?;
-    match db.kind() {
+    let db = crate::source::open_set(&args.db)?;
+    match db.kind()? {
         Kind::Othello => {
             if args.chess.is_given() {
                 bail!(
@@ -60,17 +61,19 @@ pub fn run(args: GamesArgs) -> anyhow::Result<()> {
                 );
             }
             let o = &args.othello;
-            let filter = OthelloFilter {
-                position: o
-                    .moves
-                    .as_deref()
-                    .map(OthelloPosition::from_line)
-                    .transpose()?,
+            if let Some(line) = &o.moves {
+                OthelloPosition::from_line(line)?;
+            }
+            let asked = reads::OthelloGames {
+                moves: o.moves.clone(),
                 player: o.player.clone(),
                 tournament: o.tournament.clone(),
                 from: o.from,
                 to: o.to,
                 players: o.players(),
+                sort: args.sort.into(),
+                offset: args.offset,
+                limit: args.limit,
             };
             if args.novelties {
                 bail!(
@@ -78,7 +81,7 @@ pub fn run(args: GamesArgs) -> anyhow::Result<()> {
                     dir.display()
                 );
             }
-            let page = games::othello(&db, filter, args.sort.into(), args.offset, args.limit)?;
+            let page = db.ask(&asked)?;
             if args.json {
                 return print_json(&page);
             }
@@ -101,14 +104,13 @@ pub fn run(args: GamesArgs) -> anyhow::Result<()> {
             let at = args.position.resolve()?;
             let filter = args.chess.filter(o.player.as_deref())?;
             if args.novelties {
-                let page = games::chess_with_novelties(
-                    &db,
-                    &at,
-                    &filter,
-                    args.sort.into(),
-                    args.offset,
-                    args.limit,
-                )?;
+                let page = db.ask(&reads::ChessGamesNovelties {
+                    at: crate::source::at(&args.position),
+                    filter,
+                    sort: args.sort.into(),
+                    offset: args.offset,
+                    limit: args.limit,
+                })?;
                 if args.json {
                     return print_json(&page);
                 }
@@ -119,14 +121,13 @@ pub fn run(args: GamesArgs) -> anyhow::Result<()> {
                     .collect();
                 return print_chess(&at, page.total, &rows, args.offset);
             }
-            let page = games::chess_filtered(
-                &db,
-                &at,
-                &filter,
-                args.sort.into(),
-                args.offset,
-                args.limit,
-            )?;
+            let page = db.ask(&reads::ChessGames {
+                at: crate::source::at(&args.position),
+                filter,
+                sort: args.sort.into(),
+                offset: args.offset,
+                limit: args.limit,
+            })?;
             if args.json {
                 return print_json(&page);
             }

@@ -31,6 +31,7 @@ mod prepare;
 mod repertoire;
 mod search;
 mod serve;
+mod source;
 mod spark;
 mod stats;
 mod train;

@@ -5,7 +5,7 @@ use std::io::Write;
 
 use clap::{Args, Subcommand};
 use tabiya_service::entries;
-use tabiya_service::names;
+use tabiya_service::reads;
 
 use crate::args::DbArg;
 use crate::names_edit::{KindArg, write_entry};
@@ -113,8 +113,11 @@ pub struct ListArgs {
 pub fn run(cmd: NamesCommand) -> anyhow::Result<()> {
     match cmd {
         NamesCommand::Search(a) => {
-            let db = a.db.open()?;
-            let hits = names::search(&db, a.kind.into(), &a.query, a.limit)?;
+            let hits = crate::source::open(&a.db)?.ask(&reads::NamesSearch {
+                kind: a.kind.into(),
+                query: a.query.clone(),
+                limit: a.limit,
+            })?;
             if a.json {
                 return print_json(&hits);
             }
@@ -142,8 +145,9 @@ pub fn run(cmd: NamesCommand) -> anyhow::Result<()> {
             Ok(())
         }
         NamesCommand::Show(a) => {
-            let db = a.db.open()?;
-            let c = tabiya_service::player::card(&db, &a.name)?;
+            let c = crate::source::open(&a.db)?.ask(&reads::PlayerCard {
+                name: a.name.clone(),
+            })?;
             if a.json {
                 return print_json(&c);
             }
@@ -182,9 +186,12 @@ pub fn run(cmd: NamesCommand) -> anyhow::Result<()> {
             Ok(())
         }
         NamesCommand::List(a) => {
-            let db = a.db.open()?;
-            let (total, page) =
-                entries::list(&db, a.kind.into(), a.filter.as_deref(), a.offset, a.limit)?;
+            let (total, page) = crate::source::open(&a.db)?.ask(&reads::NameEntries {
+                kind: a.kind.into(),
+                filter: a.filter.clone(),
+                offset: a.offset,
+                limit: a.limit,
+            })?;
             if a.json {
                 return print_json(&serde_json::json!({
                     "total": total,
@@ -205,8 +212,9 @@ pub fn run(cmd: NamesCommand) -> anyhow::Result<()> {
             Ok(())
         }
         NamesCommand::Ambiguous(a) => {
-            let db = a.db.open()?;
-            let list = entries::ambiguous(&db, a.kind.into())?;
+            let list = crate::source::open(&a.db)?.ask(&reads::AmbiguousNames {
+                kind: a.kind.into(),
+            })?;
             if a.json {
                 return print_json(&list);
             }

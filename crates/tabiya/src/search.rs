@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use clap::Args;
-use tabiya_service::search::{self, SearchPage, StructureSearch, StructureText};
+use tabiya_service::search::{SearchPage, StructureSearch, StructureText};
 
 use crate::args::{ChessFilterArgs, DbSetArg, SortArg};
 use crate::output::print_json;
@@ -58,7 +58,7 @@ pub struct SearchArgs {
 }
 
 pub fn run(args: SearchArgs) -> anyhow::Result<()> {
-    let db = args.db.open()?;
+    let db = crate::source::open_set(&args.db)?;
     let text = StructureText {
         pattern: args.pattern.clone(),
         material: args.material.clone(),
@@ -74,7 +74,7 @@ pub fn run(args: SearchArgs) -> anyhow::Result<()> {
         limit: args.limit,
         next: args.next,
     };
-    let answer = search::search(&db, &text, &filter, page)?;
+    let answer = db.ask(&tabiya_service::reads::Search { text, filter, page })?;
     if args.json {
         return print_json(&answer);
     }

@@ -19,7 +19,7 @@ pub struct StatsArgs {
 
 pub fn run(args: StatsArgs) -> anyhow::Result<()> {
     let dir = args.db.dir();
-    let s = args.db.open()?.stats()?;
+    let s = crate::source::open(&args.db)?.ask(&tabiya_service::reads::Stats {})?;
     if args.json {
         return print_json(&s);
     }

@@ -84,14 +84,14 @@ impl AskedPosition {
 }
 
 /// A name with its WTHOR id.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, serde::Deserialize)]
 pub struct NamedId {
     pub id: u16,
     pub name: String,
 }
 
 /// One game as listed by `explore` and `games`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OthelloGameRow {
     pub id: u32,
@@ -102,7 +102,8 @@ pub struct OthelloGameRow {
     pub black_score: u8,
     pub theoretical_score: u8,
     /// `black`, `white` or `draw` (from the stored score).
-    pub winner: &'static str,
+    #[serde(deserialize_with = "crate::words::word")]
+    pub winner: crate::words::Word,
     /// The moves as stored (WTHOR orientation).
     pub moves: String,
     /// The move this game played in the asked position, in the asked orientation (absent when
@@ -112,7 +113,7 @@ pub struct OthelloGameRow {
 }
 
 /// The classic opening of an asked line.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OpeningInfo {
     pub name: String,
@@ -124,14 +125,14 @@ pub struct OpeningInfo {
 }
 
 /// One next move of an explored position.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OthelloMove {
     /// The move in the asked orientation.
     #[serde(rename = "move")]
     pub square: String,
     /// Other moves of the asked position that are the same move by a symmetry of the position.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub equivalent: Vec<String>,
     pub games: u64,
     pub black: u64,
@@ -144,13 +145,14 @@ pub struct OthelloMove {
 }
 
 /// What the database knows of an Othello position.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OthelloExplore {
     /// The asked line.
     pub line: String,
     /// `black` or `white`; `none` when the game is over.
-    pub side_to_move: &'static str,
+    #[serde(deserialize_with = "crate::words::word")]
+    pub side_to_move: crate::words::Word,
     /// Canonical position key (hex).
     pub key: String,
     pub games: u64,
@@ -186,7 +188,7 @@ fn winner(g: &StoredGame) -> &'static str {
 }
 
 /// Which games by the kind of their players.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum PlayerKind {
     #[default]
     Any,
@@ -213,7 +215,7 @@ pub struct GameFilter {
 }
 
 /// A page of games.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OthelloGames {
     /// Games matching the filters.

@@ -25,7 +25,7 @@ pub struct PositionStats {
 
 /// How to order a game list. Ties go in import order (game id); the orders but `Id` are
 /// over every game of the list, so that its pages follow one another exactly.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum GameSort {
     /// Mean rating, highest first (unrated last), then newest.
     Rating,

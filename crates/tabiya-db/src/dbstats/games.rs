@@ -12,14 +12,14 @@ use crate::stats::{GameFacts, GameOutcome};
 pub const RATING_BIN: u16 = 100;
 
 /// The games of one year.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct YearGames {
     pub year: u16,
     pub games: u64,
 }
 
 /// Games by result (chess: `1-0` is `white`; Othello: a black win is `black`).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Results {
     pub white: u64,
     pub draws: u64,
@@ -29,14 +29,14 @@ pub struct Results {
 }
 
 /// The players' ratings counted in one bin: `from` to `from + 99`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct RatingBin {
     pub from: u16,
     pub ratings: u64,
 }
 
 /// Each game's ratings (White's and Black's, each counted), in bins of [`RATING_BIN`].
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Ratings {
     pub bin_width: u16,
@@ -53,16 +53,17 @@ pub struct Ratings {
 }
 
 /// Games of one time-control class.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct SpeedGames {
     /// Lichess's name: `ultraBullet`, `bullet`, `blitz`, `rapid`, `classical`,
     /// `correspondence`.
-    pub speed: &'static str,
+    #[serde(deserialize_with = "crate::words::word")]
+    pub speed: crate::words::Word,
     pub games: u64,
 }
 
 /// Games by time-control class (the `TimeControl` tag, Lichess's rule).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Speeds {
     /// Every class, fastest first.
     pub classes: Vec<SpeedGames>,

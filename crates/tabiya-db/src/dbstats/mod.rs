@@ -30,7 +30,7 @@ use crate::{Database, GAMES, Kind, Result};
 use games::GameCounts;
 use names::Tally;
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DbStats {
     pub kind: String,

@@ -10,7 +10,7 @@ use serde::Serialize;
 pub const TOP: usize = 20;
 
 /// A name and its games.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct NamedGames {
     pub name: String,
     pub games: u64,

@@ -14,7 +14,7 @@ use crate::answers::Snapshot;
 use crate::chess::openings;
 
 /// A named opening and the games reaching its position.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct ReachedOpening {
     pub eco: String,
     pub name: String,

@@ -7,7 +7,7 @@ use crate::index::{self as run, BLOCKS, POSTINGS, RUNS};
 use crate::names::NAMES;
 use crate::{Database, GAMES, META, Result};
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Part {
     pub name: String,

@@ -10,7 +10,7 @@ use crate::index::{self as run, BLOCKS, load_runs};
 use crate::{Error, Result};
 
 /// Positions counted, by where the index keeps them; they add up to the positions counted.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct PositionKinds {
     /// In T records: positions reached by at least `promoteAt` games of their run, each
     /// game's occurrence listed in its record.

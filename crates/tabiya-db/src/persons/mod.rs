@@ -35,7 +35,7 @@ pub const SPELLING: &str = "spelling";
 pub const ENTRY_DICTS: [Dict; 4] = [Dict::Player, Dict::Event, Dict::Site, Dict::Annotator];
 
 /// Where an entry's grouping and name come from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Source {
     /// One spelling, as written.
@@ -49,7 +49,7 @@ pub enum Source {
 }
 
 /// What the spelling file says of a player.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PlayerInfo {
     pub titles: Vec<String>,

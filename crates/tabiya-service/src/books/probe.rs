@@ -25,7 +25,7 @@ pub struct ProbeAnswer {
 
 /// What one book says of a position the database was asked about (the explorer's
 /// `--book FILE`).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct BookAnswer {
     pub file: String,
     #[serde(flatten)]

@@ -73,6 +73,48 @@ fn hand_over_change<T: serde::de::DeserializeOwned>(
     path: &str,
     body: Vec<u8>,
 ) -> Result<T, Error> {
+    let bytes = exchange(server, method, path, body)?
+        .into_body()
+        .read_to_vec()
+        .map_err(|e| Error::new(ErrorKind::Io, format!("the server's answer: {e}")))?;
+    Ok(serde_json::from_slice(&bytes)?)
+}
+
+/// Asks the server that holds the database a read question (`reads`): its answer's JSON.
+pub fn hand_over_read(server: &HandOff, name: &str, body: Vec<u8>) -> Result<Vec<u8>, Error> {
+    exchange(server, "POST", &read_path(name), body)?
+        .into_body()
+        .read_to_vec()
+        .map_err(|e| Error::new(ErrorKind::Io, format!("the server's answer: {e}")))
+}
+
+/// Asks the server that holds the database a read question whose answer is a stream
+/// (an export's frames): the answer, to be read as it comes.
+pub fn hand_over_read_stream(
+    server: &HandOff,
+    name: &str,
+    body: Vec<u8>,
+) -> Result<Box<dyn std::io::Read + Send>, Error> {
+    let answer = exchange(server, "POST", &read_path(name), body)?;
+    Ok(Box::new(answer.into_body().into_reader()))
+}
+
+fn read_path(name: &str) -> String {
+    format!(
+        "{}?name={}",
+        crate::reads::READ_PATH.trim_start_matches('/'),
+        encode_component(name)
+    )
+}
+
+/// Sends a request to the server with its secret: the answer when it succeeded (below
+/// 400), else the server's error as it gave it.
+fn exchange(
+    server: &HandOff,
+    method: &str,
+    path: &str,
+    body: Vec<u8>,
+) -> Result<ureq::http::Response<ureq::Body>, Error> {
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .http_status_as_error(false)
         .build()
@@ -113,11 +155,14 @@ fn hand_over_change<T: serde::de::DeserializeOwned>(
         )
     })?;
     let status = response.status().as_u16();
+    if status < 400 {
+        return Ok(response);
+    }
     let bytes = response
         .into_body()
         .read_to_vec()
         .map_err(|e| Error::new(ErrorKind::Io, format!("the server's answer: {e}")))?;
-    if status >= 400 {
+    {
         #[derive(Deserialize)]
         struct Failed {
             error: String,
@@ -126,9 +171,8 @@ fn hand_over_change<T: serde::de::DeserializeOwned>(
         let f: Failed = serde_json::from_slice(&bytes)
             .map_err(|_| Error::new(ErrorKind::Io, format!("the server answered {status}")))?;
         let kind = serde_json::from_value(f.kind).unwrap_or(ErrorKind::BadRequest);
-        return Err(Error::new(kind, f.error));
+        Err(Error::new(kind, f.error))
     }
-    Ok(serde_json::from_slice(&bytes)?)
 }
 
 /// A query-string value, percent-encoded.

@@ -18,7 +18,8 @@ use serde::{Deserialize, Serialize};
 
 pub use client::{
     hand_over_answer, hand_over_delete, hand_over_edit, hand_over_gameset,
-    hand_over_gameset_delete, hand_over_import, hand_over_note, served_cards,
+    hand_over_gameset_delete, hand_over_import, hand_over_note, hand_over_read,
+    hand_over_read_stream, served_cards,
 };
 
 /// The file a server writes into each database directory it serves.

@@ -11,14 +11,14 @@ use super::load::Repertoire;
 use crate::cards::Side;
 
 /// A repertoire move.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct RepMove {
     pub uci: String,
     pub san: String,
 }
 
 /// The repertoire in one position.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Overlay {
     pub repertoire: String,

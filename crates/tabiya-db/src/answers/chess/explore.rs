@@ -20,21 +20,22 @@ use crate::stats::{GameFacts, GameOutcome, Stats};
 use crate::{Error, Result};
 
 /// A player of a game, with the rating of that game.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct Player {
     pub name: String,
     pub rating: Option<u16>,
 }
 
 /// One of the best-rated games of a position.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct TopGame {
     pub id: String,
     /// The move it played in the position (UCI).
     pub uci: Option<String>,
     pub white: Player,
     pub black: Player,
-    pub winner: Option<&'static str>,
+    #[serde(default, deserialize_with = "crate::words::maybe_word")]
+    pub winner: Option<crate::words::Word>,
     pub year: Option<u16>,
     /// `YYYY-MM` when the month is known.
     pub month: Option<String>,
@@ -44,7 +45,7 @@ pub struct TopGame {
 }
 
 /// One move of a position with the results of the games that played it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MoveRow {
     pub uci: String,
@@ -87,7 +88,7 @@ pub struct MoveRow {
 }
 
 /// Games reaching a position by any move order, by result.
-#[derive(Debug, Clone, Copy, Default, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, Serialize, serde::Deserialize, PartialEq, Eq)]
 pub struct Reached {
     pub white: u64,
     pub draws: u64,
@@ -156,14 +157,14 @@ impl MoveRow {
 }
 
 /// An opening's ECO code and name (Lichess's tables).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct OpeningName {
     pub eco: String,
     pub name: String,
 }
 
 /// What the explorer shows of a chess position.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ChessExplore {
     pub fen: String,
@@ -193,7 +194,7 @@ pub struct ChessExplore {
 }
 
 /// One game of a position's game list.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct GameRow {
     pub id: String,
     pub white: Player,
@@ -214,7 +215,7 @@ pub struct GameRow {
 }
 
 /// A page of the games reaching a position, and how many there are.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct ChessGames {
     pub total: u64,
     pub games: Vec<GameRow>,

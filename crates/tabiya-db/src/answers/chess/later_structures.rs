@@ -20,7 +20,7 @@ use crate::stats::{GameFacts, Stats};
 use crate::{Error, Result, Snapshot};
 
 /// One pawn structure reached later, with the games that reached it by result.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LaterStructure {
     /// The structure as a board of pawns (`tabiya search --pawns` takes it).
@@ -61,7 +61,7 @@ impl LaterStructure {
 }
 
 /// The pawn structures a position's games reach later.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LaterStructures {
     /// Games reaching the position that the filter keeps (each once): those looked at.

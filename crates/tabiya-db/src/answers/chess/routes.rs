@@ -17,7 +17,7 @@ use crate::stats::GameOutcome;
 use crate::{Error, Result, Snapshot};
 
 /// One move order into the position, with its games by result.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Route {
     /// The game's start when it is not the standard one.
@@ -34,7 +34,7 @@ pub struct Route {
 }
 
 /// The move orders into a position.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Routes {
     /// Games reaching the position (each once).

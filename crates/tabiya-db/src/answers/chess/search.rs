@@ -31,7 +31,7 @@ use crate::stats::{GameFacts, Stats};
 use crate::{Error, GameSort, Result};
 
 /// How much of the answer to give.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, serde::Serialize, serde::Deserialize)]
 pub struct SearchPage {
     pub sort: GameSort,
     pub offset: usize,
@@ -52,7 +52,7 @@ impl Default for SearchPage {
 }
 
 /// One game of a structure search: its tags, and where the query first holds.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct SearchGame {
     pub id: String,
     pub white: Player,
@@ -78,7 +78,7 @@ pub struct SearchGame {
 
 /// A pawn structure reached next: the first different pawn structure after the first
 /// matching position, in the games that reached one.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct NextStructure {
     /// As a board of pawns (`8/pp3ppp/…`).
     pub pawns: String,
@@ -90,7 +90,7 @@ pub struct NextStructure {
 }
 
 /// The answer of a structure search.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StructureSearch {
     /// Games in which the query holds, results known or not.

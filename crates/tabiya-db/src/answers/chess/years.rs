@@ -16,7 +16,7 @@ use crate::stats::GameOutcome;
 use crate::{Result, Snapshot};
 
 /// Games of one year, by result.
-#[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, PartialEq, Eq, serde::Deserialize)]
 pub struct YearResults {
     pub year: u16,
     pub white: u64,
@@ -38,7 +38,7 @@ impl YearResults {
 }
 
 /// A move's games by year.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct MoveYears {
     pub uci: String,
     pub san: String,
@@ -46,7 +46,7 @@ pub struct MoveYears {
 }
 
 /// A position's games by year, and each move's.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PositionYears {
     /// Every game of the position, by year (games without a year apart).
