@@ -114,7 +114,7 @@ pub fn list(db: &Db) -> Result<Vec<Gameset>> {
 }
 
 /// A gameset shown: what it is and the ranges of ids its games make.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct Shown {
     #[serde(flatten)]
     pub gameset: Gameset,
@@ -168,7 +168,7 @@ pub(crate) fn selection(
 }
 
 /// One game of a list.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct Row {
     pub id: u32,
     pub white: String,
@@ -181,7 +181,7 @@ pub struct Row {
 }
 
 /// A page of a gameset's games.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct Games {
     pub gameset: String,
     pub total: u64,

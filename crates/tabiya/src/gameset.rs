@@ -6,8 +6,11 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::{Args, Subcommand};
-use tabiya_service::export::{self, Selection};
 use tabiya_service::gamesets::{self, Gameset};
+use tabiya_service::reads::{
+    self,
+    export::{Chosen, Export, ExportFormat},
+};
 
 use crate::args::DbArg;
 use crate::edit::{Target, target};
@@ -151,8 +154,7 @@ pub fn run(cmd: GamesetCommand) -> anyhow::Result<()> {
             print_one(&mut out, &g)?;
         }
         GamesetCommand::List(a) => {
-            let db = a.db.open()?;
-            let all = gamesets::list(&db)?;
+            let all = crate::source::open(&a.db)?.ask(&reads::GamesetList {})?;
             if a.json {
                 return print_json(&all);
             }
@@ -169,8 +171,9 @@ pub fn run(cmd: GamesetCommand) -> anyhow::Result<()> {
             }
         }
         GamesetCommand::Show(a) => {
-            let db = a.db.open()?;
-            let s = gamesets::show(&db, &a.name)?;
+            let s = crate::source::open(&a.db)?.ask(&reads::GamesetShow {
+                name: a.name.clone(),
+            })?;
             if a.json {
                 return print_json(&s);
             }
@@ -195,8 +198,11 @@ pub fn run(cmd: GamesetCommand) -> anyhow::Result<()> {
             writeln!(out, "  ids      {}{more}", shown.join(" "))?;
         }
         GamesetCommand::Games(a) => {
-            let db = a.db.open()?;
-            let page = gamesets::games(&db, &a.name, a.offset, a.limit)?;
+            let page = crate::source::open(&a.db)?.ask(&reads::GamesetGames {
+                name: a.name.clone(),
+                offset: a.offset,
+                limit: a.limit,
+            })?;
             if a.json {
                 return print_json(&page);
             }
@@ -210,16 +216,25 @@ pub fn run(cmd: GamesetCommand) -> anyhow::Result<()> {
             }
         }
         GamesetCommand::Export(a) => {
-            let db = a.db.open()?;
-            let selection = Selection::Gameset(a.name.clone());
-            let mut w: Box<dyn Write> = match &a.output {
+            let db = crate::source::open(&a.db)?;
+            let asked = Export {
+                chosen: Chosen::Gameset(a.name.clone()),
+                format: ExportFormat::Pgn,
+                evals: false,
+                canonical_names: false,
+                notes: false,
+            };
+            let mut w: Box<dyn Write + Send> = match &a.output {
                 Some(p) => Box::new(std::io::BufWriter::new(
                     std::fs::File::create(p)
                         .with_context(|| format!("creating {}", p.display()))?,
                 )),
-                None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
+                None => Box::new(std::io::BufWriter::with_capacity(
+                    1 << 16,
+                    std::io::stdout(),
+                )),
             };
-            export::pgn(&db, &selection, &mut w)?;
+            db.export(&asked, &mut w)?;
             w.flush()?;
         }
         GamesetCommand::Delete(a) => {

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use clap::{Args, Subcommand};
 use tabiya_service::inputs::{self, Whole};
 use tabiya_service::notes::{self, Note};
+use tabiya_service::reads;
 
 use crate::args::{DbArg, PositionArg};
 use crate::edit::{Target, target};
@@ -118,8 +119,11 @@ pub fn run(cmd: NoteCommand) -> anyhow::Result<()> {
             print(&n, a.json)
         }
         NoteCommand::Show(a) => {
-            let db = a.db.open()?;
-            print(&notes::show(&db, &a.position.resolve()?)?, a.json)
+            a.position.resolve()?;
+            let asked = reads::NoteShow {
+                at: crate::source::at(&a.position),
+            };
+            print(&crate::source::open(&a.db)?.ask(&asked)?, a.json)
         }
         NoteCommand::Delete(a) => {
             let n = change(&a.db, &a.position, "")?;

@@ -300,3 +300,59 @@ impl Read for Search {
         crate::search::search(db, &self.text, &self.filter, self.page)
     }
 }
+
+/// `tabiya gameset list`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct GamesetList {}
+
+impl Read for GamesetList {
+    const NAME: &'static str = "gamesetList";
+    type Answer = Vec<crate::gamesets::Gameset>;
+    fn answer(&self, db: &Db) -> Result<Self::Answer> {
+        crate::gamesets::list(db)
+    }
+}
+
+/// `tabiya gameset show NAME`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct GamesetShow {
+    pub name: String,
+}
+
+impl Read for GamesetShow {
+    const NAME: &'static str = "gamesetShow";
+    type Answer = crate::gamesets::Shown;
+    fn answer(&self, db: &Db) -> Result<Self::Answer> {
+        crate::gamesets::show(db, &self.name)
+    }
+}
+
+/// `tabiya gameset games NAME`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct GamesetGames {
+    pub name: String,
+    pub offset: usize,
+    pub limit: usize,
+}
+
+impl Read for GamesetGames {
+    const NAME: &'static str = "gamesetGames";
+    type Answer = crate::gamesets::Games;
+    fn answer(&self, db: &Db) -> Result<Self::Answer> {
+        crate::gamesets::games(db, &self.name, self.offset, self.limit)
+    }
+}
+
+/// `tabiya note show`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct NoteShow {
+    pub at: At,
+}
+
+impl Read for NoteShow {
+    const NAME: &'static str = "noteShow";
+    type Answer = crate::notes::Note;
+    fn answer(&self, db: &Db) -> Result<Self::Answer> {
+        crate::notes::show(db, &self.at.resolve()?)
+    }
+}

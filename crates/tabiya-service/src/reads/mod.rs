@@ -1,7 +1,8 @@
 //! Read commands on a database that a server holds.
 //!
 //! A database is opened by one process at a time. While `tabiya serve` holds one, the read
-//! commands (`explore`, `games`, `export`, `stats`, `names …`, `search`) still answer: each
+//! commands (`explore`, `games`, `export`, `stats`, `names …`, `search`, `gameset list|show|
+//! games|export`, `note show`) still answer: each
 //! question is a [`Read`] — its arguments, a name, and the library function that answers it
 //! — and a [`Source`] answers it either from the database opened here or, when a server
 //! holds the database, by sending it to that server with the server's secret
@@ -121,6 +122,10 @@ pub fn answer(db: &Db, name: &str, body: &[u8]) -> Result<Vec<u8>> {
         NameEntries::NAME => run::<NameEntries>(db, body),
         AmbiguousNames::NAME => run::<AmbiguousNames>(db, body),
         Search::NAME => run::<Search>(db, body),
+        GamesetList::NAME => run::<GamesetList>(db, body),
+        GamesetShow::NAME => run::<GamesetShow>(db, body),
+        GamesetGames::NAME => run::<GamesetGames>(db, body),
+        NoteShow::NAME => run::<NoteShow>(db, body),
         _ => Err(Error::bad_request(format!(
             "{name:?} is not a question this server answers (an older or newer tabiya?)"
         ))),
