@@ -352,7 +352,9 @@ fn router(state: Arc<AppState>, config: &Config) -> Router {
     // commands that send them have none.
     let reads = Router::new()
         .route(guard::READ, post(reads::read))
-        .layer(RequestBodyLimitLayer::new(4 << 20))
+        // The largest question: `tabiya novelty FILE.pgn`'s file (at most 64 MiB, the bound
+        // of a file of games) as a JSON array of its bytes. Only the secret's holder asks.
+        .layer(RequestBodyLimitLayer::new(300 << 20))
         .route_layer(sending.clone())
         .layer(axum::middleware::from_fn_with_state(
             Arc::clone(&state),

@@ -33,7 +33,7 @@ use crate::error::{Error, Result};
 const MIN_PREFIX: usize = 10;
 
 /// One game of a set of duplicates.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct Copy {
     pub id: u32,
     pub white: String,
@@ -48,7 +48,7 @@ pub struct Copy {
 }
 
 /// Games that are one game.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct DuplicateSet {
     /// The copy to keep first, then the others.
     pub games: Vec<Copy>,
@@ -57,7 +57,7 @@ pub struct DuplicateSet {
 }
 
 /// What `tabiya duplicates` reports.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct Duplicates {
     pub sets: Vec<DuplicateSet>,
     /// Games that are another's copy (all but the kept one of each set).

@@ -268,6 +268,13 @@ pub fn of_file(db: &Db, file: &Path) -> Result<Vec<Report>> {
     )
 }
 
+/// The novelties of the games of a PGN file a command read itself (`name` as its messages
+/// give it): what [`of_file`] answers, from the file's text.
+pub fn of_named(db: &Db, pgn: &[u8], name: &str) -> Result<Vec<Report>> {
+    check(db)?;
+    of_pgn(db, pgn, name, ErrorKind::BadInput)
+}
+
 /// The novelties of games sent as PGN (not stored): a game that cannot be read, or text
 /// holding none, is the request's fault.
 pub fn of_bytes(db: &Db, pgn: &[u8]) -> Result<Vec<Report>> {

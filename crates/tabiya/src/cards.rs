@@ -414,7 +414,10 @@ pub fn run(cmd: CardsCommand) -> anyhow::Result<()> {
             };
             print_list(&cards::list(&db, &req, now)?, a.json)
         }
-        CardsCommand::Show(a) => print_card(&cards::show(&a.db.open()?, a.id, now)?, a.json),
+        CardsCommand::Show(a) => print_card(
+            &crate::source::open(&a.db)?.ask(&tabiya_service::reads::CardShow { id: a.id, now })?,
+            a.json,
+        ),
         CardsCommand::Delete(a) => {
             let c = cards::delete(&open_to_change(&a.db)?, a.id, now)?;
             if a.json {
@@ -424,7 +427,7 @@ pub fn run(cmd: CardsCommand) -> anyhow::Result<()> {
             Ok(())
         }
         CardsCommand::Stats(a) => {
-            let s = cards::stats(&a.db.open()?, now)?;
+            let s = crate::source::open(&a.db)?.ask(&tabiya_service::reads::CardStats { now })?;
             if a.json {
                 return print_json(&s);
             }

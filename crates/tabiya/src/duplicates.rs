@@ -23,8 +23,11 @@ pub struct DuplicatesArgs {
 }
 
 pub fn run(args: DuplicatesArgs) -> anyhow::Result<()> {
-    let db = args.db.open()?;
-    let d = duplicates::find(&db, args.remove)?;
+    let d = if args.remove {
+        duplicates::find(&args.db.open()?, true)?
+    } else {
+        crate::source::open(&args.db)?.ask(&tabiya_service::reads::Duplicates {})?
+    };
     if args.json {
         return print_json(&d);
     }

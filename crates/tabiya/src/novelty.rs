@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
-use tabiya_service::novelty::{self, Report};
+use tabiya_service::novelty::Report;
 
 use crate::args::DbArg;
 use crate::output::print_json;
@@ -60,11 +60,19 @@ fn print(w: &mut impl Write, r: &Report, plies: bool) -> std::io::Result<()> {
 }
 
 pub fn run(args: NoveltyArgs) -> anyhow::Result<()> {
-    let db = args.db.open()?;
-    let reports = match &args.file {
-        Some(f) => novelty::of_file(&db, f)?,
-        None => novelty::of_games(&db, &args.games)?,
+    let db = crate::source::open(&args.db)?;
+    let file = match &args.file {
+        Some(f) => {
+            let bytes =
+                tabiya_service::inputs::read_whole(f, tabiya_service::inputs::Whole::Games)?;
+            Some((f.display().to_string(), bytes))
+        }
+        None => None,
     };
+    let reports = db.ask(&tabiya_service::reads::Novelties {
+        games: args.games.clone(),
+        file,
+    })?;
     if args.json {
         return print_json(&reports);
     }

@@ -156,8 +156,8 @@ pub fn run(args: PrepareArgs) -> anyhow::Result<()> {
         min_games: args.min_games,
         ..PrepareOptions::new(args.player, Colour::from_name(&args.color)?)
     };
-    let db = args.db.open()?;
-    let prep = prepare::prepare(&db, &opts)?;
+    let prep =
+        crate::source::open(&args.db)?.ask(&tabiya_service::reads::Prepare { options: opts })?;
     if let Some(out) = &args.output {
         let written = prepare::write(&prep, out, args.format.as_deref())?;
         if args.json {

@@ -117,6 +117,9 @@ fn read_commands_answer_the_same_while_a_server_holds_a_chess_database() {
         "--where",
         "plies < 50",
     ]);
+    run_ok(&[
+        "cards", "add", "--db", d, "--play", "e4 e5", "--move", "Nf3",
+    ]);
     let mut commands: Vec<Vec<String>> = [
         "explore --db {db}",
         "explore --db {db} --json",
@@ -165,6 +168,18 @@ fn read_commands_answer_the_same_while_a_server_holds_a_chess_database() {
         "note show --db {db} --play e4,e5,Nf3",
         "note show --db {db} --play e4,e5,Nf3 --json",
         "note show --db {db} --play d4",
+        "novelty --db {db} --game 5 --game 40",
+        "novelty --db {db} --game 7 --plies --json",
+        "novelty --db {db} {fischer}",
+        "prepare --db {db} --player \"Morphy, Paul\" --color white --depth 8",
+        "prepare --db {db} --player \"Morphy, Paul\" --color black --json",
+        "prepare --db {db} --player \"Morphy, Paul\" --color white -o {out} --format pgn",
+        "duplicates --db {db}",
+        "duplicates --db {db} --json",
+        "cards show --db {db} 1",
+        "cards show --db {db} 1 --json",
+        "cards stats --db {db}",
+        "cards stats --db {db} --json",
         // What goes wrong goes wrong the same way.
         "explore --db {db} --play e4,e5,Ke3",
         "explore --db {db} --where \"reslt = '1-0'\"",
@@ -179,6 +194,10 @@ fn read_commands_answer_the_same_while_a_server_holds_a_chess_database() {
             &c.replace(
                 "{polyglot}",
                 shared("polyglot/gm2001.bin").to_str().unwrap(),
+            )
+            .replace(
+                "{fischer}",
+                shared("pgn/pgnmentor/Fischer.pgn").to_str().unwrap(),
             )
             .replace(
                 "{rep}",

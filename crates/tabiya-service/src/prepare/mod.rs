@@ -44,7 +44,7 @@ pub const DEFAULT_MIN_GAMES: u64 = 2;
 pub const VARIES_TOP: usize = 10;
 
 /// What to prepare.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct PrepareOptions {
     /// The player, by any spelling (any case or accents, aliases).
     pub player: String,
@@ -71,7 +71,7 @@ impl PrepareOptions {
 }
 
 /// Results from the player's side.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, serde::Deserialize)]
 pub struct Score {
     pub games: u64,
     pub wins: u64,
@@ -82,7 +82,7 @@ pub struct Score {
 }
 
 /// The player's latest game in a line (by date, then the later stored).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct Latest {
     pub id: u32,
     /// `yyyy.mm.dd`, unknown parts `??`.
@@ -93,7 +93,7 @@ pub struct Latest {
 }
 
 /// A move of the tree.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct PrepMove {
     pub uci: String,
     pub san: String,
@@ -105,7 +105,7 @@ pub struct PrepMove {
 }
 
 /// A position of the tree.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PrepPosition {
     /// The database's position key (128-bit Zobrist, hex).
@@ -126,7 +126,7 @@ pub struct PrepPosition {
 }
 
 /// A move's share of the player's choices in a position.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct Share {
     pub uci: String,
     pub san: String,
@@ -136,7 +136,7 @@ pub struct Share {
 }
 
 /// A position where the player varies.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct Spread {
     pub key: String,
     pub fen: String,
@@ -149,7 +149,7 @@ pub struct Spread {
 }
 
 /// The preparation: what `tabiya prepare --json` and `/api/prepare` give.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Preparation {
     /// The player's name (their entry's).

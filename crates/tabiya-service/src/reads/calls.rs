@@ -356,3 +356,79 @@ impl Read for NoteShow {
         crate::notes::show(db, &self.at.resolve()?)
     }
 }
+
+/// `tabiya novelty`: stored games by id, or games of a PGN file the command read (its name
+/// and text: the server opens no file).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Novelties {
+    pub games: Vec<u32>,
+    /// The file's name, as messages give it, and its bytes (read within the import's
+    /// bound for a file of games, [`crate::inputs::Whole::Games`]).
+    pub file: Option<(String, Vec<u8>)>,
+}
+
+impl Read for Novelties {
+    const NAME: &'static str = "novelties";
+    type Answer = Vec<crate::novelty::Report>;
+    fn answer(&self, db: &Db) -> Result<Self::Answer> {
+        match &self.file {
+            Some((name, bytes)) => crate::novelty::of_named(db, bytes, name),
+            None => crate::novelty::of_games(db, &self.games),
+        }
+    }
+}
+
+/// `tabiya prepare` (the command writes the files asked for itself).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Prepare {
+    pub options: crate::prepare::PrepareOptions,
+}
+
+impl Read for Prepare {
+    const NAME: &'static str = "prepare";
+    type Answer = crate::prepare::Preparation;
+    fn answer(&self, db: &Db) -> Result<Self::Answer> {
+        crate::prepare::prepare(db, &self.options)
+    }
+}
+
+/// `tabiya duplicates` without `--remove` (a removal is a change: it is not asked here).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Duplicates {}
+
+impl Read for Duplicates {
+    const NAME: &'static str = "duplicates";
+    type Answer = crate::duplicates::Duplicates;
+    fn answer(&self, db: &Db) -> Result<Self::Answer> {
+        crate::duplicates::find(db, false)
+    }
+}
+
+/// `tabiya cards show ID` (at the command's clock).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CardShow {
+    pub id: u32,
+    pub now: u64,
+}
+
+impl Read for CardShow {
+    const NAME: &'static str = "cardShow";
+    type Answer = crate::cards::Card;
+    fn answer(&self, db: &Db) -> Result<Self::Answer> {
+        crate::cards::show(db, self.id, self.now)
+    }
+}
+
+/// `tabiya cards stats` (at the command's clock).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CardStats {
+    pub now: u64,
+}
+
+impl Read for CardStats {
+    const NAME: &'static str = "cardStats";
+    type Answer = crate::cards::CardStats;
+    fn answer(&self, db: &Db) -> Result<Self::Answer> {
+        crate::cards::stats(db, self.now)
+    }
+}

@@ -2,7 +2,8 @@
 //!
 //! A database is opened by one process at a time. While `tabiya serve` holds one, the read
 //! commands (`explore`, `games`, `export`, `stats`, `names …`, `search`, `gameset list|show|
-//! games|export`, `note show`) still answer: each
+//! games|export`, `note show`, `novelty`, `prepare`, `duplicates`, `cards show|stats`) still
+//! answer: each
 //! question is a [`Read`] — its arguments, a name, and the library function that answers it
 //! — and a [`Source`] answers it either from the database opened here or, when a server
 //! holds the database, by sending it to that server with the server's secret
@@ -126,6 +127,11 @@ pub fn answer(db: &Db, name: &str, body: &[u8]) -> Result<Vec<u8>> {
         GamesetShow::NAME => run::<GamesetShow>(db, body),
         GamesetGames::NAME => run::<GamesetGames>(db, body),
         NoteShow::NAME => run::<NoteShow>(db, body),
+        Novelties::NAME => run::<Novelties>(db, body),
+        Prepare::NAME => run::<Prepare>(db, body),
+        Duplicates::NAME => run::<Duplicates>(db, body),
+        CardShow::NAME => run::<CardShow>(db, body),
+        CardStats::NAME => run::<CardStats>(db, body),
         _ => Err(Error::bad_request(format!(
             "{name:?} is not a question this server answers (an older or newer tabiya?)"
         ))),
