@@ -18,7 +18,19 @@ pub struct CheckArgs {
 
 pub fn run(args: CheckArgs) -> anyhow::Result<()> {
     let dir = args.db.dir();
-    let r = tabiya_service::check::check(&dir)?;
+    let r = match tabiya_service::check::check(&dir) {
+        Ok(r) => r,
+        Err(e) if e.kind() == tabiya_service::ErrorKind::InUse => {
+            match tabiya_service::handover::HandOff::find(&dir) {
+                Some(server) => anyhow::bail!(
+                    "{e}: the server at {} holds it; `tabiya check` reads the file page by page and needs it to itself, so stop that server to check it (meanwhile the server checks every page it reads against its sum)",
+                    server.url()
+                ),
+                None => return Err(e.into()),
+            }
+        }
+        Err(e) => return Err(e.into()),
+    };
     if args.json {
         print_json(&r)?;
     } else {

@@ -232,9 +232,15 @@ fn read_commands_answer_the_same_while_a_server_holds_a_chess_database() {
     assert_eq!(failing.len(), 6, "{failing:#?}");
 
     let mut server = Server::start(&["--db", d]);
-    // The store is the server's now: a command that does not ask it cannot open it.
-    let locked = run_raw(&["db", "compact", "--db", d]);
-    assert!(!locked.status.success());
+    // The store is the server's now: a command that does not ask it cannot open it, and
+    // says which server holds it (`check` reads the file itself, page by page).
+    let locked = run_raw(&["check", "--db", d]);
+    let said = String::from_utf8_lossy(&locked.stderr);
+    assert!(!locked.status.success(), "{said}");
+    assert!(
+        said.contains(&format!("the server at {} holds it", server.url)),
+        "{said}"
+    );
     let served = run_all(&commands, &db, &out_dir);
     same(
         &commands,
