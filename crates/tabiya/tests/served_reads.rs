@@ -60,6 +60,16 @@ fn run_all(commands: &[Vec<String>], db: &Path, out_dir: &Path) -> Vec<Said> {
         .collect()
 }
 
+/// The commands that failed, each with what it said.
+fn failing(commands: &[Vec<String>], said: &[Said]) -> Vec<String> {
+    commands
+        .iter()
+        .zip(said)
+        .filter(|(_, s)| s.code != Some(0))
+        .map(|(c, s)| format!("{}: {}", c.join(" "), s.stderr))
+        .collect()
+}
+
 /// Compares each command's outputs, naming the command that differs.
 fn same(commands: &[Vec<String>], a: &[Said], b: &[Said], what: &str) {
     for ((c, x), y) in commands.iter().zip(a).zip(b) {
@@ -223,12 +233,7 @@ fn read_commands_answer_the_same_while_a_server_holds_a_chess_database() {
 
     let alone = run_all(&commands, &db, &out_dir);
     // The commands themselves work (the errors are the ones asked for).
-    let failing: Vec<String> = commands
-        .iter()
-        .zip(&alone)
-        .filter(|(_, s)| s.code != Some(0))
-        .map(|(c, s)| format!("{}: {}", c.join(" "), s.stderr))
-        .collect();
+    let failing = failing(&commands, &alone);
     assert_eq!(failing.len(), 6, "{failing:#?}");
 
     let mut server = Server::start(&["--db", d]);
@@ -291,12 +296,7 @@ fn read_commands_answer_the_same_while_a_server_holds_an_othello_database() {
     let out_dir = tmp.path().join("out");
     std::fs::create_dir(&out_dir).unwrap();
     let alone = run_all(&commands, &db, &out_dir);
-    let failing: Vec<String> = commands
-        .iter()
-        .zip(&alone)
-        .filter(|(_, s)| s.code != Some(0))
-        .map(|(c, s)| format!("{}: {}", c.join(" "), s.stderr))
-        .collect();
+    let failing = failing(&commands, &alone);
     assert_eq!(failing.len(), 2, "{failing:#?}");
     let mut server = Server::start(&["--db", d]);
     let served = run_all(&commands, &db, &out_dir);
