@@ -4,8 +4,8 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use tabiya_service::games::{GameSort, PlayerKind};
-use tabiya_service::handover::HandOff;
-use tabiya_service::{ChessPosition, Db, ErrorKind, OthelloPosition};
+use tabiya_service::reads::Source;
+use tabiya_service::{ChessPosition, Db, OthelloPosition};
 
 /// Where the database lives.
 #[derive(Args, Clone)]
@@ -27,19 +27,15 @@ impl DbArg {
     /// the same answers are.
     pub fn open(&self) -> anyhow::Result<Db> {
         let dir = self.dir();
-        match Db::open(&dir) {
-            Ok(db) => Ok(db),
-            Err(e) if e.kind() == ErrorKind::InUse => match HandOff::find(&dir) {
-                Some(server) => Err(anyhow::anyhow!(
-                    "{} is served by {}: ask it there (the page, or its /api/ for the same JSON \
-                     as --json: see docs/api.md), or stop that server to use it from the \
-                     command line",
-                    dir.display(),
-                    server.url()
-                )),
-                None => Err(e.into()),
-            },
-            Err(e) => Err(e.into()),
+        match Source::open(&dir)? {
+            Source::Local(db) => Ok(db),
+            Source::Served(server) => Err(anyhow::anyhow!(
+                "{} is served by {}: ask it there (the page, or its /api/ for the same JSON \
+                 as --json: see docs/api.md), or stop that server to use it from the \
+                 command line",
+                dir.display(),
+                server.url()
+            )),
         }
     }
 }
