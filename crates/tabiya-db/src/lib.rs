@@ -18,6 +18,8 @@
 //! | `gamesets` | name, folded for case | a gameset's definition (criteria, parent, dates, repertoire files) |
 //! | `gameset_ids` | gameset id, id / 65536 | the ranges of game ids of the gameset in that row |
 //! | `cards`, `card_keys`, `card_reviews` | card id; position key; card id, answer number | flashcards, by id and by position, and their answers (`cards`) |
+//! | `shapes` | kind, first id, … | chess, when kept: the structure index (`shapes`): material and pawn keys of each segment's games, the squares pieces stood on |
+//! | `shape_stats` | shape | chess, when kept: what a search of a popular material or pawn structure answers (`shapes::stats`) |
 //!
 //! Every import transaction holds a segment: its games, names, facts, duplicate digests and
 //! index run appear together or not at all.
@@ -108,6 +110,6 @@ pub use persons::{
 };
 pub use players::Players;
 pub(crate) use schema::meta_u64;
-pub use shapes::StructuresBuilt;
+pub use shapes::{ShapeStatsCounted, StructuresBuilt};
 pub use speed::Speed;
 pub use stats::{GameFacts, GameOutcome, Stats, fide_dp};

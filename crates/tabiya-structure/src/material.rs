@@ -47,6 +47,11 @@ impl Count {
     fn holds(&self, n: u32) -> bool {
         n >= self.min && self.max.is_none_or(|m| n <= m)
     }
+
+    /// The one count this allows, if it allows only one.
+    fn exact(&self) -> Option<u32> {
+        (self.max == Some(self.min)).then_some(self.min)
+    }
 }
 
 /// One side's material.
@@ -115,6 +120,26 @@ impl Side {
         ])
     }
 
+    /// The one set of counts (queens, rooks, bishops, knights, pawns) this side allows, if
+    /// it allows only one.
+    fn exact(&self) -> Option<[u32; 5]> {
+        let minors = match self.minors {
+            None => 0,
+            Some(m) => m.exact()?,
+        };
+        // `m` names a bishop or a knight: counts differ by which it is (unless none).
+        if minors > 0 {
+            return None;
+        }
+        Some([
+            self.queens.exact()?,
+            self.rooks.exact()?,
+            self.bishops.exact()?,
+            self.knights.exact()?,
+            self.pawns.exact()?,
+        ])
+    }
+
     /// [`Side::holds`] of counts: queens, rooks, bishops, knights, pawns.
     fn holds_counts(&self, [q, r, b, kn, p]: [u32; 5]) -> bool {
         let minors_hold = match self.minors {
@@ -172,6 +197,12 @@ impl Material {
         self.white.holds_counts(counts[0]) && self.black.holds_counts(counts[1])
     }
 
+    /// The counts (White's, then Black's: queens, rooks, bishops, knights, pawns) when the
+    /// signature names exactly one material (`KRPvKR`; not `KRP*vKR`, not `KRvKm`).
+    pub fn exact_counts(&self) -> Option<[[u32; 5]; 2]> {
+        Some([self.white.exact()?, self.black.exact()?])
+    }
+
     /// The signature with the sides swapped (`KRvKP` is `KPvKR`).
     pub fn flipped(&self) -> Material {
         let (w, b) = self.text.split_once('v').unwrap_or((&self.text, ""));
@@ -222,6 +253,17 @@ mod tests {
     const RP_R: &str = "1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1";
     /// A rook against a bishop and a knight, pawns on both sides.
     const R_MINORS: &str = "6k1/5ppp/3bn3/8/8/8/5PPP/3R2K1 w - - 0 1";
+
+    #[test]
+    fn one_material_or_many() {
+        let counts = |sig: &str| Material::parse(sig).unwrap().exact_counts();
+        // Queens, rooks, bishops, knights, pawns: White's, then Black's.
+        assert_eq!(counts("KRPPvKBN"), Some([[0, 1, 0, 0, 2], [0, 0, 1, 1, 0]]));
+        assert_eq!(counts("KvK"), Some([[0; 5], [0; 5]]));
+        for many in ["KRP*vKR", "KQ+vK", "KRvKm", "KRvKmm"] {
+            assert_eq!(counts(many), None, "{many}");
+        }
+    }
 
     #[test]
     fn exact_signatures() {

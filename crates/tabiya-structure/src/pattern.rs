@@ -107,6 +107,9 @@ enum Token {
 pub struct Pattern {
     /// Rank 8 first, as written.
     ranks: Vec<Vec<Token>>,
+    /// The squares it pins pieces to ([`Pattern::pinned`]), as bitboards: each a square and
+    /// the squares of the pieces allowed there are tested first, which most positions fail.
+    pins: Vec<(Square, Vec<Piece>)>,
 }
 
 fn letter(c: char) -> Option<One> {
@@ -225,26 +228,80 @@ impl Pattern {
             .map(|(i, p)| rank_tokens(p, i + 1))
             .collect::<Result<Vec<_>, _>>()
             .map_err(err)?;
-        Ok(Pattern { ranks })
+        Ok(Pattern::of_ranks(ranks))
+    }
+
+    fn of_ranks(ranks: Vec<Vec<Token>>) -> Pattern {
+        let mut p = Pattern {
+            ranks,
+            pins: Vec::new(),
+        };
+        p.pins = p.pinned();
+        p
     }
 
     /// Whether `board` matches.
     pub fn matches(&self, board: &Board) -> bool {
-        self.ranks.iter().enumerate().all(|(i, tokens)| {
+        let pinned = self
+            .pins
+            .iter()
+            .all(|(sq, pieces)| pieces.iter().any(|p| board.by_piece(*p).contains(*sq)));
+        pinned
+            && self.ranks.iter().enumerate().all(|(i, tokens)| {
+                let rank = Rank::new(7 - i as u32);
+                let on: [Option<Piece>; 8] = std::array::from_fn(|f| {
+                    board.piece_at(Square::from_coords(File::new(f as u32), rank))
+                });
+                rank_matches(tokens, &on)
+            })
+    }
+
+    /// The squares the pattern puts a piece on, each with the pieces any of which must
+    /// stand there (a piece letter; a set of them, `A` or `a` among them): the squares of a
+    /// rank's part that no `*` comes before (counted from file a), or none after (counted
+    /// from file h). A square that only needs to be occupied (`!`), or not to hold some
+    /// pieces (`[^..]`), is not among them. What an index of the squares pieces stood on
+    /// narrows a search with.
+    pub fn pinned(&self) -> Vec<(Square, Vec<Piece>)> {
+        let pieces = |one: &One| -> Vec<Piece> {
+            match *one {
+                One::Piece(p) => vec![p],
+                One::AnyOf(color) => Role::ALL
+                    .iter()
+                    .map(|&role| Piece { color, role })
+                    .collect(),
+            }
+        };
+        let mut out = Vec::new();
+        for (i, tokens) in self.ranks.iter().enumerate() {
             let rank = Rank::new(7 - i as u32);
-            let on: [Option<Piece>; 8] = std::array::from_fn(|f| {
-                board.piece_at(Square::from_coords(File::new(f as u32), rank))
-            });
-            rank_matches(tokens, &on)
-        })
+            let star = tokens.iter().position(|t| *t == Token::Star);
+            for (j, t) in tokens.iter().enumerate() {
+                let Token::Square(cond) = t else { continue };
+                let file = match star {
+                    None => j,
+                    Some(s) if j < s => j,
+                    Some(_) if !tokens[j + 1..].contains(&Token::Star) => {
+                        7 - (tokens.len() - 1 - j)
+                    }
+                    Some(_) => continue,
+                };
+                let on: Vec<Piece> = match cond {
+                    Cond::Is(one) => pieces(one),
+                    Cond::In(set) => set.iter().flat_map(pieces).collect(),
+                    _ => continue,
+                };
+                out.push((Square::from_coords(File::new(file as u32), rank), on));
+            }
+        }
+        out
     }
 
     /// The pattern with colours swapped: ranks reversed, every piece's colour changed
     /// (pgn-extract's `FENPatternI`).
     pub fn flipped(&self) -> Pattern {
-        Pattern {
-            ranks: self
-                .ranks
+        Pattern::of_ranks(
+            self.ranks
                 .iter()
                 .rev()
                 .map(|r| {
@@ -256,7 +313,7 @@ impl Pattern {
                         .collect()
                 })
                 .collect(),
-        }
+        )
     }
 }
 
@@ -313,6 +370,30 @@ mod tests {
     const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     /// After 1. d4 d5 2. c4 e6 3. cxd5 exd5: the Carlsbad structure.
     const CARLSBAD: &str = "rnbqkbnr/ppp2ppp/8/3p4/3P4/8/PP2PPPP/RNBQKBNR w KQkq - 0 4";
+
+    #[test]
+    fn the_pieces_a_pattern_pins() {
+        let named = |text: &str| -> Vec<String> {
+            Pattern::parse(text)
+                .unwrap()
+                .pinned()
+                .into_iter()
+                .map(|(sq, on)| {
+                    let letters: String = on.iter().map(|p| p.char()).collect();
+                    format!("{letters}{sq}")
+                })
+                .collect()
+        };
+        // A knight on d5 in front of a pawn on d6.
+        assert_eq!(named("*/*/???p????/???N????/*/*/*/*"), ["pd6", "Nd5"]);
+        // Before a star from file a, after it from file h; none between two stars.
+        assert_eq!(named("k*R/*/*/*/*/*/*/q*Q*"), ["ka8", "Rh8", "qa1"]);
+        // Sets and any-of-a-colour stand for their pieces; ! and [^..] pin nothing.
+        assert_eq!(
+            named("[Qq]!*[^P]/*/*/*/*/*/*/*a"),
+            ["Qqa8".to_string(), "pnbrqkh1".to_string()]
+        );
+    }
 
     #[test]
     fn an_exact_board_matches_itself_only() {

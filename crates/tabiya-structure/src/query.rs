@@ -105,6 +105,27 @@ impl Query {
         .collect()
     }
 
+    /// The material asked for, as given.
+    pub fn material(&self) -> Option<&Material> {
+        self.given.material.as_ref()
+    }
+
+    /// Whether bishops of opposite colours are asked for.
+    pub fn asks_opposite_bishops(&self) -> bool {
+        self.opposite_bishops
+    }
+
+    /// The patterns asked for (as given, and swapped when asked for).
+    pub fn patterns(&self) -> Vec<&Pattern> {
+        [
+            self.given.pattern.as_ref(),
+            self.swapped.as_ref().and_then(|s| s.pattern.as_ref()),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
+    }
+
     /// Whether a pattern is part of the query.
     pub fn has_pattern(&self) -> bool {
         self.given.pattern.is_some()

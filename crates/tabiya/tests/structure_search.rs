@@ -76,15 +76,22 @@ fn queries() -> Vec<Value> {
 
 /// `tabiya search` of one query, every game listed in id order.
 fn tabiya(db: &Path, q: &Value) -> Value {
+    tabiya_page(db, q, "id", 0, 100_000)
+}
+
+/// `tabiya search` of one query, a page of games in one order.
+fn tabiya_page(db: &Path, q: &Value, sort: &str, offset: usize, limit: usize) -> Value {
     let mut args: Vec<String> = vec![
         "search".into(),
         "--db".into(),
         db.display().to_string(),
         "--json".into(),
         "--sort".into(),
-        "id".into(),
+        sort.into(),
+        "--offset".into(),
+        offset.to_string(),
         "--limit".into(),
-        "100000".into(),
+        limit.to_string(),
         "--next".into(),
         "100000".into(),
     ];
@@ -171,6 +178,7 @@ fn compare(db: &Path, queries: &[Value], expected: &[Value], when: &str) -> usiz
             want["next"] = serde_json::to_value(next).unwrap();
         }
         assert_eq!(got, want, "{when}: query {q}");
+        pages_agree(db, q, when);
         let n = want["games"].as_array().unwrap().len();
         eprintln!("{when}: {q}: {n} games");
         if n > 0 {
@@ -178,6 +186,33 @@ fn compare(db: &Path, queries: &[Value], expected: &[Value], when: &str) -> usiz
         }
     }
     telling
+}
+
+/// The first pages in each order (what the shape statistics' lists answer for a popular
+/// structure) are the first games of the whole list in that order, with the same totals.
+fn pages_agree(db: &Path, q: &Value, when: &str) {
+    let ids = |a: &Value| -> Vec<String> {
+        a["list"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| format!("{}@{}", g["id"].as_str().unwrap(), g["ply"]))
+            .collect()
+    };
+    for sort in ["rating", "date", "id"] {
+        let full = tabiya_page(db, q, sort, 0, 100_000);
+        let all = ids(&full);
+        for (offset, limit) in [(0, 20), (30, 34)] {
+            let page = tabiya_page(db, q, sort, offset, limit);
+            let want: Vec<String> = all.iter().skip(offset).take(limit).cloned().collect();
+            assert_eq!(ids(&page), want, "{when}: {sort} {offset}+{limit} of {q}");
+            for k in [
+                "games", "white", "draws", "black", "unknown", "moves", "next",
+            ] {
+                assert_eq!(page[k], full[k], "{when}: {k} of {q}");
+            }
+        }
+    }
 }
 
 #[test]
@@ -195,6 +230,11 @@ fn materials_and_pawn_structures_as_python_chess_counts_them_after_edits_and_del
         "--structures",
         kasparov.to_str().unwrap(),
     ]);
+    // The same games without the structure index: every search replays every game there.
+    let plain = tmp.path().join("plain");
+    let p = plain.to_str().unwrap();
+    run_ok(&["import", "--db", p, pgn.to_str().unwrap()]);
+    run_ok(&["import", "--db", p, kasparov.to_str().unwrap()]);
     let qs = queries();
     // A third file: TWIC's first 40 games again, in other rounds (so not duplicates).
     let again = tmp.path().join("again.pgn");
@@ -220,6 +260,10 @@ fn materials_and_pawn_structures_as_python_chess_counts_them_after_edits_and_del
     let built = json(&["db", "structures", "--db", d, "--json"]);
     assert_eq!(built["games"], json!(2245), "{built}");
     compare(&db, &qs, &expected, "indexed");
+    same_as_replayed(&db, &plain, &qs, "indexed");
+    // The start's pawns: every game has them; the shape statistics answer (no replay).
+    let start = tabiya_page(&db, &qs[12], "rating", 0, 20);
+    assert_eq!(start["replayed"], json!(0), "{start}");
     let first = tabiya(&db, &qs[0]);
     assert_eq!(first["unindexed"], json!(0));
     assert_eq!(
@@ -268,6 +312,7 @@ fn materials_and_pawn_structures_as_python_chess_counts_them_after_edits_and_del
     assert_eq!(gameset("open"), ids_of(&expected[14]));
     // A later import without --structures keeps the index (the database keeps it).
     run_ok(&["import", "--db", d, again.to_str().unwrap()]);
+    run_ok(&["import", "--db", p, again.to_str().unwrap()]);
     let after = tabiya(&db, &qs[12]);
     assert_eq!(
         after["unindexed"],
@@ -275,6 +320,7 @@ fn materials_and_pawn_structures_as_python_chess_counts_them_after_edits_and_del
         "the new games are in the index"
     );
     compare(&db, &qs, &expected_again, "imported again");
+    same_as_replayed(&db, &plain, &qs, "imported again");
     assert_eq!(gameset("rooks"), ids_of(&expected_again[4]));
     assert_eq!(gameset("open"), ids_of(&expected_again[14]));
 
@@ -289,9 +335,11 @@ fn materials_and_pawn_structures_as_python_chess_counts_them_after_edits_and_del
         3000,
     ];
     let ids: Vec<String> = drop.iter().map(u64::to_string).collect();
-    let mut args = vec!["delete", "--db", db.to_str().unwrap(), "--game"];
-    args.extend(ids.iter().map(String::as_str));
-    run_ok(&args);
+    for on in [d, p] {
+        let mut args = vec!["delete", "--db", on, "--game"];
+        args.extend(ids.iter().map(String::as_str));
+        run_ok(&args);
+    }
     let mut results = serde_json::Map::new();
     for (id, result) in [
         (first_of(4, 0), "0-1"),
@@ -302,20 +350,44 @@ fn materials_and_pawn_structures_as_python_chess_counts_them_after_edits_and_del
         if drop.contains(&id) {
             continue;
         }
-        run_ok(&[
-            "edit",
-            "--db",
-            db.to_str().unwrap(),
-            "--game",
-            &id.to_string(),
-            "--set",
-            &format!("Result={result}"),
-        ]);
+        for on in [d, p] {
+            run_ok(&[
+                "edit",
+                "--db",
+                on,
+                "--game",
+                &id.to_string(),
+                "--set",
+                &format!("Result={result}"),
+            ]);
+        }
         results.insert(id.to_string(), json!(result));
     }
     let changes = json!({"files": 3, "drop": drop, "results": results});
     let expected = oracle(&files, &qs, &[changes], tmp.path()).remove(0);
     compare(&db, &qs, &expected, "after edits and deletions");
+    same_as_replayed(&db, &plain, &qs, "after edits and deletions");
+}
+
+/// Every answer of the indexed database (its shape statistics, its candidates) is the one
+/// replaying every game of the same games gives, to the names of the moves (a move is
+/// named by the first game that played it, even once that game is deleted), but for the
+/// games replayed.
+fn same_as_replayed(db: &Path, plain: &Path, queries: &[Value], when: &str) {
+    let without = |mut a: Value| {
+        a.as_object_mut().unwrap().remove("replayed");
+        a.as_object_mut().unwrap().remove("unindexed");
+        a
+    };
+    for q in queries {
+        for (sort, limit) in [("id", 100_000), ("rating", 20), ("date", 50)] {
+            assert_eq!(
+                without(tabiya_page(db, q, sort, 0, limit)),
+                without(tabiya_page(plain, q, sort, 0, limit)),
+                "{when}: {sort} {limit} of {q}"
+            );
+        }
+    }
 }
 
 /// The games pgn-extract selects with a `FENPattern` (or `FENPatternI`) criterion: each
@@ -373,82 +445,103 @@ fn patterns_select_the_games_pgn_extract_selects() {
         pgn.to_str().unwrap(),
     ]);
     let mut telling = 0;
-    for pattern in [
-        // An isolated queen's pawn: d4, no white pawn on the c- or e-file.
-        "*/*/*/*/3P4/*/*/*",
-        // A white knight on d5 before a black pawn on d6.
-        "*/*/???p????/???N????/*/*/*/*",
-        // A white rook on the seventh rank.
-        "*/R*/*/*/*/*/*/*",
-        // Kings castled on opposite wings.
-        "?k*/*/*/*/*/*/*/??????K?",
-        // A black piece on c6 and a white one on c3; d4 and e5 occupied, d5 and e4 empty.
-        "*/*/2a*/*/*/2A*/*/*",
-        "*/*/*/???1!???/???!1???/*/*/*",
-        // Not a black pawn nor a black knight on f6, and a white bishop on g5.
-        "*/*/?????[^pn]??/??????B?/*/*/*/*",
-    ] {
-        for (tag, either) in [("FENPattern", false), ("FENPatternI", true)] {
-            let theirs = pgn_extract(&pgn, tag, pattern, tmp.path());
-            let mut args = vec![
-                "search",
-                "--db",
-                db.to_str().unwrap(),
-                "--pattern",
-                pattern,
-                "--json",
-                "--limit",
-                "100000",
-            ];
-            if either {
-                args.push("--either-colour");
-            }
-            let a = json(&args);
-            let mut mine: Vec<[String; 5]> = a["list"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|g| {
-                    let s = |v: &Value| v.as_str().unwrap().to_string();
-                    [
-                        s(&g["white"]["name"]),
-                        s(&g["black"]["name"]),
-                        s(&g["date"]),
-                        s(&g["round"]),
-                        s(&g["result"]),
-                    ]
-                })
-                .collect();
-            mine.sort();
-            assert_eq!(
-                a["games"].as_u64().unwrap() as usize,
-                theirs.len(),
-                "{tag} {pattern}"
-            );
-            assert_eq!(mine, theirs, "{tag} {pattern}");
-            let count = |r: &str| theirs.iter().filter(|g| g[4] == r).count() as u64;
-            assert_eq!(
-                a["white"].as_u64().unwrap(),
-                count("1-0"),
-                "{tag} {pattern}"
-            );
-            assert_eq!(
-                a["draws"].as_u64().unwrap(),
-                count("1/2-1/2"),
-                "{tag} {pattern}"
-            );
-            assert_eq!(
-                a["black"].as_u64().unwrap(),
-                count("0-1"),
-                "{tag} {pattern}"
-            );
-            eprintln!("{tag} {pattern}: {} games", theirs.len());
-            if !theirs.is_empty() {
-                telling += 1;
+    // Every game read, then the structure index's candidates (its square index: the games
+    // that had each pinned piece on its square) replayed.
+    for indexed in [false, true] {
+        if indexed {
+            run_ok(&["db", "structures", "--db", db.to_str().unwrap()]);
+        }
+        for pattern in [
+            // An isolated queen's pawn: d4, no white pawn on the c- or e-file.
+            "*/*/*/*/3P4/*/*/*",
+            // A white knight on d5 before a black pawn on d6.
+            "*/*/???p????/???N????/*/*/*/*",
+            // A white rook on the seventh rank.
+            "*/R*/*/*/*/*/*/*",
+            // Kings castled on opposite wings.
+            "?k*/*/*/*/*/*/*/??????K?",
+            // A black piece on c6 and a white one on c3; d4 and e5 occupied, d5 and e4 empty.
+            "*/*/2a*/*/*/2A*/*/*",
+            "*/*/*/???1!???/???!1???/*/*/*",
+            // Not a black pawn nor a black knight on f6, and a white bishop on g5.
+            "*/*/?????[^pn]??/??????B?/*/*/*/*",
+        ] {
+            for (tag, either) in [("FENPattern", false), ("FENPatternI", true)] {
+                let theirs = pgn_extract(&pgn, tag, pattern, tmp.path());
+                let mut args = vec![
+                    "search",
+                    "--db",
+                    db.to_str().unwrap(),
+                    "--pattern",
+                    pattern,
+                    "--json",
+                    "--limit",
+                    "100000",
+                ];
+                if either {
+                    args.push("--either-colour");
+                }
+                let a = json(&args);
+                let mut mine: Vec<[String; 5]> = a["list"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|g| {
+                        let s = |v: &Value| v.as_str().unwrap().to_string();
+                        [
+                            s(&g["white"]["name"]),
+                            s(&g["black"]["name"]),
+                            s(&g["date"]),
+                            s(&g["round"]),
+                            s(&g["result"]),
+                        ]
+                    })
+                    .collect();
+                mine.sort();
+                assert_eq!(
+                    a["games"].as_u64().unwrap() as usize,
+                    theirs.len(),
+                    "{tag} {pattern}"
+                );
+                assert_eq!(mine, theirs, "{tag} {pattern}");
+                let count = |r: &str| theirs.iter().filter(|g| g[4] == r).count() as u64;
+                assert_eq!(
+                    a["white"].as_u64().unwrap(),
+                    count("1-0"),
+                    "{tag} {pattern}"
+                );
+                assert_eq!(
+                    a["draws"].as_u64().unwrap(),
+                    count("1/2-1/2"),
+                    "{tag} {pattern}"
+                );
+                assert_eq!(
+                    a["black"].as_u64().unwrap(),
+                    count("0-1"),
+                    "{tag} {pattern}"
+                );
+                let replayed = a["replayed"].as_u64().unwrap();
+                eprintln!(
+                    "{tag} {pattern}: {} games, {replayed} replayed (indexed: {indexed})",
+                    theirs.len()
+                );
+                // A pattern that pins pieces (all but the sixth, whose squares need only be
+                // occupied or empty) is narrowed by the square index: fewer games replayed
+                // than TWIC's 2,245.
+                let pins = !pattern.contains("???1!???");
+                if indexed && pins {
+                    assert!(replayed < 2245, "{tag} {pattern}: {replayed} replayed");
+                    assert_eq!(a["unindexed"], json!(0), "{tag} {pattern}");
+                } else {
+                    assert_eq!(replayed, 2245, "{tag} {pattern}: every game");
+                }
+                if !theirs.is_empty() {
+                    telling += 1;
+                }
             }
         }
     }
-    assert!(telling >= 10, "most patterns find games: {telling}");
+    assert!(telling >= 20, "most patterns find games: {telling}");
 }
 
 #[test]

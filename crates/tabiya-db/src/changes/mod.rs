@@ -24,6 +24,7 @@ use crate::index::find::IndexReader;
 use crate::names::{FewNames, NAMES, StoreNames, write_names};
 use crate::players::write_players;
 use crate::records::{DICT_KEY, Packer, encoder_dictionary};
+use crate::shapes::tally::Changed;
 use crate::stats::GameFacts;
 use crate::{Database, Error, GAMES, Kind, META, Result, game_digest};
 
@@ -149,6 +150,17 @@ impl Database {
             }
         }
         crate::gamesets::maintain::games_deleted(&change.write, &gone)?;
+        let shapes: Vec<Changed> = gone
+            .iter()
+            .map(|&id| {
+                Ok(Changed {
+                    id,
+                    before: facts.get(id)?,
+                    after: None,
+                })
+            })
+            .collect::<Result<_>>()?;
+        crate::shapes::tally::patch(&change.read, &change.write, &shapes)?;
         change.commit(patches, &gone)?;
         Ok(out)
     }
@@ -244,6 +256,7 @@ impl Database {
         }
         let mut few = FewNames::new(&table, seed);
         let mut retally = Retally::new(&index, &facts);
+        let mut shapes = Vec::new();
         let mut out = Vec::with_capacity(edits.len());
         let mut sides: Vec<(u32, u32, i64)> = Vec::new();
         let mut writes = Vec::new();
@@ -279,6 +292,11 @@ impl Database {
             if new_facts != old_facts {
                 let occs = index.replayer.occurrences(*id)?;
                 retally.change(*id, &occs, old_facts, Some(new_facts))?;
+                shapes.push(Changed {
+                    id: *id,
+                    before: old_facts,
+                    after: Some(new_facts),
+                });
             }
             let old_players = players_now.get(*id)?;
             if old_players != players || old_facts.date != new_facts.date {
@@ -329,6 +347,7 @@ impl Database {
             .map(|(id, _, f, _, p, raw)| (*id, *f, *p, raw.as_slice()))
             .collect();
         crate::gamesets::maintain::games_edited(self, &change.read, &change.write, &added, &games)?;
+        crate::shapes::tally::patch(&change.read, &change.write, &shapes)?;
         change.commit(patches, &[])?;
         let new_spellings = new_names
             .iter()

@@ -60,7 +60,54 @@ pub(super) fn check(
     for seg in &segs {
         segment(read, seg, &removed, report)?;
     }
+    statistics(read, &removed, report)?;
     crate::trace::trace("check: structure index", t0);
+    Ok(())
+}
+
+/// The shape statistics (`crate::shapes::stats`): every record decodes, its moves count
+/// each of its games once, its next structures no more than its games, and its lists name
+/// games it counts (below *through*, not deleted).
+fn statistics(read: &ReadTx, removed: &[u32], report: &mut CheckReport) -> Result<()> {
+    use crate::shapes::stats::{coverage, each_record};
+    let Some(cov) = note(report, PART, "statistics", coverage(read)).flatten() else {
+        return Ok(());
+    };
+    let mut problems = Vec::new();
+    each_record(read, |shape, rec| {
+        let at = format!("statistics of shape {shape:#x}");
+        let rec = match rec {
+            Ok(r) => r,
+            Err(e) => return problems.push((at, e.to_string())),
+        };
+        let games = rec.totals.games();
+        let by_moves: u64 = rec.moves.iter().map(|m| m.stats.games()).sum();
+        if by_moves != games {
+            problems.push((
+                at.clone(),
+                format!("its moves count {by_moves} games, its totals {games}"),
+            ));
+        }
+        let next: u64 = rec.next.iter().map(|(_, s)| s.games()).sum();
+        if next > games {
+            problems.push((
+                at.clone(),
+                format!("its next structures count {next} games, more than its {games}"),
+            ));
+        }
+        for (id, _) in rec.lists.iter().flatten() {
+            if *id >= cov.through || removed.binary_search(id).is_ok() {
+                problems.push((
+                    at.clone(),
+                    format!("lists game {id}, which it does not count"),
+                ));
+                break;
+            }
+        }
+    })?;
+    for (at, what) in problems {
+        report.problem(PART, at, what);
+    }
     Ok(())
 }
 

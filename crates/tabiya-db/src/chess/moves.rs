@@ -28,6 +28,17 @@ pub fn move_code(m: &Move) -> u16 {
     }
 }
 
+/// A move's UCI and SAN as a structure search lists it: a black move's SAN after `...`
+/// (`...Be7`), as a move of Black's alone is written.
+pub fn names_as_played(pos: &Chess, m: &Move, mode: shakmaty::CastlingMode) -> (String, String) {
+    let san = shakmaty::san::SanPlus::from_move(pos.clone(), *m).to_string();
+    let uci = shakmaty::uci::UciMove::from_move(*m, mode).to_string();
+    match pos.turn() {
+        Color::White => (uci, san),
+        Color::Black => (uci, format!("...{san}")),
+    }
+}
+
 /// The legal move of `pos` with this code.
 pub fn code_to_move(pos: &Chess, code: u16) -> Option<Move> {
     if code == NO_MOVE {

@@ -22,7 +22,7 @@ pub struct Part {
 
 /// The parts of the file, for `games` games.
 pub fn parts(db: &Database, games: u64) -> Result<Vec<Part>> {
-    let parts_def: [(&str, &[&str]); 8] = [
+    let parts_def: [(&str, &[&str]); 10] = [
         ("games", &[GAMES]),
         ("facts", &[FACTS, crate::players::PLAYERS]),
         ("names", &[NAMES, crate::othello::WTHOR]),
@@ -34,14 +34,21 @@ pub fn parts(db: &Database, games: u64) -> Result<Vec<Part>> {
             &[crate::CARDS, crate::CARD_KEYS, crate::CARD_REVIEWS],
         ),
         ("gamesets", &[crate::GAMESETS, crate::GAMESET_IDS]),
+        ("structures", &[crate::shapes::SHAPES]),
+        ("shape statistics", &[crate::shapes::stats::SHAPE_STATS]),
     ];
     let mut parts = Vec::new();
     for (name, tables) in parts_def {
         let sizes = db.store.table_sizes(tables)?;
         let bytes: u64 = sizes.iter().map(|(_, s)| s.allocated_bytes).sum();
         let entries: u64 = sizes.iter().map(|(_, s)| s.entries).sum();
-        // Evaluations, flashcards and gamesets are shown once there are some.
-        if matches!(name, "evals" | "cards" | "gamesets") && entries == 0 {
+        // Evaluations, flashcards, gamesets and the structure index are shown once there
+        // are some.
+        if matches!(
+            name,
+            "evals" | "cards" | "gamesets" | "structures" | "shape statistics"
+        ) && entries == 0
+        {
             continue;
         }
         let stored_bytes: u64 = sizes.iter().map(|(_, s)| s.stored_bytes).sum();

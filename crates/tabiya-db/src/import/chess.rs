@@ -140,6 +140,16 @@ impl Database {
             self.rebuild_names()?;
             trace("names", t);
         }
+        if summary.imported > 0 && shapes {
+            // What a search of a popular shape answers, counted again once enough games
+            // came in since the last count (`shapes::tally`).
+            let t = Instant::now();
+            self.build_square_index()?;
+            trace("square index", t);
+            let t = Instant::now();
+            self.refresh_shape_stats()?;
+            trace("shape statistics", t);
+        }
         summary.seconds = started.elapsed().as_secs_f64();
         summary.games_per_second = if summary.seconds > 0.0 {
             summary.games as f64 / summary.seconds

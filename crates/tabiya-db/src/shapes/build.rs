@@ -24,6 +24,10 @@ pub struct StructuresBuilt {
     pub games: u64,
     /// Shape segments written.
     pub segments: u64,
+    /// Games added to the square index (those no square segment covered).
+    pub squared: u64,
+    /// The shape statistics, counted again.
+    pub statistics: super::ShapeStatsCounted,
 }
 
 /// Why an Othello database in `dir` refuses the structure index (`tabiya import
@@ -93,6 +97,8 @@ impl Database {
             w.commit()?;
             self.committed();
         }
+        built.squared = self.build_square_index()?;
+        built.statistics = self.count_shape_stats()?;
         Ok(built)
     }
 }

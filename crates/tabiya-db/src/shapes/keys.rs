@@ -47,6 +47,14 @@ pub fn material_counts(code: u64) -> [[u32; 5]; 2] {
     out
 }
 
+/// The material code of counts (as [`material_counts`] gives them).
+pub fn code_of_counts(counts: [[u32; 5]; 2]) -> u64 {
+    counts
+        .iter()
+        .flatten()
+        .fold(0u64, |code, n| code << 4 | u64::from((*n).min(15)))
+}
+
 /// A bijective mix of 64 bits (splitmix64's finaliser): keys spread evenly over rows.
 fn mix(mut x: u64) -> u64 {
     x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -117,6 +125,7 @@ mod tests {
         // White: a rook and a pawn; Black: a rook.
         assert_eq!(material_counts(code), [[0, 1, 0, 0, 1], [0, 1, 0, 0, 0]]);
         assert_eq!(code, 0x01001_01000);
+        assert_eq!(code_of_counts(material_counts(code)), code);
         assert_ne!(material_key(code), material_key(code + 1));
         assert_eq!(board_pawns_key(&b) & MATERIAL_BIT, 0);
     }

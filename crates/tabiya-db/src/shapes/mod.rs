@@ -18,14 +18,23 @@
 //! - [`keys`]: a position's material code and pawn key, and a game's distinct ones.
 //! - [`rows`]: the table's rows, written and read.
 //! - [`build`]: whether a database keeps the index; building it for stored games.
+//! - [`squares`]: the squares each piece stood on, per game (what narrows a pattern).
+//! - [`stands`]: where each shape of a game begins, and what a search counts there.
+//! - [`stats`]: statistics kept for popular shapes (what a search of one answers).
+//! - [`tally`]: counting them, and patching them when games change.
 
 pub mod build;
 pub mod keys;
 pub mod rows;
+pub mod squares;
+pub mod stands;
+pub mod stats;
+pub mod tally;
 
 pub use build::StructuresBuilt;
 pub use keys::{GameShapes, material_counts, material_key, pawns_key};
 pub use rows::{ShapeSegment, read_segments, write_segment};
+pub use tally::ShapeStatsCounted;
 
 /// The table of shape segments, their rows and their material directories.
 pub const SHAPES: &str = "shapes";

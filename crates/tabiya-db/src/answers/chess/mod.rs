@@ -13,6 +13,7 @@ mod player_games;
 mod query;
 mod routes;
 mod search;
+mod search_stats;
 mod structure_index;
 mod years;
 

@@ -21,7 +21,7 @@ use tabiya_structure::{PawnStructure, Query};
 use super::explore::{MoveRow, Player, tag};
 use super::filter::GameFilter;
 use crate::answers::snapshot::Snapshot;
-use crate::chess::moves::move_code;
+use crate::chess::moves::{move_code, names_as_played};
 use crate::chess::stored::{decode_line, read_line};
 use crate::facts::FactsReader;
 use crate::game::NO_MOVE;
@@ -116,8 +116,9 @@ pub struct StructureSearch {
     /// Games replayed to answer (those the index could not rule out, after the filters).
     pub replayed: u64,
     /// Of the games asked, those the structure index does not cover, read one by one
-    /// (none when the query has no material or pawn structure: a pattern reads every
-    /// game). `tabiya db structures` indexes them.
+    /// (none when the index cannot narrow the query: no material, no pawn structure, no
+    /// pattern that pins a piece, and every game is read). `tabiya db structures` indexes
+    /// them.
     pub unindexed: u64,
     /// Every matching game's results summed, by which answers of several databases are
     /// summed exactly (not shown).
@@ -127,38 +128,41 @@ pub struct StructureSearch {
 
 /// A matching game, as a worker finds it.
 #[derive(Debug, Clone)]
-struct Hit {
-    id: u32,
-    ply: u32,
-    swapped: bool,
-    facts: GameFacts,
+pub(super) struct Hit {
+    pub id: u32,
+    pub ply: u32,
+    pub swapped: bool,
+    pub facts: GameFacts,
 }
 
 /// A move played from first matching positions: the first game that played it (whose
 /// position names it) and its statistics.
 #[derive(Debug, Clone)]
-struct MoveSums {
-    first: u32,
-    uci: String,
-    san: String,
-    stats: Stats,
+pub(super) struct MoveSums {
+    pub first: u32,
+    pub uci: String,
+    pub san: String,
+    pub stats: Stats,
 }
 
 /// What one worker found over its share of the games.
 #[derive(Default)]
-struct Found {
-    hits: Vec<Hit>,
-    moves: HashMap<u16, MoveSums>,
-    /// Next pawn structure (by key; `None`: none reached) and the games' results.
-    next: HashMap<u128, Stats>,
-    replayed: u64,
+pub(super) struct Found {
+    pub hits: Vec<Hit>,
+    /// Every matching game's results (the hits may be a page of them).
+    pub totals: Stats,
+    pub moves: HashMap<u16, MoveSums>,
+    /// Next pawn structure (by key) and the games' results.
+    pub next: HashMap<u128, Stats>,
+    pub replayed: u64,
     /// Games read from the ranges the index does not cover.
-    unindexed: u64,
+    pub unindexed: u64,
 }
 
 impl Found {
-    fn merge(&mut self, other: Found) {
+    pub(super) fn merge(&mut self, other: Found) {
         self.hits.extend(other.hits);
+        self.totals.merge(&other.totals);
         for (code, m) in other.moves {
             match self.moves.get_mut(&code) {
                 Some(mine) => {
@@ -215,6 +219,28 @@ impl Candidates {
         (ids, ranges)
     }
 
+    /// Those below `through`, and those from it on.
+    pub(super) fn split(self, through: u32) -> (Candidates, Candidates) {
+        let (below, later): (Vec<u32>, Vec<u32>) = self.ids.iter().partition(|id| **id < through);
+        let clip = |lo: u32, hi: u32| -> Vec<(u32, u32)> {
+            self.ranges
+                .iter()
+                .map(|&(a, b)| (a.max(lo), b.min(hi)))
+                .filter(|(a, b)| a < b)
+                .collect()
+        };
+        (
+            Candidates {
+                ids: below,
+                ranges: clip(0, through),
+            },
+            Candidates {
+                ids: later,
+                ranges: clip(through, u32::MAX),
+            },
+        )
+    }
+
     /// Games to ask at most (ids, and every id of the ranges).
     fn len(&self) -> u64 {
         self.ids.len() as u64
@@ -240,18 +266,23 @@ impl Snapshot<'_> {
                 self.database().dir().display()
             )));
         }
-        let candidates = self.structure_candidates(query)?;
-        let found = self.replay_candidates(query, filter, &candidates, page.next > 0)?;
+        let found = match self.found_from_stats(query, filter, page)? {
+            Some(found) => found,
+            None => {
+                let candidates = self.structure_candidates(query)?;
+                self.replay_candidates(query, filter, &candidates, page.next > 0)?
+            }
+        };
         let unindexed = found.unindexed;
         let mut answer = self.search_answer(query, found, page)?;
-        if !query.pawn_structures().is_empty() || !query.materials().is_empty() {
+        if super::structure_index::narrows(query) {
             answer.unindexed = unindexed;
         }
         Ok(answer)
     }
 
     /// Replays the candidates passing `filter` on every core.
-    fn replay_candidates(
+    pub(super) fn replay_candidates(
         &self,
         query: &Query,
         filter: &GameFilter,
@@ -308,15 +339,12 @@ impl Snapshot<'_> {
     ) -> Result<StructureSearch> {
         let Found {
             mut hits,
+            totals,
             moves,
             next,
             replayed,
             ..
         } = found;
-        let mut totals = Stats::default();
-        for h in &hits {
-            totals.add_game(&h.facts, 0);
-        }
         let mut ended = 0;
         let mut rows: Vec<MoveRow> = Vec::new();
         let mut sums: Vec<(u16, MoveSums)> = moves.into_iter().collect();
@@ -360,7 +388,7 @@ impl Snapshot<'_> {
                 .collect()
         });
         Ok(StructureSearch {
-            games: hits.len() as u64,
+            games: totals.games(),
             white: totals.first,
             draws: totals.draws,
             black: totals.second,
@@ -474,15 +502,7 @@ impl Worker<'_> {
         let mover = u8::from(here.turn() == Color::Black);
         let played = played.as_ref();
         let code = played.map_or(NO_MOVE, move_code);
-        // A black move is written after `...`, as a move of Black's alone is in notation.
-        let name = |m: &shakmaty::Move| {
-            let san = SanPlus::from_move(here.clone(), *m).to_string();
-            let uci = UciMove::from_move(*m, mode).to_string();
-            match mover {
-                0 => (uci, san),
-                _ => (uci, format!("...{san}")),
-            }
-        };
+        let name = |m: &shakmaty::Move| names_as_played(&here, m, mode);
         let sums = self.found.moves.entry(code).or_insert_with(|| {
             let (uci, san) = played.map_or_else(Default::default, name);
             MoveSums {
@@ -497,6 +517,7 @@ impl Worker<'_> {
             (sums.uci, sums.san) = played.map_or_else(Default::default, name);
         }
         sums.stats.add_game(&facts, mover);
+        self.found.totals.add_game(&facts, 0);
         if let Some(k) = next {
             self.found.next.entry(k).or_default().add_game(&facts, 0);
         }

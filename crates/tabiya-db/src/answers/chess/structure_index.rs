@@ -8,7 +8,19 @@ use super::search::Candidates;
 use crate::Result;
 use crate::answers::snapshot::Snapshot;
 use crate::shapes::rows::{MATERIAL, PAWNS, games_of, material_codes};
-use crate::shapes::{material_counts, material_key, pawns_key, read_segments, uncovered};
+use crate::shapes::squares::{games_with, read_square_segments};
+use crate::shapes::{
+    ShapeSegment, material_counts, material_key, pawns_key, read_segments, uncovered,
+};
+
+/// Whether the structure index can narrow `query`'s games: a material, a pawn structure, or
+/// patterns that each pin a piece.
+pub(super) fn narrows(query: &Query) -> bool {
+    let patterns = query.patterns();
+    !query.pawn_structures().is_empty()
+        || !query.materials().is_empty()
+        || (!patterns.is_empty() && patterns.iter().all(|p| !p.pinned().is_empty()))
+}
 
 impl Snapshot<'_> {
     /// The games that may match `query` (see the module).
@@ -16,8 +28,9 @@ impl Snapshot<'_> {
         let end = self.index.replayer.games.ids_end()?;
         let pawns = query.pawn_structures();
         let materials = query.materials();
+        let pinned = self.pinned_games(query, end)?;
         if pawns.is_empty() && materials.is_empty() {
-            return Ok(Candidates::all(end));
+            return Ok(pinned.unwrap_or_else(|| Candidates::all(end)));
         }
         let mut segs = read_segments(&self.read)?;
         segs.sort_by_key(|s| s.first);
@@ -57,9 +70,63 @@ impl Snapshot<'_> {
         }
         ids.sort_unstable();
         ids.dedup();
-        Ok(Candidates {
+        let mut ranges = uncovered(&segs, end);
+        if let Some(p) = pinned {
+            // Both narrow: a game must pass each (the shapes' ranges read whole are kept
+            // to those the squares allow).
+            let allowed = |id: u32| {
+                p.ids.binary_search(&id).is_ok() || p.ranges.iter().any(|&(a, b)| a <= id && id < b)
+            };
+            ids.retain(|id| allowed(*id));
+            let mut from_ranges = Vec::new();
+            for (a, b) in ranges.drain(..) {
+                for &(c, d) in &p.ranges {
+                    if a.max(c) < b.min(d) {
+                        from_ranges.push((a.max(c), b.min(d)));
+                    }
+                }
+                let lo = p.ids.partition_point(|id| *id < a);
+                let hi = p.ids.partition_point(|id| *id < b);
+                ids.extend_from_slice(&p.ids[lo..hi]);
+            }
+            ids.sort_unstable();
+            ids.dedup();
+            ranges = from_ranges;
+        }
+        Ok(Candidates { ids, ranges })
+    }
+
+    /// The games the square index allows for the query's patterns (those that had every
+    /// pinned piece on its square, as given or, when asked, with colours swapped), and the
+    /// id ranges it does not cover; none when no pattern pins a piece.
+    fn pinned_games(&self, query: &Query, end: u32) -> Result<Option<Candidates>> {
+        let pins: Vec<_> = query.patterns().iter().map(|p| p.pinned()).collect();
+        if pins.is_empty() || pins.iter().any(Vec::is_empty) {
+            return Ok(None);
+        }
+        let mut segs = read_square_segments(&self.read)?;
+        segs.sort_by_key(|s| s.first);
+        let mut ids = Vec::new();
+        for seg in &segs {
+            for p in &pins {
+                ids.extend(games_with(&self.read, seg, p)?);
+            }
+        }
+        ids.sort_unstable();
+        ids.dedup();
+        let covered: Vec<ShapeSegment> = segs
+            .iter()
+            .map(|s| ShapeSegment {
+                first: s.first,
+                end: s.end,
+                material_bits: 0,
+                pawn_bits: 0,
+                pairs: [0, 0],
+            })
+            .collect();
+        Ok(Some(Candidates {
             ids,
-            ranges: uncovered(&segs, end),
-        })
+            ranges: uncovered(&covered, end),
+        }))
     }
 }
