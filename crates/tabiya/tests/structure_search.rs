@@ -326,7 +326,10 @@ fn materials_and_pawn_structures_as_python_chess_counts_them_after_edits_and_del
 
     // Delete some matching games and some others; change results of others.
     let first_of = |i: usize, k: usize| expected[i]["games"][k][0].as_u64().unwrap();
+    // Game 0 names moves in many shape statistics (it is the first to play them): they are
+    // named again by the next game that played each.
     let drop = [
+        0,
         first_of(0, 0),
         first_of(4, 3),
         first_of(13, 5),

@@ -6,8 +6,8 @@
 //! The count is two replays. The first finds the popular shapes: each game's stands counted
 //! by shape (of every game up to [`SAMPLE_ALL`] games; past it, of an even sample, with
 //! the bar halved so that a shape near it is kept); the second sums, for those shapes only,
-//! what a search answers. A shape reached by fewer games than the threshold (a sixty-fourth of
-//! the games, between 16 and 500) gets no record: its candidates are few enough to replay.
+//! what a search answers. A shape reached by fewer games than the threshold ([`threshold`])
+//! gets no record: its candidates are few enough to replay.
 
 use std::collections::HashMap;
 
@@ -30,9 +30,11 @@ use crate::{Database, Error, Kind, Result};
 /// Up to this many games, the popular shapes are counted over every game.
 const SAMPLE_ALL: u32 = 200_000;
 
-/// Games a shape needs for a record, for a database of `games` games.
+/// Games a shape needs for a record, for a database of `games` games: one in 2,000, at
+/// least 16 and at most 2,000 (replaying that many costs a few milliseconds; the records of
+/// a larger database would be as many as its shapes).
 fn threshold(games: u32) -> u32 {
-    (games / 64).clamp(16, 500)
+    (games / 2000).clamp(16, 2000)
 }
 
 /// What counting the shape statistics did.
@@ -166,15 +168,24 @@ impl Database {
         let counts = crate::workers::run(workers, "shape statistics", |i| {
             let (a, b) = share(i);
             let mut counts: HashMap<Shape, u32> = HashMap::new();
-            if a < b {
-                Records::new(&read)?.scan_range(a, Some(b), |id, raw| {
-                    if id % step == 0 && !gone(id) {
-                        for s in stands(raw).map_err(corrupt(id))? {
-                            *counts.entry(s.shape).or_default() += 1;
-                        }
+            let mut count = |id: u32, raw: &[u8]| -> Result<bool> {
+                if !gone(id) {
+                    for s in stands(raw).map_err(corrupt(id))? {
+                        *counts.entry(s.shape).or_default() += 1;
                     }
-                    Ok(true)
-                })?;
+                }
+                Ok(true)
+            };
+            let games = Records::new(&read)?;
+            if step == 1 && a < b {
+                games.scan_range(a, Some(b), &mut count)?;
+            } else {
+                // The sample alone is read.
+                for id in (a.div_ceil(step) * step..b).step_by(step as usize) {
+                    if let Some(raw) = games.get(id)? {
+                        count(id, &raw)?;
+                    }
+                }
             }
             Ok(counts)
         })?;
