@@ -66,46 +66,62 @@ fn rank_into(list: &mut Vec<(GameFacts, u32, u32)>, sort: ListOrder, item: (Game
     list.truncate(LIST_LEN);
 }
 
+/// A move's sums while counting: the first game that played it (its ply there, the names
+/// it gives the move) and the statistics.
+struct MoveSum {
+    first: u32,
+    names: (String, String),
+    stats: Stats,
+}
+
 /// One shape's sums while counting.
 #[derive(Default)]
 struct Sums {
     totals: Stats,
-    /// Move code: the first game that played it, its ply there, the statistics.
-    moves: HashMap<u16, (u32, u32, Stats)>,
+    moves: HashMap<u16, MoveSum>,
     next: HashMap<Shape, Stats>,
     lists: [Vec<(GameFacts, u32, u32)>; 3],
 }
 
 impl Sums {
-    fn add(&mut self, id: u32, s: &Stand, facts: &GameFacts) {
+    /// Counts a game's stand; true when its move is new here (and must be named: a
+    /// worker reads its games in id order, so the first to play a move is the first it
+    /// meets).
+    fn add(&mut self, id: u32, s: &Stand, facts: &GameFacts) -> bool {
         self.totals.add_game(facts, 0);
-        let m = self
-            .moves
-            .entry(s.code)
-            .or_insert((id, s.ply, Stats::default()));
-        if id < m.0 {
-            (m.0, m.1) = (id, s.ply);
-        }
-        m.2.add_game(facts, s.mover);
+        let mut new = false;
+        let m = self.moves.entry(s.code).or_insert_with(|| {
+            new = true;
+            MoveSum {
+                first: id,
+                names: Default::default(),
+                stats: Stats::default(),
+            }
+        });
+        m.stats.add_game(facts, s.mover);
         if let Some(n) = s.next {
             self.next.entry(n).or_default().add_game(facts, 0);
         }
         for (list, sort) in self.lists.iter_mut().zip(LIST_ORDERS) {
             rank_into(list, sort, (*facts, id, s.ply));
         }
+        new && s.code != NO_MOVE
     }
 
     fn merge(&mut self, o: Sums) {
         self.totals.merge(&o.totals);
-        for (code, (first, ply, stats)) in o.moves {
-            let m = self
-                .moves
-                .entry(code)
-                .or_insert((first, ply, Stats::default()));
-            if first < m.0 {
-                (m.0, m.1) = (first, ply);
+        for (code, theirs) in o.moves {
+            match self.moves.get_mut(&code) {
+                Some(m) => {
+                    if theirs.first < m.first {
+                        (m.first, m.names) = (theirs.first, theirs.names);
+                    }
+                    m.stats.merge(&theirs.stats);
+                }
+                None => {
+                    self.moves.insert(code, theirs);
+                }
             }
-            m.2.merge(&stats);
         }
         for (k, s) in o.next {
             self.next.entry(k).or_default().merge(&s);
@@ -118,18 +134,32 @@ impl Sums {
     }
 }
 
-/// The names of the move a game played at `ply` ([`NO_MOVE`]'s: none), as a search names
-/// it.
-fn name_at(raw: &[u8], id: u32, ply: u32) -> Result<(String, String)> {
+/// The names of the moves a game played at `plies` (ascending), as a search names them,
+/// from one replay.
+fn names_at(raw: &[u8], id: u32, plies: &[u32]) -> Result<Vec<(String, String)>> {
     let (start, mode, line, _) = decode_line(raw).map_err(corrupt(id))?;
     let mut pos: Chess = start;
-    for m in line.iter().take(ply as usize) {
-        pos.play_unchecked(*m);
+    let mut out = Vec::with_capacity(plies.len());
+    let mut at = 0u32;
+    for &ply in plies {
+        while at < ply {
+            match line.get(at as usize) {
+                Some(m) => pos.play_unchecked(*m),
+                None => break,
+            }
+            at += 1;
+        }
+        out.push(match line.get(ply as usize) {
+            Some(m) => crate::chess::moves::names_as_played(&pos, m, mode),
+            None => Default::default(),
+        });
     }
-    Ok(match line.get(ply as usize) {
-        Some(m) => crate::chess::moves::names_as_played(&pos, m, mode),
-        None => Default::default(),
-    })
+    Ok(out)
+}
+
+/// The names of the move a game played at `ply` ([`NO_MOVE`]'s: none).
+fn name_at(raw: &[u8], id: u32, ply: u32) -> Result<(String, String)> {
+    Ok(names_at(raw, id, &[ply])?.pop().unwrap_or_default())
 }
 
 /// The stored games' id ranges, one per worker.
@@ -151,6 +181,7 @@ impl Database {
             )));
         }
         let _lock = self.lock_changes();
+        let t0 = std::time::Instant::now();
         let read = self.store.read()?;
         let end = Records::new(&read)?.ids_end()?;
         let removed = load_removed(&read)?;
@@ -201,6 +232,7 @@ impl Database {
             (bar / step / 2).max(1)
         };
         popular.retain(|_, n| *n >= sampled_bar);
+        crate::trace::trace("shape statistics: popular shapes found", t0);
         // What a search of each answers.
         let sums = crate::workers::run(workers, "shape statistics", |i| {
             let (a, b) = share(i);
@@ -212,9 +244,24 @@ impl Database {
                         return Ok(true);
                     }
                     let f = facts.get(id)?;
+                    let mut to_name: Vec<(Shape, u16, u32)> = Vec::new();
                     for s in stands(raw).map_err(corrupt(id))? {
-                        if popular.contains_key(&s.shape) {
-                            sums.entry(s.shape).or_default().add(id, &s, &f);
+                        if popular.contains_key(&s.shape)
+                            && sums.entry(s.shape).or_default().add(id, &s, &f)
+                        {
+                            to_name.push((s.shape, s.code, s.ply));
+                        }
+                    }
+                    if !to_name.is_empty() {
+                        to_name.sort_by_key(|t| t.2);
+                        let plies: Vec<u32> = to_name.iter().map(|t| t.2).collect();
+                        let names = names_at(raw, id, &plies)?;
+                        for ((shape, code, _), n) in to_name.into_iter().zip(names) {
+                            if let Some(m) =
+                                sums.get_mut(&shape).and_then(|s| s.moves.get_mut(&code))
+                            {
+                                m.names = n;
+                            }
                         }
                     }
                     Ok(true)
@@ -234,27 +281,20 @@ impl Database {
             }
         }
         all.retain(|_, s| s.totals.games() >= u64::from(bar));
-        let games_table = Records::new(&read)?;
+        crate::trace::trace("shape statistics: summed", t0);
         let mut records = Vec::with_capacity(all.len());
         for (shape, s) in all {
-            let mut moves = Vec::with_capacity(s.moves.len());
-            for (code, (first, ply, stats)) in s.moves {
-                let (uci, san) = if code == NO_MOVE {
-                    Default::default()
-                } else {
-                    let raw = games_table
-                        .get(first)?
-                        .ok_or_else(|| Error::Corrupt(format!("game {first} is missing")))?;
-                    name_at(&raw, first, ply)?
-                };
-                moves.push(RecordMove {
+            let mut moves: Vec<RecordMove> = s
+                .moves
+                .into_iter()
+                .map(|(code, m)| RecordMove {
                     code,
-                    first,
-                    uci,
-                    san,
-                    stats,
-                });
-            }
+                    first: m.first,
+                    uci: m.names.0,
+                    san: m.names.1,
+                    stats: m.stats,
+                })
+                .collect();
             moves.sort_by_key(|m| (std::cmp::Reverse(m.stats.games()), m.first, m.code));
             let mut next: Vec<(Shape, Stats)> = s.next.into_iter().collect();
             next.sort_by_key(|(k, st)| (std::cmp::Reverse(st.games()), *k));

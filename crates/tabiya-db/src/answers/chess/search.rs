@@ -194,6 +194,14 @@ pub(crate) struct Candidates {
 }
 
 impl Candidates {
+    /// No game.
+    pub(super) fn none() -> Candidates {
+        Candidates {
+            ids: Vec::new(),
+            ranges: Vec::new(),
+        }
+    }
+
     /// Every game, ids below `end`.
     pub(crate) fn all(end: u32) -> Candidates {
         Candidates {
@@ -292,7 +300,11 @@ impl Snapshot<'_> {
         let want_next = want_next && query.pawns().is_some();
         let removed_ids = self.index.amendments.removed();
         let removed = |id: u32| removed_ids.binary_search(&id).is_ok();
-        let workers = crate::workers::for_items(candidates.len() as usize);
+        // A replay costs tens of microseconds: a few hundred games are worth a second core.
+        let workers = match candidates.len() {
+            0..256 => 1,
+            _ => crate::workers::for_items(usize::MAX),
+        };
         let read = self.read.clone();
         let results = crate::workers::run(workers, "search", |i| {
             let (ids, ranges) = candidates.share(i, workers);

@@ -8,7 +8,7 @@
 use tabiya_structure::Query;
 
 use super::filter::GameFilter;
-use super::search::{Found, Hit, MoveSums, SearchPage};
+use super::search::{Candidates, Found, Hit, MoveSums, SearchPage};
 use crate::GameSort;
 use crate::Result;
 use crate::answers::snapshot::Snapshot;
@@ -64,7 +64,18 @@ impl Snapshot<'_> {
         let Some(mut rec) = read_record(&self.read, shape)? else {
             return Ok(None);
         };
-        let (below, later) = self.structure_candidates(query)?.split(cov.through);
+        let want = page.offset.saturating_add(page.limit);
+        let list = list_order(page.sort)
+            .map(|o| rec.list(o).clone())
+            .filter(|l| l.len() >= want || l.len() as u64 == rec.totals.games());
+        // The candidates are read only when some must be replayed: games newer than the
+        // record, or a page past its lists.
+        let end = self.index.replayer.games.ids_end()?;
+        let (below, later) = if end > cov.through || list.is_none() {
+            self.structure_candidates(query)?.split(cov.through)
+        } else {
+            (Candidates::none(), Candidates::none())
+        };
         let mut found = self.replay_candidates(query, filter, &later, page.next > 0)?;
         let mut counted = Found {
             totals: rec.totals,
@@ -82,10 +93,6 @@ impl Snapshot<'_> {
             );
         }
         counted.next.extend(rec.next.iter().copied());
-        let want = page.offset.saturating_add(page.limit);
-        let list = list_order(page.sort)
-            .map(|o| rec.list(o))
-            .filter(|l| l.len() >= want || l.len() as u64 == rec.totals.games());
         match list {
             Some(list) => {
                 let facts = FactsReader::new(&self.read)?;

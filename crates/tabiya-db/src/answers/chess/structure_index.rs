@@ -7,6 +7,7 @@ use tabiya_structure::Query;
 use super::search::Candidates;
 use crate::Result;
 use crate::answers::snapshot::Snapshot;
+use crate::shapes::keys::code_of_counts;
 use crate::shapes::rows::{MATERIAL, PAWNS, games_of, material_codes};
 use crate::shapes::squares::{games_with, read_square_segments};
 use crate::shapes::{
@@ -34,6 +35,10 @@ impl Snapshot<'_> {
         }
         let mut segs = read_segments(&self.read)?;
         segs.sort_by_key(|s| s.first);
+        let exact: Option<Vec<u64>> = materials
+            .iter()
+            .map(|m| m.exact_counts().map(code_of_counts))
+            .collect();
         let mut ids = Vec::new();
         let (mut a, mut b) = (Vec::new(), Vec::new());
         for seg in &segs {
@@ -54,10 +59,22 @@ impl Snapshot<'_> {
             }
             if !materials.is_empty() {
                 let into = if pawns.is_empty() { &mut a } else { &mut b };
-                for code in material_codes(&self.read, seg)? {
-                    let counts = material_counts(code);
-                    if materials.iter().any(|m| m.matches_counts(counts)) {
-                        games_of(&self.read, seg, MATERIAL, material_key(code), into)?;
+                match &exact {
+                    // Each signature one material: its rows alone (a code the segment does
+                    // not hold only costs the replay of a game sharing its fingerprint).
+                    Some(codes) => {
+                        for &code in codes {
+                            games_of(&self.read, seg, MATERIAL, material_key(code), into)?;
+                        }
+                    }
+                    // Ranges: the codes of the segment's directory they match.
+                    None => {
+                        for code in material_codes(&self.read, seg)? {
+                            let counts = material_counts(code);
+                            if materials.iter().any(|m| m.matches_counts(counts)) {
+                                games_of(&self.read, seg, MATERIAL, material_key(code), into)?;
+                            }
+                        }
                     }
                 }
                 into.sort_unstable();
