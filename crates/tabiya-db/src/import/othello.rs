@@ -199,9 +199,9 @@ impl Database {
             )));
         }
         if opts.structures {
-            return Err(Error::Usage(
-                crate::shapes::build::structures_are_for_chess(self.dir()),
-            ));
+            return Err(Error::Usage(crate::shapes::structures_are_for_chess(
+                self.dir(),
+            )));
         }
         let started = Instant::now();
         let mut out = WthorImportSummary {

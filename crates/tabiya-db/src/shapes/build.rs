@@ -30,15 +30,6 @@ pub struct StructuresBuilt {
     pub statistics: super::ShapeStatsCounted,
 }
 
-/// Why an Othello database in `dir` refuses the structure index (`tabiya import
-/// --structures`, `tabiya db structures`).
-pub(crate) fn structures_are_for_chess(dir: &std::path::Path) -> String {
-    format!(
-        "{} is an Othello database: the structure index (--structures, `tabiya db structures`) is for chess",
-        dir.display()
-    )
-}
-
 /// Whether the database read by `read` keeps the structure index.
 pub(crate) fn kept(read: &ReadTx) -> Result<bool> {
     Ok(meta_get(read, KEEPS)?.as_deref() == Some("1"))
@@ -64,7 +55,7 @@ impl Database {
         mut progress: impl FnMut(u64, u64),
     ) -> Result<StructuresBuilt> {
         if self.kind() != Kind::Chess {
-            return Err(Error::Usage(structures_are_for_chess(self.dir())));
+            return Err(Error::Usage(super::structures_are_for_chess(self.dir())));
         }
         let read = self.store.read()?;
         let end = Records::new(&read)?.ids_end()?;

@@ -42,6 +42,15 @@ pub const SHAPES: &str = "shapes";
 /// Pairs a row holds at most (about: the bits per segment are a power of two).
 pub const ROW_ENTRIES: usize = 256;
 
+/// Why an Othello database in `dir` refuses the structure index (`tabiya import
+/// --structures`, `tabiya db structures`).
+pub(crate) fn structures_are_for_chess(dir: &std::path::Path) -> String {
+    format!(
+        "{} is an Othello database: the structure index (--structures, `tabiya db structures`) is for chess",
+        dir.display()
+    )
+}
+
 /// The id ranges below `end` no segment of `segs` (sorted by first id) covers.
 pub fn uncovered(segs: &[ShapeSegment], end: u32) -> Vec<(u32, u32)> {
     let mut out = Vec::new();

@@ -263,11 +263,13 @@ mod tests {
 
     #[test]
     fn a_record_round_trips() {
-        let mut s = Stats::default();
-        s.first = 3;
-        s.draws = 1;
-        s.rating_games = 2;
-        s.rating_sum = 9000;
+        let s = Stats {
+            first: 3,
+            draws: 1,
+            rating_games: 2,
+            rating_sum: 9000,
+            ..Stats::default()
+        };
         let rec = ShapeRecord {
             totals: s,
             moves: vec![RecordMove {

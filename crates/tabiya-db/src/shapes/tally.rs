@@ -176,9 +176,7 @@ impl Database {
     /// those kept, in one transaction.
     pub fn count_shape_stats(&self) -> Result<ShapeStatsCounted> {
         if self.kind() != Kind::Chess {
-            return Err(Error::Usage(super::build::structures_are_for_chess(
-                self.dir(),
-            )));
+            return Err(Error::Usage(super::structures_are_for_chess(self.dir())));
         }
         let _lock = self.lock_changes();
         let t0 = std::time::Instant::now();

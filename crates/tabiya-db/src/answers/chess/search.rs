@@ -283,7 +283,7 @@ impl Snapshot<'_> {
         };
         let unindexed = found.unindexed;
         let mut answer = self.search_answer(query, found, page)?;
-        if super::structure_index::narrows(query) {
+        if narrows(query) {
             answer.unindexed = unindexed;
         }
         Ok(answer)
@@ -622,4 +622,13 @@ fn locate(
         played,
         next,
     }))
+}
+
+/// Whether the structure index can narrow `query`'s games: a material, a pawn structure, or
+/// patterns that each pin a piece.
+fn narrows(query: &Query) -> bool {
+    let patterns = query.patterns();
+    !query.pawn_structures().is_empty()
+        || !query.materials().is_empty()
+        || (!patterns.is_empty() && patterns.iter().all(|p| !p.pinned().is_empty()))
 }

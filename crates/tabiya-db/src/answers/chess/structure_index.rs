@@ -14,15 +14,6 @@ use crate::shapes::{
     ShapeSegment, material_counts, material_key, pawns_key, read_segments, uncovered,
 };
 
-/// Whether the structure index can narrow `query`'s games: a material, a pawn structure, or
-/// patterns that each pin a piece.
-pub(super) fn narrows(query: &Query) -> bool {
-    let patterns = query.patterns();
-    !query.pawn_structures().is_empty()
-        || !query.materials().is_empty()
-        || (!patterns.is_empty() && patterns.iter().all(|p| !p.pinned().is_empty()))
-}
-
 impl Snapshot<'_> {
     /// The games that may match `query` (see the module).
     pub(crate) fn structure_candidates(&self, query: &Query) -> Result<Candidates> {
