@@ -14,6 +14,16 @@ pub(crate) fn for_items(items: usize) -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get().min(8))
 }
 
+/// The ids `from..to` cut into `n` consecutive shares: worker `i`'s is `share(i)` (empty
+/// ones at the end when there are fewer ids than workers).
+pub(crate) fn id_shares(from: u32, to: u32, n: usize) -> impl Fn(usize) -> (u32, u32) {
+    let per = to.saturating_sub(from).div_ceil(n.max(1) as u32).max(1);
+    move |i| {
+        let a = from.saturating_add(per.saturating_mul(i as u32)).min(to);
+        (a, a.saturating_add(per).min(to))
+    }
+}
+
 /// Runs `work(i)` for every worker `i` of `n` on its own thread, under the calling thread's
 /// deadline; the results in worker order (a worker that panicked is an error naming `what`).
 pub(crate) fn run<T: Send>(

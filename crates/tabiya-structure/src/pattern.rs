@@ -232,12 +232,8 @@ impl Pattern {
     }
 
     fn of_ranks(ranks: Vec<Vec<Token>>) -> Pattern {
-        let mut p = Pattern {
-            ranks,
-            pins: Vec::new(),
-        };
-        p.pins = p.pinned();
-        p
+        let pins = Pattern::pins_of(&ranks);
+        Pattern { ranks, pins }
     }
 
     /// Whether `board` matches.
@@ -262,7 +258,12 @@ impl Pattern {
     /// from file h). A square that only needs to be occupied (`!`), or not to hold some
     /// pieces (`[^..]`), is not among them. What an index of the squares pieces stood on
     /// narrows a search with.
-    pub fn pinned(&self) -> Vec<(Square, Vec<Piece>)> {
+    pub fn pinned(&self) -> &[(Square, Vec<Piece>)] {
+        &self.pins
+    }
+
+    /// [`Pattern::pinned`], found from the ranks.
+    fn pins_of(ranks: &[Vec<Token>]) -> Vec<(Square, Vec<Piece>)> {
         let pieces = |one: &One| -> Vec<Piece> {
             match *one {
                 One::Piece(p) => vec![p],
@@ -273,7 +274,7 @@ impl Pattern {
             }
         };
         let mut out = Vec::new();
-        for (i, tokens) in self.ranks.iter().enumerate() {
+        for (i, tokens) in ranks.iter().enumerate() {
             let rank = Rank::new(7 - i as u32);
             let star = tokens.iter().position(|t| *t == Token::Star);
             for (j, t) in tokens.iter().enumerate() {
@@ -377,7 +378,7 @@ mod tests {
             Pattern::parse(text)
                 .unwrap()
                 .pinned()
-                .into_iter()
+                .iter()
                 .map(|(sq, on)| {
                     let letters: String = on.iter().map(|p| p.char()).collect();
                     format!("{letters}{sq}")

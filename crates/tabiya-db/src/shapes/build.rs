@@ -61,7 +61,7 @@ impl Database {
         let end = Records::new(&read)?.ids_end()?;
         let mut segs = read_segments(&read)?;
         segs.sort_by_key(|s| s.first);
-        let ranges = uncovered(&segs, end);
+        let ranges = uncovered(segs.iter().map(|s| (s.first, s.end)), end);
         let total: u64 = ranges.iter().map(|(a, b)| u64::from(b - a)).sum();
         let mut built = StructuresBuilt::default();
         let mut done = 0;
@@ -100,14 +100,13 @@ type Shapes = (Vec<(u64, u32)>, u64);
 /// The shapes of the stored games with ids in `from..to`, read on every core: (entry, game)
 /// pairs, and how many games (what `tabiya check` compares a segment's rows with).
 pub(crate) fn shapes_of(read: &ReadTx, from: u32, to: u32) -> Result<Shapes> {
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(8)) as u32;
-    let per = (to - from).div_ceil(workers).max(1);
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    let share = crate::workers::id_shares(from, to, workers);
     let parts: Vec<Result<Shapes>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..workers)
             .map(|i| {
                 let read = read.clone();
-                let a = from.saturating_add(per * i).min(to);
-                let b = a.saturating_add(per).min(to);
+                let (a, b) = share(i);
                 s.spawn(move || -> Result<Shapes> {
                     let mut out = Vec::new();
                     let mut entries = Vec::new();

@@ -51,15 +51,16 @@ pub(crate) fn structures_are_for_chess(dir: &std::path::Path) -> String {
     )
 }
 
-/// The id ranges below `end` no segment of `segs` (sorted by first id) covers.
-pub fn uncovered(segs: &[ShapeSegment], end: u32) -> Vec<(u32, u32)> {
+/// The id ranges below `end` that no span (first id, one past the last; sorted by first
+/// id) of a kind of segment covers.
+pub fn uncovered(covered: impl IntoIterator<Item = (u32, u32)>, end: u32) -> Vec<(u32, u32)> {
     let mut out = Vec::new();
     let mut at = 0;
-    for s in segs {
-        if s.first > at {
-            out.push((at, s.first.min(end)));
+    for (first, last) in covered {
+        if first > at {
+            out.push((at, first.min(end)));
         }
-        at = at.max(s.end);
+        at = at.max(last);
     }
     if at < end {
         out.push((at, end));
@@ -74,17 +75,10 @@ mod tests {
 
     #[test]
     fn the_ranges_no_segment_covers() {
-        let seg = |first, end| ShapeSegment {
-            first,
-            end,
-            material_bits: 0,
-            pawn_bits: 0,
-            pairs: [0, 0],
-        };
-        assert_eq!(uncovered(&[], 10), vec![(0, 10)]);
-        assert_eq!(uncovered(&[seg(0, 10)], 10), vec![]);
+        assert_eq!(uncovered([], 10), vec![(0, 10)]);
+        assert_eq!(uncovered([(0, 10)], 10), vec![]);
         assert_eq!(
-            uncovered(&[seg(1, 5), seg(7, 9)], 12),
+            uncovered([(1, 5), (7, 9)], 12),
             vec![(0, 1), (5, 7), (9, 12)]
         );
     }

@@ -51,7 +51,8 @@ impl ShapeSegment {
     }
 }
 
-fn seg_key(kind: u8, first: u32) -> [u8; 5] {
+/// The key of a segment's entry of `kind` (a header, a directory, a square segment's).
+pub(super) fn seg_key(kind: u8, first: u32) -> [u8; 5] {
     let mut k = [kind; 5];
     k[1..].copy_from_slice(&first.to_be_bytes());
     k

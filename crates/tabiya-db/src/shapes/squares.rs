@@ -65,12 +65,6 @@ pub fn game_squares(raw: &[u8]) -> std::result::Result<[u64; 12], DecodeError> {
     Ok(ever)
 }
 
-fn head_key(first: u32) -> [u8; 5] {
-    let mut k = [HEAD; 5];
-    k[1..].copy_from_slice(&first.to_be_bytes());
-    k
-}
-
 fn bitmap_key(first: u32, piece: usize, square: Square) -> [u8; 7] {
     let mut k = [BITMAP; 7];
     k[1..5].copy_from_slice(&first.to_be_bytes());
@@ -79,7 +73,7 @@ fn bitmap_key(first: u32, piece: usize, square: Square) -> [u8; 7] {
     k
 }
 
-/// Every square segment, by first id.
+/// Every square segment, by first id (the table's order).
 pub fn read_square_segments(read: &ReadTx) -> Result<Vec<SquareSegment>> {
     let mut out = Vec::new();
     let mut bad = None;
@@ -187,7 +181,7 @@ pub(crate) fn write_square_segment(
         for (k, v) in &rows {
             t.put(k, v)?;
         }
-        t.put(&head_key(first), &end.to_be_bytes())
+        t.put(&super::rows::seg_key(HEAD, first), &end.to_be_bytes())
     })?;
     Ok(())
 }
@@ -242,20 +236,9 @@ impl Database {
     pub(crate) fn build_square_index(&self) -> Result<u64> {
         let read = self.store.read()?;
         let end = Records::new(&read)?.ids_end()?;
-        let segs: Vec<super::ShapeSegment> = read_square_segments(&read)?
-            .into_iter()
-            .map(|s| super::ShapeSegment {
-                first: s.first,
-                end: s.end,
-                material_bits: 0,
-                pawn_bits: 0,
-                pairs: [0, 0],
-            })
-            .collect();
-        let mut segs = segs;
-        segs.sort_by_key(|s| s.first);
+        let segs = read_square_segments(&read)?;
         let mut games = 0u64;
-        for (a, b) in super::uncovered(&segs, end) {
+        for (a, b) in super::uncovered(segs.iter().map(|s| (s.first, s.end)), end) {
             let mut from = a;
             while from < b {
                 let to = from.saturating_add(SEGMENT_GAMES).min(b);
@@ -275,10 +258,9 @@ impl Database {
 /// The squares of the stored games with ids in `from..to`, read on every core.
 pub(crate) fn squares_of(read: &ReadTx, from: u32, to: u32) -> Result<Vec<(u32, [u64; 12])>> {
     let workers = crate::workers::for_items((to - from) as usize);
-    let per = (to - from).div_ceil(workers as u32).max(1);
+    let share = crate::workers::id_shares(from, to, workers);
     let parts = crate::workers::run(workers, "square index", |i| {
-        let a = from.saturating_add(per * i as u32).min(to);
-        let b = a.saturating_add(per).min(to);
+        let (a, b) = share(i);
         let mut out = Vec::new();
         if a < b {
             Records::new(read)?.scan_range(a, Some(b), |id, raw| {

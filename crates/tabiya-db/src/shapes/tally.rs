@@ -162,15 +162,6 @@ fn name_at(raw: &[u8], id: u32, ply: u32) -> Result<(String, String)> {
     Ok(names_at(raw, id, &[ply])?.pop().unwrap_or_default())
 }
 
-/// The stored games' id ranges, one per worker.
-fn shares(end: u32, n: usize) -> impl Fn(usize) -> (u32, u32) {
-    let per = end.div_ceil(n as u32).max(1);
-    move |i| {
-        let a = per.saturating_mul(i as u32).min(end);
-        (a, a.saturating_add(per).min(end))
-    }
-}
-
 impl Database {
     /// Counts the shape statistics of every stored game again (see the module), replacing
     /// those kept, in one transaction.
@@ -192,7 +183,7 @@ impl Database {
             (games / SAMPLE_ALL.max(games / 32)).max(1)
         };
         let workers = crate::workers::for_items(end as usize);
-        let share = shares(end, workers);
+        let share = crate::workers::id_shares(0, end, workers);
         // Which shapes are popular.
         let counts = crate::workers::run(workers, "shape statistics", |i| {
             let (a, b) = share(i);
@@ -566,7 +557,7 @@ fn candidates(read: &ReadTx, shape: Shape, through: u32) -> Result<Vec<u32>> {
     for seg in &segs {
         games_of(read, seg, kind, key, &mut ids)?;
     }
-    for (a, b) in super::uncovered(&segs, through) {
+    for (a, b) in super::uncovered(segs.iter().map(|s| (s.first, s.end)), through) {
         ids.extend(a..b);
     }
     ids.retain(|id| *id < through);

@@ -10,9 +10,7 @@ use crate::answers::snapshot::Snapshot;
 use crate::shapes::keys::code_of_counts;
 use crate::shapes::rows::{MATERIAL, PAWNS, games_of, material_codes};
 use crate::shapes::squares::{games_with, read_square_segments};
-use crate::shapes::{
-    ShapeSegment, material_counts, material_key, pawns_key, read_segments, uncovered,
-};
+use crate::shapes::{material_counts, material_key, pawns_key, read_segments, uncovered};
 
 impl Snapshot<'_> {
     /// The games that may match `query` (see the module).
@@ -78,7 +76,7 @@ impl Snapshot<'_> {
         }
         ids.sort_unstable();
         ids.dedup();
-        let mut ranges = uncovered(&segs, end);
+        let mut ranges = uncovered(segs.iter().map(|s| (s.first, s.end)), end);
         if let Some(p) = pinned {
             // Both narrow: a game must pass each (the shapes' ranges read whole are kept
             // to those the squares allow).
@@ -109,11 +107,10 @@ impl Snapshot<'_> {
     /// id ranges it does not cover; none when no pattern pins a piece.
     fn pinned_games(&self, query: &Query, end: u32) -> Result<Option<Candidates>> {
         let pins: Vec<_> = query.patterns().iter().map(|p| p.pinned()).collect();
-        if pins.is_empty() || pins.iter().any(Vec::is_empty) {
+        if pins.is_empty() || pins.iter().any(|p| p.is_empty()) {
             return Ok(None);
         }
-        let mut segs = read_square_segments(&self.read)?;
-        segs.sort_by_key(|s| s.first);
+        let segs = read_square_segments(&self.read)?;
         let mut ids = Vec::new();
         for seg in &segs {
             for p in &pins {
@@ -122,19 +119,9 @@ impl Snapshot<'_> {
         }
         ids.sort_unstable();
         ids.dedup();
-        let covered: Vec<ShapeSegment> = segs
-            .iter()
-            .map(|s| ShapeSegment {
-                first: s.first,
-                end: s.end,
-                material_bits: 0,
-                pawn_bits: 0,
-                pairs: [0, 0],
-            })
-            .collect();
         Ok(Some(Candidates {
             ids,
-            ranges: uncovered(&covered, end),
+            ranges: uncovered(segs.iter().map(|s| (s.first, s.end)), end),
         }))
     }
 }
