@@ -24,6 +24,9 @@ pub struct Database {
     pinned: std::sync::RwLock<Option<(tabiya_store::ReadTx, u64)>>,
     /// Taken by edits, deletions and merges (see `crate::changes`).
     pub(crate) changes: std::sync::Mutex<()>,
+    /// The runs' directories last read, and the `runs_version` they were read at (see
+    /// [`Database::runs_of`]).
+    runs_cache: std::sync::Mutex<Option<(u64, std::sync::Arc<Vec<index::RunDir>>)>>,
 }
 
 /// A store error, or, when another process has the store open, the error saying so.
@@ -106,6 +109,7 @@ impl Database {
             eval_generation: Default::default(),
             changes: Default::default(),
             pinned: Default::default(),
+            runs_cache: Default::default(),
         };
         if version < 3 {
             // An upgrade that rewrote blocks leaves their old pages free.
@@ -165,6 +169,7 @@ impl Database {
             eval_generation: Default::default(),
             changes: Default::default(),
             pinned: Default::default(),
+            runs_cache: Default::default(),
         })
     }
 
@@ -282,6 +287,35 @@ impl Database {
         }
         self.store.compact()?;
         Ok(before.saturating_sub(self.store.file_size()))
+    }
+
+    /// The runs' directories as `read` sees them, decoded once for every read of the same
+    /// runs: at ten million games they are megabytes, which each query used to read and
+    /// decode again. Every writer of the runs changes `runs_version` in its own transaction
+    /// (`index::put_run`), and one process at a time has the store open, so a directory kept
+    /// for a version is the one `read` would load.
+    pub(crate) fn runs_of(
+        &self,
+        read: &tabiya_store::ReadTx,
+    ) -> Result<std::sync::Arc<Vec<index::RunDir>>> {
+        let version = crate::schema::meta_u64(read, index::RUNS_VERSION)?;
+        let mut kept = self.runs_cache.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((v, runs)) = kept.as_ref()
+            && *v == version
+        {
+            return Ok(runs.clone());
+        }
+        let runs = std::sync::Arc::new(index::load_runs(read)?);
+        *kept = Some((version, runs.clone()));
+        Ok(runs)
+    }
+
+    /// The index as `read` sees it, with the runs kept for it ([`Database::runs_of`]).
+    pub(crate) fn index_reader<'a>(
+        &self,
+        read: &tabiya_store::ReadTx,
+    ) -> Result<index::find::IndexReader<'a>> {
+        index::find::IndexReader::new(read, self.runs_of(read)?, self.kind(), self.max_ply())
     }
 
     /// The index runs, oldest first.

@@ -111,7 +111,7 @@ impl Database {
     pub(crate) fn snapshot_of(&self, read: ReadTx) -> Result<Snapshot<'_>> {
         Ok(Snapshot {
             db: self,
-            index: IndexReader::new(&read, self.kind(), self.max_ply())?,
+            index: self.index_reader(&read)?,
             facts: FactsReader::new(&read)?,
             players: PlayersReader::new(&read)?,
             names: StoreNames::new(&read)?,
@@ -339,7 +339,7 @@ impl Snapshot<'_> {
     /// `key`'s prefix that reach the position.
     fn tree_and_entry_games(&self, key: u128) -> Vec<(bool, Vec<u32>)> {
         let mut out = Vec::new();
-        for r in &self.index.runs {
+        for r in self.index.runs.iter() {
             let has_t = self.index.t_record(r, key).unwrap().is_some();
             let mut games: Vec<u32> = self
                 .index
@@ -408,6 +408,62 @@ mod tests {
             }
         }
         out
+    }
+
+    /// The runs' directories a handle keeps between snapshots (`Database::runs_of`) are the
+    /// ones the store holds after every import and every merge through it: the games of
+    /// each import are found by the next snapshot, and a merge's one run replaces its parts.
+    #[test]
+    fn kept_runs_follow_every_import_and_merge() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Database::open_or_create(dir.path(), Kind::Chess, None).unwrap();
+        let twic = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../../shared/data/pgn/twic/twic0920.pgn");
+        let start = shakmaty::Chess::default();
+        let games_at_start = |db: &Database| {
+            let snap = db.snapshot().unwrap();
+            let from_store = crate::index::load_runs(snap.read_tx()).unwrap();
+            assert_eq!(
+                *snap.index.runs, from_store,
+                "the kept runs are the stored ones"
+            );
+            snap.chess_position(&start, 0).unwrap().totals.games()
+        };
+        let opts = ImportOptions {
+            keep_duplicates: true,
+            ..ImportOptions::default()
+        };
+        db.import(
+            std::slice::from_ref(&twic),
+            &opts,
+            &ImportProgress::default(),
+        )
+        .unwrap();
+        let once = games_at_start(&db);
+        assert!(once > 2000, "TWIC 920 has {once} games");
+        db.import(
+            std::slice::from_ref(&twic),
+            &opts,
+            &ImportProgress::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            games_at_start(&db),
+            2 * once,
+            "the second import's run is read"
+        );
+        let runs = db.snapshot().unwrap().index.runs.len();
+        crate::compact::compact(&db).unwrap();
+        let merged = db.snapshot().unwrap().index.runs.len();
+        assert!(
+            merged <= runs,
+            "{runs} runs before the merge, {merged} after"
+        );
+        assert_eq!(
+            games_at_start(&db),
+            2 * once,
+            "the merged run counts them all"
+        );
     }
 
     /// Positions whose T record and S entries meet in one merged run are answered the same

@@ -20,7 +20,6 @@ use crate::chess::tags::tag_part_ids;
 use crate::codec::Reader;
 use crate::facts::{FactsReader, write_facts};
 use crate::index::amend::{PATCHES, REMOVED_KEY, encode_removed, load_removed, patch_key};
-use crate::index::find::IndexReader;
 use crate::names::{FewNames, NAMES, StoreNames, write_names};
 use crate::players::write_players;
 use crate::records::{DICT_KEY, Packer, encoder_dictionary};
@@ -102,7 +101,7 @@ impl Database {
     pub fn delete_games(&self, ids: &[u32]) -> Result<Deleted> {
         let _lock = self.lock_changes();
         let change = Change::begin(self)?;
-        let index = IndexReader::new(&change.read, self.kind(), self.max_ply())?;
+        let index = self.index_reader(&change.read)?;
         let facts = FactsReader::new(&change.read)?;
         let mut retally = Retally::new(&index, &facts);
         let mut ids: Vec<u32> = ids.to_vec();
@@ -229,7 +228,7 @@ impl Database {
         }
         let _lock = self.lock_changes();
         let change = Change::begin(self)?;
-        let index = IndexReader::new(&change.read, self.kind(), self.max_ply())?;
+        let index = self.index_reader(&change.read)?;
         let facts = FactsReader::new(&change.read)?;
         let players_now = crate::players::PlayersReader::new(&change.read)?;
         let names = StoreNames::new(&change.read)?;

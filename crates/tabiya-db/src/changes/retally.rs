@@ -68,7 +68,7 @@ impl<'r, 'a> Retally<'r, 'a> {
     /// whose every position has a T record, the game list of its last position's.
     fn run_of(&self, game: u32, occs: &[Occurrence]) -> Result<Option<&'r RunDir>> {
         for o in occs.iter().rev() {
-            for r in &self.index.runs {
+            for r in self.index.runs.iter() {
                 if self
                     .index
                     .s_entries(r, prefix(o.key))?
@@ -82,7 +82,7 @@ impl<'r, 'a> Retally<'r, 'a> {
         let Some(last) = occs.last() else {
             return Ok(None);
         };
-        for r in &self.index.runs {
+        for r in self.index.runs.iter() {
             if let Some(rec) = self.index.t_record(r, last.key)?
                 && self
                     .index

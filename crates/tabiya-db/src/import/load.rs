@@ -7,7 +7,7 @@ use crate::import::{ImportOptions, ImportProgress, ImportSummary, Source};
 use crate::index::merge::assemble::{Games, assemble};
 use crate::index::sorted::OccStream;
 use crate::index::writer::RunWriter;
-use crate::index::{RUNS, SKETCHES, run_key};
+use crate::index::{SKETCHES, put_run, run_key};
 use crate::{Database, Error, Kind, META, Result, meta_u64};
 
 impl Database {
@@ -95,7 +95,7 @@ impl Database {
         let mut dir = rw.finish()?;
         dir.implicit = done.implicit;
         dir.complete = true;
-        w.with_table(RUNS, |t| t.put(&run_key(run_id), &dir.encode()))?;
+        put_run(&w, run_id, &dir)?;
         w.with_table(SKETCHES, |t| t.put(&run_key(run_id), &done.sketch.encode()))?;
         w.with_table(META, |t| {
             t.put(b"next_run", (run_id + 1).to_string().as_bytes())

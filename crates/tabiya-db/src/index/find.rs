@@ -10,7 +10,7 @@ use super::amend::Amendments;
 use super::record::{Posting, SEntry, TRecord};
 use super::{
     BLOCKS, POSTINGS, RunDir, block_key, decode_external_postings, find_in_s_block,
-    find_in_t_block, load_runs, postings_key, prefix,
+    find_in_t_block, postings_key, prefix,
 };
 use crate::chess::walk::Reach;
 use crate::facts::FactsReader;
@@ -67,7 +67,8 @@ pub(crate) struct Wanted<'p> {
 
 /// The index of one read transaction: its runs and the tables their blocks live in.
 pub(crate) struct IndexReader<'a> {
-    pub runs: Vec<RunDir>,
+    /// Shared with the database's other readers of the same runs (`Database::runs_of`).
+    pub runs: std::sync::Arc<Vec<RunDir>>,
     blocks: TableRef,
     postings: TableRef,
     pub replayer: Replayer<'a>,
@@ -98,9 +99,15 @@ struct Candidates {
 }
 
 impl<'a> IndexReader<'a> {
-    pub fn new(read: &ReadTx, kind: Kind, max_ply: Option<u32>) -> Result<IndexReader<'a>> {
+    /// The index as `read` sees it; `runs` are its runs (`Database::runs_of(read)`).
+    pub fn new(
+        read: &ReadTx,
+        runs: std::sync::Arc<Vec<RunDir>>,
+        kind: Kind,
+        max_ply: Option<u32>,
+    ) -> Result<IndexReader<'a>> {
         Ok(IndexReader {
-            runs: load_runs(read)?,
+            runs,
             blocks: read.table(BLOCKS)?,
             postings: read.table(POSTINGS)?,
             replayer: Replayer::new(read, kind, max_ply)?,
@@ -114,7 +121,7 @@ impl<'a> IndexReader<'a> {
     pub fn find(&self, wanted: &Wanted<'_>, facts: &FactsReader) -> Result<Found> {
         let mut found = Found::default();
         let mut computed: Option<Vec<u128>> = None;
-        for r in &self.runs {
+        for r in self.runs.iter() {
             let tree = self.tree_part(r, wanted, &mut found)?;
             if tree.is_some() && self.use_complete && r.complete_for(wanted.key) {
                 // The record holds every game of this run reaching the position.

@@ -90,6 +90,29 @@ pub fn postings_key(run: u32, key: u128) -> [u8; 20] {
     k
 }
 
+/// The `meta` entry that every write of the runs table changes, in the same transaction:
+/// what lets a process keep the runs' directories decoded between queries
+/// (`Database::runs_of`) instead of reading megabytes of them for each.
+pub(crate) const RUNS_VERSION: &str = "runs_version";
+
+/// Writes the directory of run `id` and marks the runs changed.
+pub(crate) fn put_run(w: &tabiya_store::WriteTx, id: u32, dir: &RunDir) -> Result<()> {
+    w.with_table(RUNS, |t| t.put(&run_key(id), &dir.encode()))?;
+    runs_changed(w)
+}
+
+/// Marks the runs changed (see [`RUNS_VERSION`]); called by every writer of [`RUNS`].
+pub(crate) fn runs_changed(w: &tabiya_store::WriteTx) -> Result<()> {
+    w.with_table(crate::schema::META, |t| {
+        let now = t
+            .get(RUNS_VERSION.as_bytes())?
+            .and_then(|v| String::from_utf8(v).ok()?.parse::<u64>().ok())
+            .unwrap_or(0);
+        t.put(RUNS_VERSION.as_bytes(), (now + 1).to_string().as_bytes())
+    })?;
+    Ok(())
+}
+
 /// The index runs of a database, oldest first.
 pub(crate) fn load_runs(read: &tabiya_store::ReadTx) -> Result<Vec<RunDir>> {
     let t = read.table(RUNS)?;

@@ -5,7 +5,7 @@ use tabiya_store::{ReadTx, WriteTx};
 
 use super::encoder::{Emitted, RunEncoder};
 use super::record::{TRecord, decode_external_postings, decode_t_block};
-use super::{BLOCKS, POSTINGS, RUNS, RunDir, block_key, postings_key, run_key};
+use super::{BLOCKS, POSTINGS, RunDir, block_key, postings_key, put_run};
 use crate::{Error, Result};
 
 /// Reads every T record of run `dir` from `read` (the state before `w`), lets `fix` correct
@@ -68,6 +68,6 @@ pub(crate) fn rewrite_t_records(
     bt.remove(&to)?;
     drop(bt);
     new_dir.bytes = (dir.bytes + new_bytes).saturating_sub(old_bytes);
-    w.with_table(RUNS, |t| t.put(&run_key(dir.id), &new_dir.encode()))?;
+    put_run(w, dir.id, &new_dir)?;
     Ok(changed)
 }

@@ -5,7 +5,7 @@ use tabiya_store::{TableMut, WriteTx};
 use super::build::Singles;
 use super::encoder::{Emitted, RunEncoder};
 use super::record::{SEntry, TRecord};
-use super::{BLOCKS, POSTINGS, RUNS, RunDir, SKETCHES, block_key, postings_key, run_key};
+use super::{BLOCKS, POSTINGS, RunDir, SKETCHES, block_key, postings_key, put_run, run_key};
 use crate::Result;
 use crate::hll::Hll;
 
@@ -143,7 +143,7 @@ pub(crate) fn write_encoded_run(
     dir.s_entries = run.s_entries;
     dir.implicit = implicit;
     dir.complete = true;
-    w.with_table(RUNS, |t| t.put(&run_key(run_id), &dir.encode()))?;
+    put_run(w, run_id, &dir)?;
     w.with_table(SKETCHES, |t| t.put(&run_key(run_id), &sketch.encode()))?;
     Ok(dir)
 }

@@ -29,6 +29,7 @@ pub mod rows;
 pub mod squares;
 pub mod stands;
 pub mod stats;
+mod sums;
 pub mod tally;
 
 pub use build::StructuresBuilt;

@@ -5,7 +5,7 @@
 //!
 //! The count is two replays. The first finds the popular shapes: each game's stands counted
 //! by shape (of every game up to [`SAMPLE_ALL`] games; past it, of an even sample, with
-//! the bar halved so that a shape near it is kept); the second sums, for those shapes only,
+//! the bar lowered by a third so that most shapes near it are kept); the second sums, for those shapes only,
 //! what a search answers. A shape reached by fewer games than the threshold ([`threshold`])
 //! gets no record: its candidates are few enough to replay.
 
@@ -19,9 +19,9 @@ use super::stats::{
     Coverage, LIST_LEN, LIST_ORDERS, ListOrder, RecordMove, SHAPE_STATS, ShapeRecord, coverage,
     ranked, read_record, set_coverage,
 };
+use super::sums::Sums;
 use crate::chess::stored::decode_line;
 use crate::facts::FactsReader;
-use crate::game::NO_MOVE;
 use crate::index::amend::load_removed;
 use crate::records::Records;
 use crate::stats::{GameFacts, Stats};
@@ -30,11 +30,12 @@ use crate::{Database, Error, Kind, Result};
 /// Up to this many games, the popular shapes are counted over every game.
 const SAMPLE_ALL: u32 = 200_000;
 
-/// Games a shape needs for a record, for a database of `games` games: one in 2,000, at
-/// least 16 and at most 2,000 (replaying that many costs a few milliseconds; the records of
-/// a larger database would be as many as its shapes).
+/// Games a shape needs for a record, for a database of `games` games: one in 5,000, at
+/// least 16 and at most 1,000. A shape without a record is answered by replaying its
+/// candidates, and replaying 1,000 games takes some 20 ms on two cores; more records
+/// (a lower bar at ten million games) would mean more memory while counting them.
 fn threshold(games: u32) -> u32 {
-    (games / 2000).clamp(16, 2000)
+    (games / 5000).clamp(16, 1000)
 }
 
 /// What counting the shape statistics did.
@@ -50,88 +51,6 @@ pub struct ShapeStatsCounted {
 
 fn corrupt(id: u32) -> impl Fn(crate::codec::DecodeError) -> Error {
     move |e| Error::Corrupt(format!("game {id}: {e}"))
-}
-
-/// Puts a game into a list kept in `sort`'s order, at most [`LIST_LEN`] long.
-fn rank_into(list: &mut Vec<(GameFacts, u32, u32)>, sort: ListOrder, item: (GameFacts, u32, u32)) {
-    if list.len() >= LIST_LEN
-        && list
-            .last()
-            .is_some_and(|l| ranked(sort, (&item.0, item.1), (&l.0, l.1)).is_ge())
-    {
-        return;
-    }
-    let at = list.partition_point(|l| ranked(sort, (&l.0, l.1), (&item.0, item.1)).is_lt());
-    list.insert(at, item);
-    list.truncate(LIST_LEN);
-}
-
-/// A move's sums while counting: the first game that played it (its ply there, the names
-/// it gives the move) and the statistics.
-struct MoveSum {
-    first: u32,
-    names: (String, String),
-    stats: Stats,
-}
-
-/// One shape's sums while counting.
-#[derive(Default)]
-struct Sums {
-    totals: Stats,
-    moves: HashMap<u16, MoveSum>,
-    next: HashMap<Shape, Stats>,
-    lists: [Vec<(GameFacts, u32, u32)>; 3],
-}
-
-impl Sums {
-    /// Counts a game's stand; true when its move is new here (and must be named: a
-    /// worker reads its games in id order, so the first to play a move is the first it
-    /// meets).
-    fn add(&mut self, id: u32, s: &Stand, facts: &GameFacts) -> bool {
-        self.totals.add_game(facts, 0);
-        let mut new = false;
-        let m = self.moves.entry(s.code).or_insert_with(|| {
-            new = true;
-            MoveSum {
-                first: id,
-                names: Default::default(),
-                stats: Stats::default(),
-            }
-        });
-        m.stats.add_game(facts, s.mover);
-        if let Some(n) = s.next {
-            self.next.entry(n).or_default().add_game(facts, 0);
-        }
-        for (list, sort) in self.lists.iter_mut().zip(LIST_ORDERS) {
-            rank_into(list, sort, (*facts, id, s.ply));
-        }
-        new && s.code != NO_MOVE
-    }
-
-    fn merge(&mut self, o: Sums) {
-        self.totals.merge(&o.totals);
-        for (code, theirs) in o.moves {
-            match self.moves.get_mut(&code) {
-                Some(m) => {
-                    if theirs.first < m.first {
-                        (m.first, m.names) = (theirs.first, theirs.names);
-                    }
-                    m.stats.merge(&theirs.stats);
-                }
-                None => {
-                    self.moves.insert(code, theirs);
-                }
-            }
-        }
-        for (k, s) in o.next {
-            self.next.entry(k).or_default().merge(&s);
-        }
-        for ((list, sort), theirs) in self.lists.iter_mut().zip(LIST_ORDERS).zip(o.lists) {
-            for item in theirs {
-                rank_into(list, sort, item);
-            }
-        }
-    }
 }
 
 /// The names of the moves a game played at `plies` (ascending), as a search names them,
@@ -215,10 +134,13 @@ impl Database {
                 *popular.entry(k).or_default() += n;
             }
         }
+        // A shape near the bar in the sample may be under it in all the games, or over: the
+        // sampled bar is two thirds of the bar's share, so that most of those are summed.
+        // One missed has no record, and is replayed: the answers are the same either way.
         let sampled_bar = if step == 1 {
             bar
         } else {
-            (bar / step / 2).max(1)
+            (bar * 2 / 3 / step).max(1)
         };
         popular.retain(|_, n| *n >= sampled_bar);
         crate::trace::trace("shape statistics: popular shapes found", t0);
@@ -249,7 +171,7 @@ impl Database {
                             if let Some(m) =
                                 sums.get_mut(&shape).and_then(|s| s.moves.get_mut(&code))
                             {
-                                m.names = n;
+                                m.set_names(n);
                             }
                         }
                     }
@@ -276,16 +198,20 @@ impl Database {
             let mut moves: Vec<RecordMove> = s
                 .moves
                 .into_iter()
-                .map(|(code, m)| RecordMove {
-                    code,
-                    first: m.first,
-                    uci: m.names.0,
-                    san: m.names.1,
-                    stats: m.stats,
+                .map(|(code, m)| {
+                    let (uci, san) = m.names();
+                    RecordMove {
+                        code,
+                        first: m.first,
+                        uci,
+                        san,
+                        stats: m.tally.into(),
+                    }
                 })
                 .collect();
             moves.sort_by_key(|m| (std::cmp::Reverse(m.stats.games()), m.first, m.code));
-            let mut next: Vec<(Shape, Stats)> = s.next.into_iter().collect();
+            let mut next: Vec<(Shape, Stats)> =
+                s.next.into_iter().map(|(k, t)| (k, t.into())).collect();
             next.sort_by_key(|(k, st)| (std::cmp::Reverse(st.games()), *k));
             let lists = s
                 .lists

@@ -35,7 +35,7 @@ use super::record::{Occ, SEntry, TRecord, make_record, merge_records};
 use super::writer::RunWriter;
 use super::{
     BLOCKS, POSTINGS, PROMOTE_AT, RUNS, RunDir, SKETCHES, block_key, decode_t_block, prefix,
-    run_key,
+    put_run, run_key, runs_changed,
 };
 use crate::facts::FactsReader;
 use crate::hll::Hll;
@@ -171,7 +171,7 @@ pub(crate) fn merge_sorted(
     dir.implicit = done.implicit;
     dir.complete = true;
     trace("sorted merge written", m.t0);
-    w.with_table(RUNS, |t| t.put(&run_key(new_id), &dir.encode()))?;
+    put_run(&w, new_id, &dir)?;
     m.replace_parts(&w, new_id)?;
     w.commit()?;
     Ok(())
@@ -554,7 +554,7 @@ impl<'a> Merge<'a> {
             Vec::new()
         };
         trace("merge pass 2 written", self.t0);
-        w.with_table(RUNS, |t| t.put(&run_key(new_id), &dir.encode()))?;
+        put_run(&w, new_id, &dir)?;
         self.replace_parts(&w, new_id)?;
         w.commit()?;
         Ok(())
@@ -664,6 +664,7 @@ impl<'a> Merge<'a> {
             }
             Ok(())
         })?;
+        runs_changed(w)?;
         w.with_table(META, |t| {
             t.put(b"next_run", (new_id + 1).to_string().as_bytes())
         })?;
