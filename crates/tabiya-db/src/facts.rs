@@ -2,11 +2,10 @@
 //! fixed-size slots, [`PER_ROW`] games a row (a row fits one 4 KiB page), so queries can rank
 //! and count games without decoding them and imports can load every digest quickly.
 
-use std::cell::RefCell;
-
 use tabiya_store::{ReadTx, TableRef, WriteTx};
 
 use crate::Result;
+use crate::row_cache::RowCache;
 use crate::stats::GameFacts;
 
 pub const FACTS: &str = "facts";
@@ -90,16 +89,10 @@ pub fn load_digests(read: &ReadTx) -> Result<crate::keymap::KeyMap<u32>> {
     Ok(map)
 }
 
-/// Reads facts with a row cache (rows indexed by number: game ids are dense).
+/// Reads facts with a row cache.
 pub struct FactsReader {
     table: TableRef,
-    cache: RefCell<RowCache>,
-}
-
-#[derive(Default)]
-struct RowCache {
-    rows: Vec<Option<Box<[u8]>>>,
-    held: usize,
+    cache: RowCache,
 }
 
 /// Rows kept before the cache starts over (16,384 rows: 2 million games, 58 MB).
@@ -109,35 +102,19 @@ impl FactsReader {
     pub fn new(read: &ReadTx) -> Result<FactsReader> {
         Ok(FactsReader {
             table: read.table(FACTS)?,
-            cache: RefCell::new(RowCache::default()),
+            cache: RowCache::new(ROWS_CACHED),
         })
     }
 
     pub fn get(&self, game: u32) -> Result<GameFacts> {
-        let row = (game / PER_ROW) as usize;
-        let mut cache = self.cache.borrow_mut();
-        let c = &mut *cache;
-        if c.rows.get(row).is_none_or(Option::is_none) {
-            if c.held >= ROWS_CACHED {
-                c.rows.iter_mut().for_each(|r| *r = None);
-                c.held = 0;
-            }
-            if c.rows.len() <= row {
-                c.rows.resize_with(row + 1, || None);
-            }
-            c.rows[row] = Some(
-                self.table
-                    .get(&row_key(game))?
-                    .unwrap_or_default()
-                    .into_boxed_slice(),
-            );
-            c.held += 1;
-        }
-        let data = c.rows[row].as_deref().unwrap_or_default();
         let start = (game % PER_ROW) as usize * SLOT;
-        match data.get(start..start + FACTS_LEN) {
-            Some(b) => Ok(GameFacts::decode(b.try_into().expect("slot size"))),
-            None => Ok(GameFacts::default()),
-        }
+        self.cache.with(
+            game / PER_ROW,
+            || Ok(self.table.get(&row_key(game))?),
+            |data| match data.get(start..start + FACTS_LEN) {
+                Some(b) => GameFacts::decode(b.try_into().expect("slot size")),
+                None => GameFacts::default(),
+            },
+        )
     }
 }

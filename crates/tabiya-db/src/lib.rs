@@ -66,6 +66,7 @@ mod persons;
 mod players;
 mod records;
 mod replay;
+mod row_cache;
 mod schema;
 mod shapes;
 mod speed;

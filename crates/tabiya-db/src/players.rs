@@ -3,11 +3,10 @@
 //! Written with the games; a database of format 1 gets it when opened (see
 //! [`crate::Database::open`]).
 
-use std::cell::RefCell;
-
 use tabiya_store::{ReadTx, TableRef, WriteTx};
 
 use crate::Result;
+use crate::row_cache::RowCache;
 
 pub const PLAYERS: &str = "players";
 /// Games per row.
@@ -62,38 +61,31 @@ pub fn write_players(w: &WriteTx, first: u32, players: &[Players]) -> Result<()>
     Ok(())
 }
 
-/// Reads players with a row cache (game ids are dense).
+/// Reads players with a row cache.
 pub struct PlayersReader {
     table: TableRef,
-    rows: RefCell<Vec<Option<Box<[u8]>>>>,
+    rows: RowCache,
 }
+
+/// Rows kept before the cache starts over (16,384 rows: 2 million games, 32 MB).
+const ROWS_CACHED: usize = 16_384;
 
 impl PlayersReader {
     pub fn new(read: &ReadTx) -> Result<PlayersReader> {
         Ok(PlayersReader {
             table: read.table(PLAYERS)?,
-            rows: RefCell::new(Vec::new()),
+            rows: RowCache::new(ROWS_CACHED),
         })
     }
 
     /// The players of a game (`[None, None]` for a game the table does not hold).
     pub fn get(&self, game: u32) -> Result<Players> {
-        let row = (game / PER_ROW) as usize;
-        let mut rows = self.rows.borrow_mut();
-        if rows.get(row).is_none_or(Option::is_none) {
-            if rows.len() <= row {
-                rows.resize_with(row + 1, || None);
-            }
-            rows[row] = Some(
-                self.table
-                    .get(&row_key(game))?
-                    .unwrap_or_default()
-                    .into_boxed_slice(),
-            );
-        }
-        let data = rows[row].as_deref().unwrap_or_default();
         let start = (game % PER_ROW) as usize * SLOT;
-        Ok(data.get(start..start + SLOT).map_or([None, None], decode))
+        self.rows.with(
+            game / PER_ROW,
+            || Ok(self.table.get(&row_key(game))?),
+            |data| data.get(start..start + SLOT).map_or([None, None], decode),
+        )
     }
 }
 
