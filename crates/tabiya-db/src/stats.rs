@@ -59,6 +59,19 @@ pub struct GameFacts {
     pub speed: Option<Speed>,
 }
 
+#[cfg(test)]
+impl GameFacts {
+    /// A game's facts with this result, these ratings and this year (tests).
+    pub(crate) fn of(outcome: GameOutcome, ratings: [Option<u16>; 2], year: Option<u16>) -> Self {
+        GameFacts {
+            outcome: Some(outcome),
+            ratings,
+            year,
+            ..GameFacts::default()
+        }
+    }
+}
+
 impl GameFacts {
     pub fn outcome(&self) -> GameOutcome {
         self.outcome.unwrap_or(GameOutcome::Unknown)
@@ -132,6 +145,18 @@ pub struct Stats {
     /// First and last year of the games (0 = none known).
     pub min_year: u16,
     pub max_year: u16,
+}
+
+/// Widens the span of years `(first, last)` by another span (0: none known), as merging two
+/// counts does.
+pub(crate) fn merge_years((first, last): (&mut u16, &mut u16), (o_first, o_last): (u16, u16)) {
+    if o_first != 0 {
+        *first = match *first {
+            0 => o_first,
+            f => f.min(o_first),
+        };
+    }
+    *last = (*last).max(o_last);
 }
 
 impl Stats {
@@ -223,14 +248,10 @@ impl Stats {
         self.value_games += o.value_games;
         self.value_sum += o.value_sum;
         self.value2_sum += o.value2_sum;
-        if o.min_year != 0 {
-            self.min_year = if self.min_year == 0 {
-                o.min_year
-            } else {
-                self.min_year.min(o.min_year)
-            };
-        }
-        self.max_year = self.max_year.max(o.max_year);
+        merge_years(
+            (&mut self.min_year, &mut self.max_year),
+            (o.min_year, o.max_year),
+        );
     }
 
     /// floor(mean of (rating1 + rating2) / 2) over games with both ratings.

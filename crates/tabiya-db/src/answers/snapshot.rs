@@ -371,13 +371,16 @@ mod tests {
     use crate::chess::{self, position_key, successor_keys};
     use crate::{Database, ImportOptions, ImportProgress, Kind};
 
+    /// TWIC 920, from the shared data.
+    fn twic() -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/pgn/twic/twic0920.pgn")
+    }
+
     /// A database of TWIC 920 imported with these options.
     fn twic_with(opts: ImportOptions) -> (tempfile::TempDir, Database) {
         let dir = tempfile::tempdir().unwrap();
         let db = Database::open_or_create(dir.path(), Kind::Chess, None).unwrap();
-        let twic = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../../../shared/data/pgn/twic/twic0920.pgn");
-        db.import(&[twic], &opts, &ImportProgress::default())
+        db.import(&[twic()], &opts, &ImportProgress::default())
             .unwrap();
         (dir, db)
     }
@@ -415,10 +418,11 @@ mod tests {
     /// each import are found by the next snapshot, and a merge's one run replaces its parts.
     #[test]
     fn kept_runs_follow_every_import_and_merge() {
-        let dir = tempfile::tempdir().unwrap();
-        let db = Database::open_or_create(dir.path(), Kind::Chess, None).unwrap();
-        let twic = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../../../shared/data/pgn/twic/twic0920.pgn");
+        let opts = ImportOptions {
+            keep_duplicates: true,
+            ..ImportOptions::default()
+        };
+        let (_dir, db) = twic_with(opts.clone());
         let start = shakmaty::Chess::default();
         let games_at_start = |db: &Database| {
             let snap = db.snapshot().unwrap();
@@ -429,24 +433,10 @@ mod tests {
             );
             snap.chess_position(&start, 0).unwrap().totals.games()
         };
-        let opts = ImportOptions {
-            keep_duplicates: true,
-            ..ImportOptions::default()
-        };
-        db.import(
-            std::slice::from_ref(&twic),
-            &opts,
-            &ImportProgress::default(),
-        )
-        .unwrap();
         let once = games_at_start(&db);
         assert!(once > 2000, "TWIC 920 has {once} games");
-        db.import(
-            std::slice::from_ref(&twic),
-            &opts,
-            &ImportProgress::default(),
-        )
-        .unwrap();
+        db.import(&[twic()], &opts, &ImportProgress::default())
+            .unwrap();
         assert_eq!(
             games_at_start(&db),
             2 * once,

@@ -179,28 +179,23 @@ impl GameCounts {
 mod tests {
     use super::*;
 
-    fn facts(outcome: GameOutcome, ratings: [Option<u16>; 2], year: Option<u16>) -> GameFacts {
-        GameFacts {
-            outcome: Some(outcome),
-            ratings,
-            year,
-            ..GameFacts::default()
-        }
-    }
-
     #[test]
     fn counts_by_hand() {
         let mut c = GameCounts::new(false);
-        c.add(&facts(
+        c.add(&GameFacts::of(
             GameOutcome::FirstWins,
             [Some(2499), Some(2500)],
             Some(2012),
         ));
-        c.add(&facts(GameOutcome::Draw, [Some(2599), None], Some(2012)));
-        c.add(&facts(GameOutcome::Unknown, [None, None], None));
+        c.add(&GameFacts::of(
+            GameOutcome::Draw,
+            [Some(2599), None],
+            Some(2012),
+        ));
+        c.add(&GameFacts::of(GameOutcome::Unknown, [None, None], None));
         c.add(&GameFacts {
             speed: Some(Speed::Blitz),
-            ..facts(
+            ..GameFacts::of(
                 GameOutcome::SecondWins,
                 [Some(1000), Some(2550)],
                 Some(1851),
@@ -246,7 +241,11 @@ mod tests {
         assert_eq!(s.classes[2].games, 1);
         // Othello: the first player is Black.
         let mut o = GameCounts::new(true);
-        o.add(&facts(GameOutcome::FirstWins, [None, None], Some(1981)));
+        o.add(&GameFacts::of(
+            GameOutcome::FirstWins,
+            [None, None],
+            Some(1981),
+        ));
         assert_eq!((o.results.black, o.results.white), (1, 0));
     }
 }

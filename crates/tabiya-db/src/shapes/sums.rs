@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use super::stands::{Shape, Stand};
 use super::stats::{LIST_LEN, LIST_ORDERS, ListOrder, ranked};
 use crate::game::NO_MOVE;
-use crate::stats::{GameFacts, Stats};
+use crate::stats::{GameFacts, Stats, merge_years};
 
 /// [`Stats`] of chess games, in the widths a count of at most `u32::MAX` games needs (no
 /// Othello values). Games go in through [`Stats::add_game`], so the rules are the same.
@@ -45,13 +45,10 @@ impl Tally {
         self.perf_score2 += o.perf_score2;
         self.rating_sum += o.rating_sum;
         self.perf_opp_sum += o.perf_opp_sum;
-        if o.min_year != 0 {
-            self.min_year = match self.min_year {
-                0 => o.min_year,
-                m => m.min(o.min_year),
-            };
-        }
-        self.max_year = self.max_year.max(o.max_year);
+        merge_years(
+            (&mut self.min_year, &mut self.max_year),
+            (o.min_year, o.max_year),
+        );
     }
 }
 
@@ -203,29 +200,22 @@ mod tests {
     use super::*;
     use crate::stats::GameOutcome;
 
-    fn game(outcome: GameOutcome, ratings: [Option<u16>; 2], year: Option<u16>) -> GameFacts {
-        GameFacts {
-            outcome: Some(outcome),
-            ratings,
-            year,
-            ..GameFacts::default()
-        }
-    }
+    use GameFacts as F;
 
     #[test]
     fn a_tally_sums_what_stats_sum() {
         let games = [
             (
-                game(GameOutcome::FirstWins, [Some(2400), Some(2300)], Some(1999)),
+                F::of(GameOutcome::FirstWins, [Some(2400), Some(2300)], Some(1999)),
                 0,
             ),
-            (game(GameOutcome::Draw, [Some(2100), None], Some(1985)), 1),
+            (F::of(GameOutcome::Draw, [Some(2100), None], Some(1985)), 1),
             (
-                game(GameOutcome::SecondWins, [Some(2000), Some(2600)], None),
+                F::of(GameOutcome::SecondWins, [Some(2000), Some(2600)], None),
                 1,
             ),
             (
-                game(GameOutcome::Unknown, [Some(2000), Some(2600)], Some(2020)),
+                F::of(GameOutcome::Unknown, [Some(2000), Some(2600)], Some(2020)),
                 0,
             ),
         ];
