@@ -132,6 +132,22 @@ pub fn encoder_dictionary(dict: &[u8]) -> EncoderDictionary<'static> {
     EncoderDictionary::copy(dict, LEVEL)
 }
 
+/// The dictionary `dict` prepared for decompression, once per process: a decompression
+/// context borrows it for as long as it lives, so it is kept to the end; each distinct
+/// dictionary (one per database opened) is prepared and kept once, however many readers
+/// (one or more per query) ask for it.
+fn prepared(dict: &[u8]) -> &'static DecoderDictionary<'static> {
+    type Kept = Vec<(Box<[u8]>, &'static DecoderDictionary<'static>)>;
+    static KEPT: std::sync::Mutex<Kept> = std::sync::Mutex::new(Vec::new());
+    let mut kept = KEPT.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some((_, d)) = kept.iter().find(|(bytes, _)| **bytes == *dict) {
+        return d;
+    }
+    let d: &'static DecoderDictionary<'static> = Box::leak(Box::new(DecoderDictionary::copy(dict)));
+    kept.push((dict.into(), d));
+    d
+}
+
 /// Reads stored games, decompressing them.
 pub struct Records {
     table: TableRef,
@@ -142,12 +158,7 @@ pub struct Records {
 
 impl Records {
     pub fn new(read: &ReadTx) -> Result<Records> {
-        // The dictionary lives as long as the process: a database has one, and the
-        // decompression context borrows it.
-        let dict: Option<&'static DecoderDictionary<'static>> = read
-            .table(META)?
-            .get(DICT_KEY)?
-            .map(|d| &*Box::leak(Box::new(DecoderDictionary::copy(&d))));
+        let dict = read.table(META)?.get(DICT_KEY)?.map(|d| prepared(&d));
         let decompressor = match dict {
             Some(d) => Some(
                 zstd::bulk::Decompressor::with_prepared_dictionary(d)
@@ -310,6 +321,9 @@ mod tests {
             assert_eq!(&unpack(&out, false, None).unwrap(), s);
         }
         assert!(unpack(&[9, 1, 2], false, None).is_err());
+        // Asked again, a dictionary is the one prepared before (not one more kept).
+        assert!(std::ptr::eq(prepared(&dict), prepared(&dict)));
+        assert!(!std::ptr::eq(prepared(&dict), prepared(&dict[1..])));
         assert!(unpack(&[ZSTD_DICT, 1, 2], true, Some(&mut dec)).is_err());
     }
 }

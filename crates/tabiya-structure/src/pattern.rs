@@ -107,9 +107,81 @@ enum Token {
 pub struct Pattern {
     /// Rank 8 first, as written.
     ranks: Vec<Vec<Token>>,
-    /// The squares it pins pieces to ([`Pattern::pinned`]), as bitboards: each a square and
-    /// the squares of the pieces allowed there are tested first, which most positions fail.
+    /// The squares it pins pieces to ([`Pattern::pinned`]).
     pins: Vec<(Square, Vec<Piece>)>,
+    /// The conditions of the squares whose file is fixed, as bitboards (what most of a
+    /// pattern is, tested in a few instructions).
+    fixed: Fixed,
+    /// The ranks (0: rank 8) with squares whose file is not fixed (between two `*`), read
+    /// token by token.
+    floating: Vec<usize>,
+}
+
+/// What may stand on the squares whose file is fixed: `allowed[k]` are the squares where
+/// the piece of index `k` (colour × 6 + role − 1; 12: no piece) may stand; a square
+/// outside `constrained` takes anything.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct Fixed {
+    constrained: u64,
+    allowed: [u64; 13],
+}
+
+const EMPTY: usize = 12;
+
+fn piece_bit(p: Piece) -> usize {
+    usize::from(p.color == Color::Black) * 6 + (p.role as usize - 1)
+}
+
+impl Fixed {
+    /// `cond` on `square`.
+    fn add(&mut self, square: Square, cond: &Cond) {
+        let all = (1u16 << 13) - 1;
+        let of_one = |one: &One| -> u16 {
+            match *one {
+                One::Piece(p) => 1 << piece_bit(p),
+                One::AnyOf(Color::White) => 0b11_1111,
+                One::AnyOf(Color::Black) => 0b11_1111 << 6,
+            }
+        };
+        let set = match cond {
+            Cond::Any => return,
+            Cond::Empty => 1 << EMPTY,
+            Cond::Occupied => all & !(1 << EMPTY),
+            Cond::Is(one) => of_one(one),
+            Cond::In(ones) => ones.iter().fold(0, |a, o| a | of_one(o)),
+            Cond::NotIn(ones) => all & !ones.iter().fold(0, |a, o| a | of_one(o)),
+        };
+        let bit = 1u64 << square as u32;
+        self.constrained |= bit;
+        for (k, allowed) in self.allowed.iter_mut().enumerate() {
+            if set >> k & 1 == 1 {
+                *allowed |= bit;
+            }
+        }
+    }
+
+    fn holds(&self, board: &Board) -> bool {
+        let c = self.constrained;
+        if c == 0 {
+            return true;
+        }
+        if !board.occupied().0 & c & !self.allowed[EMPTY] != 0 {
+            return false;
+        }
+        for color in [Color::White, Color::Black] {
+            let mine = board.by_color(color).0 & c;
+            if mine == 0 {
+                continue;
+            }
+            for role in Role::ALL {
+                let p = Piece { color, role };
+                if board.by_role(role).0 & mine & !self.allowed[piece_bit(p)] != 0 {
+                    return false;
+                }
+            }
+        }
+        true
+    }
 }
 
 fn letter(c: char) -> Option<One> {
@@ -188,6 +260,25 @@ fn rank_tokens(part: &str, n: usize) -> Result<Vec<Token>, String> {
     Ok(out)
 }
 
+/// The file of token `j` of a rank's part when it is fixed: no `*` comes before it
+/// (counted from file a), or none after it (counted from file h).
+fn fixed_file(tokens: &[Token], j: usize) -> Option<usize> {
+    match tokens.iter().position(|t| *t == Token::Star) {
+        None => Some(j),
+        Some(s) if j < s => Some(j),
+        Some(_) if !tokens[j + 1..].contains(&Token::Star) => Some(7 - (tokens.len() - 1 - j)),
+        Some(_) => None,
+    }
+}
+
+/// Whether the tokens of rank part `i` (0: rank 8) match `board`'s rank.
+fn rank_holds(tokens: &[Token], i: usize, board: &Board) -> bool {
+    let rank = Rank::new(7 - i as u32);
+    let on: [Option<Piece>; 8] =
+        std::array::from_fn(|f| board.piece_at(Square::from_coords(File::new(f as u32), rank)));
+    rank_matches(tokens, &on)
+}
+
 /// Whether `tokens` match the eight squares `on` (file a first).
 fn rank_matches(tokens: &[Token], on: &[Option<Piece>]) -> bool {
     match tokens.split_first() {
@@ -233,23 +324,43 @@ impl Pattern {
 
     fn of_ranks(ranks: Vec<Vec<Token>>) -> Pattern {
         let pins = Pattern::pins_of(&ranks);
-        Pattern { ranks, pins }
+        let mut fixed = Fixed::default();
+        let mut floating = Vec::new();
+        for (i, tokens) in ranks.iter().enumerate() {
+            let rank = Rank::new(7 - i as u32);
+            for (j, t) in tokens.iter().enumerate() {
+                let Token::Square(cond) = t else { continue };
+                match fixed_file(tokens, j) {
+                    Some(file) => {
+                        fixed.add(Square::from_coords(File::new(file as u32), rank), cond)
+                    }
+                    None if !floating.contains(&i) => floating.push(i),
+                    None => {}
+                }
+            }
+        }
+        Pattern {
+            ranks,
+            pins,
+            fixed,
+            floating,
+        }
     }
 
     /// Whether `board` matches.
     pub fn matches(&self, board: &Board) -> bool {
-        let pinned = self
-            .pins
-            .iter()
-            .all(|(sq, pieces)| pieces.iter().any(|p| board.by_piece(*p).contains(*sq)));
-        pinned
-            && self.ranks.iter().enumerate().all(|(i, tokens)| {
-                let rank = Rank::new(7 - i as u32);
-                let on: [Option<Piece>; 8] = std::array::from_fn(|f| {
-                    board.piece_at(Square::from_coords(File::new(f as u32), rank))
-                });
-                rank_matches(tokens, &on)
-            })
+        self.fixed.holds(board)
+            && self
+                .floating
+                .iter()
+                .all(|&i| rank_holds(&self.ranks[i], i, board))
+    }
+
+    /// [`Pattern::matches`] read token by token, rank by rank, as the syntax says: what
+    /// the fast form is tested against.
+    #[cfg(test)]
+    fn matches_by_ranks(&self, board: &Board) -> bool {
+        (0..8).all(|i| rank_holds(&self.ranks[i], i, board))
     }
 
     /// The squares the pattern puts a piece on, each with the pieces any of which must
@@ -276,16 +387,10 @@ impl Pattern {
         let mut out = Vec::new();
         for (i, tokens) in ranks.iter().enumerate() {
             let rank = Rank::new(7 - i as u32);
-            let star = tokens.iter().position(|t| *t == Token::Star);
             for (j, t) in tokens.iter().enumerate() {
                 let Token::Square(cond) = t else { continue };
-                let file = match star {
-                    None => j,
-                    Some(s) if j < s => j,
-                    Some(_) if !tokens[j + 1..].contains(&Token::Star) => {
-                        7 - (tokens.len() - 1 - j)
-                    }
-                    Some(_) => continue,
+                let Some(file) = fixed_file(tokens, j) else {
+                    continue;
                 };
                 let on: Vec<Piece> = match cond {
                     Cond::Is(one) => pieces(one),
@@ -432,6 +537,59 @@ mod tests {
             let p = Pattern::parse(pattern).unwrap();
             assert_eq!(p.matches(&carlsbad), expected, "{pattern}");
         }
+    }
+
+    #[test]
+    fn the_fixed_squares_read_as_the_ranks_read() {
+        // Positions of random games (a fixed generator), every pattern read both ways.
+        let patterns = [
+            "*/*/???p????/???N????/*/*/*/*",
+            "?k*/*/*/*/*/*/*/??????K?",
+            "*/*/??p?????/???p????/???P????/????P???/*/*",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+            "*/!*p/*/*3p4/*/*/*/[^P]*[Aa]",
+            "k*R/*/*/*/*/*/*/q*Q*",
+            "*/*p*P*/*/*/*N*b*/*/*/*",
+            "[Qq]!*[^P]/*/*/*/*/*/*/*a",
+            "*/*/*/*/2[^P]?[^P]3/*/*/*",
+            "*/????[^p]???/*/*/*/*/????[^P]???/*",
+            "!!!!!!!!/*/*/*/*/*/*/*",
+        ];
+        let patterns: Vec<Pattern> = patterns
+            .iter()
+            .flat_map(|t| {
+                let p = Pattern::parse(t).unwrap();
+                [p.flipped(), p]
+            })
+            .collect();
+        let mut seed = 7u64;
+        let (mut boards, mut held) = (0, 0);
+        for _ in 0..40 {
+            let mut pos = shakmaty::Chess::default();
+            for _ in 0..120 {
+                let b = shakmaty::Position::board(&pos).clone();
+                for p in &patterns {
+                    let fast = p.matches(&b);
+                    assert_eq!(fast, p.matches_by_ranks(&b), "{p} on {b}");
+                    held += usize::from(fast);
+                }
+                boards += 1;
+                let moves = shakmaty::Position::legal_moves(&pos);
+                if moves.is_empty() {
+                    break;
+                }
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let m = moves[(seed >> 33) as usize % moves.len()];
+                shakmaty::Position::play_unchecked(&mut pos, m);
+            }
+        }
+        // Both answers were met many times.
+        assert!(
+            boards > 1000 && held > 100,
+            "{boards} boards, {held} matches"
+        );
     }
 
     #[test]

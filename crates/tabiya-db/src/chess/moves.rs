@@ -52,10 +52,15 @@ pub fn code_to_move(pos: &Chess, code: u16) -> Option<Move> {
 /// bishop, knight). Castling is the king going to its rook. Pseudo-legal: stored games were
 /// checked when imported.
 pub(crate) fn target_squares(pos: &Chess, from: Square, ep: Option<Square>) -> (Bitboard, bool) {
+    match pos.board().piece_at(from) {
+        Some(piece) => targets_of(pos, from, piece, ep),
+        None => (Bitboard::EMPTY, false),
+    }
+}
+
+/// [`target_squares`] of `piece`, which stands on `from`.
+fn targets_of(pos: &Chess, from: Square, piece: Piece, ep: Option<Square>) -> (Bitboard, bool) {
     let board = pos.board();
-    let Some(piece) = board.piece_at(from) else {
-        return (Bitboard::EMPTY, false);
-    };
     let us = board.by_color(piece.color);
     let occupied = board.occupied();
     match piece.role {
@@ -175,10 +180,19 @@ pub(crate) fn decode_move_ep(
     if t == 15 {
         t += r.u8("move")? as usize;
     }
-    let Some(from) = pos.us().into_iter().nth(piece_idx) else {
+    // The `piece_idx`-th of the mover's pieces, by ascending square.
+    let mut us = pos.us().0;
+    for _ in 0..piece_idx {
+        us &= us.wrapping_sub(1);
+    }
+    if us == 0 {
         return Err(r.bad("move piece"));
-    };
-    let (squares, promoting) = target_squares(pos, from, ep);
+    }
+    let from = Square::new(us.trailing_zeros());
+    let board = pos.board();
+    let role = board.role_at(from).expect("one of the mover's pieces");
+    let color = pos.turn();
+    let (squares, promoting) = targets_of(pos, from, Piece { color, role }, ep);
     let (nth, promotion) = if promoting {
         (t / 4, Some(PROMOTIONS[t % 4]))
     } else {
@@ -192,9 +206,7 @@ pub(crate) fn decode_move_ep(
         return Err(r.bad("move target"));
     }
     let to = Square::new(left.trailing_zeros());
-    let board = pos.board();
-    let role = board.role_at(from).expect("piece on from");
-    if role == Role::King && board.by_color(pos.turn()).contains(to) {
+    if role == Role::King && board.by_color(color).contains(to) {
         let castle = Move::Castle {
             king: from,
             rook: to,

@@ -144,7 +144,7 @@ impl Database {
             // What a search of a popular shape answers, counted again once enough games
             // came in since the last count (`shapes::tally`).
             let t = Instant::now();
-            self.build_square_index()?;
+            self.build_square_index(false)?;
             trace("square index", t);
             let t = Instant::now();
             self.refresh_shape_stats()?;

@@ -88,7 +88,7 @@ impl Database {
             w.commit()?;
             self.committed();
         }
-        built.squared = self.build_square_index()?;
+        built.squared = self.build_square_index(true)?;
         built.statistics = self.count_shape_stats()?;
         Ok(built)
     }

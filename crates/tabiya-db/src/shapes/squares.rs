@@ -1,20 +1,27 @@
-//! The square index: for each kind of piece (White's pawn … Black's king) and each square,
-//! the games whose main line ever had that piece there, as one bitmap of games per square
-//! segment (up to [`SEGMENT_GAMES`] consecutive ids). A pattern that pins pieces to
-//! squares (`tabiya_structure::Pattern::pinned`) can only match a game that had each of
-//! them there at some point: the bitmaps of its pins, ANDed, are its candidates, and only
-//! those are replayed. A pin held at one ply and another at another still pass (the
-//! bitmaps know no time): the replay decides.
+//! The square index: for each band of plies ([`BAND_STARTS`]), each kind of piece (White's
+//! pawn … Black's king) and each square, the games whose main line had that piece there at
+//! some ply of the band, as one bitmap of games per square segment (up to
+//! [`SEGMENT_GAMES`] consecutive ids). A pattern that pins pieces to squares
+//! (`tabiya_structure::Pattern::pinned`) can only match a game at a ply where each of them
+//! stands on its square, so in a band where the game had them all: per band, the bitmaps
+//! of its pins ANDed; over the bands, ORed, are its candidates, and only those are
+//! replayed, each no further than the end of the last band that had them all
+//! ([`Pinned::until`]). Pins held at different plies of one band still pass: the replay
+//! decides.
 //!
 //! Kept with the structure index, built after it for the games no square segment covers
-//! (at the end of an import that keeps the index, and by `tabiya db structures`).
+//! (at the end of an import that keeps the index, and by `tabiya db structures`, which also
+//! builds again the segments written before there were bands).
 //!
 //! | `shapes` key | value |
 //! |---|---|
-//! | `Q`, first id (u32 BE) | one past its last id (u32 BE) |
-//! | `q`, first id, piece (u8: colour × 6 + role − 1), square (u8) | the games' bitmap: `0`, then their count and the offsets from the first id as varint deltas; or `1`, then the zstd of the bitset |
+//! | `Q`, first id (u32 BE) | one past its last id (u32 BE), then the number of bands (u8) and each band's first ply (u16 BE) |
+//! | `q`, first id, piece (u8: colour × 6 + role − 1), square (u8), band (u8) | the games' bitmap: `0`, then their count and the offsets from the first id as varint deltas; or `1`, then the zstd of the bitset |
 //!
-//! A bitmap no game has is not written.
+//! A bitmap no game has is not written. A segment is read with the bands it was written
+//! with; one written before bands (its head four bytes, its keys without the band) as one
+//! band over the whole game. `tabiya db structures` builds again those not in today's
+//! bands.
 
 use shakmaty::{Chess, Color, Piece, Position, Square};
 use tabiya_store::{ReadTx, WriteTx};
@@ -31,11 +38,60 @@ pub const SEGMENT_GAMES: u32 = 65_536;
 const HEAD: u8 = b'Q';
 const BITMAP: u8 = b'q';
 
-/// One square segment: the ids it covers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The first ply of each band: the opening's plies in bands of 16, the middlegame's in
+/// wider ones, the rest of a game in one. A pattern's pins are mostly held for a stretch of
+/// one phase (a structure, a castled king), seldom with the pieces' squares of another.
+pub const BAND_STARTS: [u32; 6] = [0, 16, 32, 48, 64, 96];
+/// How many bands a segment built now has.
+pub const BANDS: usize = BAND_STARTS.len();
+
+/// The band of a ply.
+pub fn band_of(ply: u32) -> usize {
+    BAND_STARTS.partition_point(|s| *s <= ply) - 1
+}
+
+/// The squares each piece ([`piece_index`]) stood on in each band of a game's main line.
+pub type GameSquares = [[u64; 12]; BANDS];
+
+/// One square segment: the ids it covers, and the first ply of each of its bands (none:
+/// written before bands, one band covers the whole game and its keys have no band).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SquareSegment {
     pub first: u32,
     pub end: u32,
+    pub starts: Vec<u32>,
+}
+
+impl SquareSegment {
+    /// Whether it was written in today's bands.
+    fn current(&self) -> bool {
+        self.starts == BAND_STARTS
+    }
+}
+
+/// A segment head's bands: none (four bytes, written before bands), or their count and
+/// first plies (the first 0, ascending, at most 16).
+fn read_starts(v: &[u8]) -> Option<Vec<u32>> {
+    let (&n, rest) = match v.get(4..)? {
+        [] => return Some(Vec::new()),
+        more => more.split_first()?,
+    };
+    if n == 0 || n > 16 || rest.len() != 2 * usize::from(n) {
+        return None;
+    }
+    let starts: Vec<u32> = rest
+        .chunks(2)
+        .map(|c| u32::from(u16::from_be_bytes([c[0], c[1]])))
+        .collect();
+    (starts[0] == 0 && starts.windows(2).all(|w| w[0] < w[1])).then_some(starts)
+}
+
+/// The candidates of a pattern in one square segment: sorted ids, and for each the last
+/// ply a match can be at ([`u32::MAX`]: any).
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Pinned {
+    pub ids: Vec<u32>,
+    pub until: Vec<u32>,
 }
 
 /// A piece as an index (0–11).
@@ -43,33 +99,39 @@ pub fn piece_index(p: Piece) -> usize {
     usize::from(p.color == Color::Black) * 6 + (p.role as usize - 1)
 }
 
-/// The squares each piece ([`piece_index`]) stood on in a stored game's main line.
-pub fn game_squares(raw: &[u8]) -> std::result::Result<[u64; 12], DecodeError> {
+/// The squares each piece stood on in each band of a stored game's main line.
+pub fn game_squares(raw: &[u8]) -> std::result::Result<GameSquares, DecodeError> {
     let (start, _, line, _) = decode_line(raw)?;
     let mut pos: Chess = start;
-    let mut ever = [0u64; 12];
-    let mut note = |pos: &Chess| {
+    let mut ever = [[0u64; 12]; BANDS];
+    let mut note = |pos: &Chess, ply: u32| {
         let b = pos.board();
+        let band = &mut ever[band_of(ply)];
         for color in [Color::White, Color::Black] {
             for role in shakmaty::Role::ALL {
                 let p = Piece { color, role };
-                ever[piece_index(p)] |= b.by_piece(p).0;
+                band[piece_index(p)] |= b.by_piece(p).0;
             }
         }
     };
-    note(&pos);
-    for m in &line {
+    note(&pos, 0);
+    for (ply, m) in (1..).zip(&line) {
         pos.play_unchecked(*m);
-        note(&pos);
+        note(&pos, ply);
     }
     Ok(ever)
 }
 
-fn bitmap_key(first: u32, piece: usize, square: Square) -> [u8; 7] {
-    let mut k = [BITMAP; 7];
-    k[1..5].copy_from_slice(&first.to_be_bytes());
-    k[5] = piece as u8;
-    k[6] = square as u8;
+/// The key of a bitmap: a segment's written before bands has none (`band` `None`).
+fn bitmap_key(first: u32, piece: usize, square: Square, band: Option<usize>) -> Vec<u8> {
+    let mut k = Vec::with_capacity(8);
+    k.push(BITMAP);
+    k.extend_from_slice(&first.to_be_bytes());
+    k.push(piece as u8);
+    k.push(square as u8);
+    if let Some(b) = band {
+        k.push(b as u8);
+    }
     k
 }
 
@@ -79,17 +141,20 @@ pub fn read_square_segments(read: &ReadTx) -> Result<Vec<SquareSegment>> {
     let mut bad = None;
     read.table(SHAPES)?
         .scan(&[HEAD], Some(&[HEAD + 1]), |k, v| {
-            match (<[u8; 4]>::try_from(&k[1..]), <[u8; 4]>::try_from(v)) {
-                (Ok(first), Ok(end)) => out.push(SquareSegment {
+            match (<[u8; 4]>::try_from(&k[1..]), v.get(..4), read_starts(v)) {
+                (Ok(first), Some(end), Some(starts)) => out.push(SquareSegment {
                     first: u32::from_be_bytes(first),
-                    end: u32::from_be_bytes(end),
+                    end: u32::from_be_bytes(end.try_into().expect("four bytes")),
+                    starts,
                 }),
                 _ => bad = Some(k.to_vec()),
             }
             true
         })?;
     if let Some(k) = bad {
-        return Err(Error::Corrupt(format!("square segment {k:?}: not two ids")));
+        return Err(Error::Corrupt(format!(
+            "square segment {k:?}: not two ids and its bands"
+        )));
     }
     Ok(out)
 }
@@ -152,78 +217,110 @@ fn decode_bitmap(data: &[u8], n: u32) -> std::result::Result<Vec<u8>, DecodeErro
 }
 
 /// Writes the square segment of the games `first..end` (`squares`: each stored game's, by
-/// id).
+/// id), in bands.
 pub(crate) fn write_square_segment(
     w: &WriteTx,
     first: u32,
     end: u32,
-    squares: &[(u32, [u64; 12])],
+    squares: &[(u32, GameSquares)],
 ) -> Result<()> {
     let n = end - first;
-    let mut members: Vec<Vec<u32>> = vec![Vec::new(); 12 * 64];
-    for (id, ever) in squares {
-        for (piece, bb) in ever.iter().enumerate() {
-            for sq in shakmaty::Bitboard(*bb) {
-                members[piece * 64 + sq as usize].push(id - first);
+    let mut members: Vec<Vec<u32>> = vec![Vec::new(); BANDS * 12 * 64];
+    for (id, bands) in squares {
+        for (band, ever) in bands.iter().enumerate() {
+            for (piece, bb) in ever.iter().enumerate() {
+                for sq in shakmaty::Bitboard(*bb) {
+                    members[(piece * 64 + sq as usize) * BANDS + band].push(id - first);
+                }
             }
         }
     }
     let mut rows = Vec::new();
     for (i, m) in members.iter().enumerate() {
         if !m.is_empty() {
+            let (at, band) = (i / BANDS, i % BANDS);
+            let square = Square::new((at % 64) as u32);
             rows.push((
-                bitmap_key(first, i / 64, Square::new((i % 64) as u32)),
+                bitmap_key(first, at / 64, square, Some(band)),
                 encode_bitmap(n, m)?,
             ));
         }
+    }
+    let mut head = end.to_be_bytes().to_vec();
+    head.push(BANDS as u8);
+    for s in BAND_STARTS {
+        head.extend_from_slice(&(s as u16).to_be_bytes());
     }
     w.with_table(SHAPES, |t| {
         for (k, v) in &rows {
             t.put(k, v)?;
         }
-        t.put(&super::rows::seg_key(HEAD, first), &end.to_be_bytes())
+        t.put(&super::rows::seg_key(HEAD, first), &head)
     })?;
     Ok(())
 }
 
-/// The games of a segment that had, for each pin, one of its pieces on its square (sorted
-/// ids).
+/// The games of a segment that may match a pattern with these pins: those that had, in
+/// one band, each pin's square holding one of its pieces; each with the last ply of the
+/// last such band.
 pub fn games_with(
     read: &ReadTx,
     seg: &SquareSegment,
     pins: &[(Square, Vec<Piece>)],
-) -> Result<Vec<u32>> {
+) -> Result<Pinned> {
     let n = seg.end - seg.first;
+    if pins.is_empty() {
+        let ids: Vec<u32> = (seg.first..seg.end).collect();
+        let until = vec![u32::MAX; ids.len()];
+        return Ok(Pinned { ids, until });
+    }
     let table = read.table(SHAPES)?;
-    let mut all: Option<Vec<u8>> = None;
-    for (square, pieces) in pins {
-        let mut any = vec![0u8; n.div_ceil(8) as usize];
-        for p in pieces {
-            if let Some(data) = table.get(&bitmap_key(seg.first, piece_index(*p), *square))? {
-                let bits = decode_bitmap(&data, n).map_err(|e| {
-                    Error::Corrupt(format!(
-                        "square segment {}: {p:?} on {square}: {e}",
-                        seg.first
-                    ))
-                })?;
-                any.iter_mut().zip(&bits).for_each(|(a, b)| *a |= b);
+    let bands: Vec<Option<usize>> = match seg.starts.len() {
+        0 => vec![None],
+        n => (0..n).map(Some).collect(),
+    };
+    // Per id offset, one bit per band that had every pin.
+    let mut held = vec![0u16; n as usize];
+    for &band in &bands {
+        let mut all: Option<Vec<u8>> = None;
+        for (square, pieces) in pins {
+            let mut any = vec![0u8; n.div_ceil(8) as usize];
+            for p in pieces {
+                let key = bitmap_key(seg.first, piece_index(*p), *square, band);
+                if let Some(data) = table.get(&key)? {
+                    let bits = decode_bitmap(&data, n).map_err(|e| {
+                        Error::Corrupt(format!(
+                            "square segment {}: {p:?} on {square}{}: {e}",
+                            seg.first,
+                            band.map_or(String::new(), |b| format!(", band {b}"))
+                        ))
+                    })?;
+                    any.iter_mut().zip(&bits).for_each(|(a, b)| *a |= b);
+                }
+            }
+            let acc = all.get_or_insert_with(|| vec![u8::MAX; any.len()]);
+            acc.iter_mut().zip(&any).for_each(|(a, b)| *a &= b);
+            if acc.iter().all(|b| *b == 0) {
+                break;
             }
         }
-        match all.as_mut() {
-            None => all = Some(any),
-            Some(acc) => acc.iter_mut().zip(&any).for_each(|(a, b)| *a &= b),
+        let all = all.expect("a pin at least");
+        for (i, byte) in all.iter().enumerate() {
+            let mut b = *byte;
+            while b != 0 {
+                let o = i * 8 + b.trailing_zeros() as usize;
+                held[o] |= 1 << band.unwrap_or(0);
+                b &= b - 1;
+            }
         }
     }
-    let Some(all) = all else {
-        return Ok((seg.first..seg.end).collect());
-    };
-    let mut out = Vec::new();
-    for (i, byte) in all.iter().enumerate() {
-        let mut b = *byte;
-        while b != 0 {
-            let bit = b.trailing_zeros();
-            out.push(seg.first + i as u32 * 8 + bit);
-            b &= b - 1;
+    let mut out = Pinned::default();
+    for (o, bits) in held.iter().enumerate() {
+        if *bits != 0 {
+            out.ids.push(seg.first + o as u32);
+            let last = 15 - bits.leading_zeros() as usize;
+            out.until
+                .push(seg.starts.get(last + 1).map_or(u32::MAX, |next| next - 1));
         }
     }
     Ok(out)
@@ -232,8 +329,29 @@ pub fn games_with(
 impl Database {
     /// Builds the square index of every stored game no square segment covers, a segment
     /// of up to [`SEGMENT_GAMES`] ids per transaction (killed, it is run again to finish).
-    /// Returns the games indexed.
-    pub(crate) fn build_square_index(&self) -> Result<u64> {
+    /// With `rebuild`, the segments not in today's bands (written before bands, or with
+    /// others) are removed first (one transaction) and built again with the rest. Returns
+    /// the games indexed.
+    pub(crate) fn build_square_index(&self, rebuild: bool) -> Result<u64> {
+        if rebuild {
+            let segs = read_square_segments(&self.store.read()?)?;
+            let old: Vec<&SquareSegment> = segs.iter().filter(|s| !s.current()).collect();
+            if !old.is_empty() {
+                let w = self.store.write()?;
+                w.with_table(SHAPES, |t| {
+                    for s in &old {
+                        let from = bitmap_key(s.first, 0, Square::A1, None);
+                        let mut to = from[..5].to_vec();
+                        to.push(u8::MAX);
+                        t.remove_range(&from[..5], &to)?;
+                        t.remove(&super::rows::seg_key(HEAD, s.first))?;
+                    }
+                    Ok(())
+                })?;
+                w.commit()?;
+                self.committed();
+            }
+        }
         let read = self.store.read()?;
         let end = Records::new(&read)?.ids_end()?;
         let segs = read_square_segments(&read)?;
@@ -256,7 +374,7 @@ impl Database {
 }
 
 /// The squares of the stored games with ids in `from..to`, read on every core.
-pub(crate) fn squares_of(read: &ReadTx, from: u32, to: u32) -> Result<Vec<(u32, [u64; 12])>> {
+pub(crate) fn squares_of(read: &ReadTx, from: u32, to: u32) -> Result<Vec<(u32, GameSquares)>> {
     let workers = crate::workers::for_items((to - from) as usize);
     let share = crate::workers::id_shares(from, to, workers);
     let parts = crate::workers::run(workers, "square index", |i| {
@@ -278,6 +396,173 @@ pub(crate) fn squares_of(read: &ReadTx, from: u32, to: u32) -> Result<Vec<(u32, 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{ImportOptions, ImportProgress, Kind};
+    use tabiya_structure::Pattern;
+
+    /// Each game's first ply matching `pattern`, by a replay of every game (the answer the
+    /// index must never lose).
+    fn first_matches(db: &Database, pattern: &Pattern) -> Vec<(u32, u32)> {
+        let read = db.store.read().unwrap();
+        let mut out = Vec::new();
+        Records::new(&read)
+            .unwrap()
+            .scan(|id, raw| {
+                let (mut pos, _, line, _) = decode_line(raw).unwrap();
+                let mut ply = 0;
+                let mut line = line.into_iter();
+                loop {
+                    if pattern.matches(pos.board()) {
+                        out.push((id, ply));
+                        break;
+                    }
+                    let Some(m) = line.next() else { break };
+                    pos.play_unchecked(m);
+                    ply += 1;
+                }
+                Ok(true)
+            })
+            .unwrap();
+        out
+    }
+
+    /// Every segment's candidates of `pattern`, with the last ply each allows.
+    fn candidates(db: &Database, pattern: &Pattern) -> Vec<(u32, u32)> {
+        let read = db.store.read().unwrap();
+        let mut out = Vec::new();
+        for seg in read_square_segments(&read).unwrap() {
+            let p = games_with(&read, &seg, pattern.pinned()).unwrap();
+            out.extend(p.ids.into_iter().zip(p.until));
+        }
+        out
+    }
+
+    /// Whether every game matching `pattern` is a candidate allowed as far as its first
+    /// match; how many candidates there are.
+    fn all_kept(db: &Database, pattern: &Pattern, matches: &[(u32, u32)]) -> usize {
+        let found = candidates(db, pattern);
+        for (id, ply) in matches {
+            let at = found.binary_search_by_key(id, |c| c.0);
+            let Ok(at) = at else {
+                panic!("{pattern}: game {id} (a match at ply {ply}) is no candidate")
+            };
+            let until = found[at].1;
+            assert!(
+                until >= *ply,
+                "{pattern}: game {id} (ply {ply}) cut at ply {until}"
+            );
+        }
+        found.len()
+    }
+
+    /// The index of TWIC 920 keeps every game a pattern matches, allowed as far as its
+    /// first match, and names fewer games than one band would; a segment written before
+    /// bands still answers (every ply allowed) and is built again in bands by a rebuild.
+    #[test]
+    fn bands_keep_every_match_and_old_segments_are_built_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Database::open_or_create(dir.path(), Kind::Chess, None).unwrap();
+        let opts = ImportOptions {
+            structures: true,
+            ..ImportOptions::default()
+        };
+        let twic = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../../shared/data/pgn/twic/twic0920.pgn");
+        db.import(&[twic], &opts, &ImportProgress::default())
+            .unwrap();
+        let patterns: Vec<Pattern> = [
+            "*/*/???p????/???N????/*/*/*/*",
+            "?k*/*/*/*/*/*/*/??????K?",
+            "*/*/??p?????/???p????/???P????/????P???/*/*",
+            "*/*/*/*/*/*/*/??????K?",
+            "*/*/*/*/*/*/PPP5/*",
+        ]
+        .iter()
+        .map(|t| Pattern::parse(t).unwrap())
+        .collect();
+        let matches: Vec<_> = patterns.iter().map(|p| first_matches(&db, p)).collect();
+        assert!(matches.iter().all(|m| !m.is_empty()));
+        let banded: Vec<usize> = patterns
+            .iter()
+            .zip(&matches)
+            .map(|(p, m)| all_kept(&db, p, m))
+            .collect();
+        let read = db.store.read().unwrap();
+        let segs = read_square_segments(&read).unwrap();
+        assert!(!segs.is_empty() && segs.iter().all(SquareSegment::current));
+        // The same games' squares written as before bands: one bitmap per piece and square.
+        let w = db.store.write().unwrap();
+        for seg in &segs {
+            let squares = squares_of(&read, seg.first, seg.end).unwrap();
+            let mut members: Vec<Vec<u32>> = vec![Vec::new(); 12 * 64];
+            for (id, bands) in &squares {
+                for piece in 0..12 {
+                    let ever = bands.iter().fold(0, |a, b| a | b[piece]);
+                    for sq in shakmaty::Bitboard(ever) {
+                        members[piece * 64 + sq as usize].push(id - seg.first);
+                    }
+                }
+            }
+            w.with_table(SHAPES, |t| {
+                let from = bitmap_key(seg.first, 0, Square::A1, None);
+                t.remove_range(&from[..5], &[&from[..5], &[u8::MAX][..]].concat())?;
+                for (i, m) in members.iter().enumerate().filter(|(_, m)| !m.is_empty()) {
+                    let key = bitmap_key(seg.first, i / 64, Square::new(i as u32 % 64), None);
+                    t.put(&key, &encode_bitmap(seg.end - seg.first, m).unwrap())?;
+                }
+                t.put(
+                    &super::super::rows::seg_key(HEAD, seg.first),
+                    &seg.end.to_be_bytes(),
+                )
+            })
+            .unwrap();
+        }
+        w.commit().unwrap();
+        drop(read);
+        let read = db.store.read().unwrap();
+        assert!(
+            read_square_segments(&read)
+                .unwrap()
+                .iter()
+                .all(|s| s.starts.is_empty())
+        );
+        for (i, ((p, m), b)) in patterns.iter().zip(&matches).zip(&banded).enumerate() {
+            let old = all_kept(&db, p, m);
+            assert!(candidates(&db, p).iter().all(|c| c.1 == u32::MAX));
+            assert!(old >= *b, "{p}: {old} candidates in one band, {b} in bands");
+            // Pieces that come to their squares and leave them (not the pawns of ply 0).
+            if i < 3 {
+                assert!(
+                    old > *b,
+                    "{p}: bands name fewer games ({b}) than one ({old})"
+                );
+            }
+        }
+        // Built again in today's bands: as first written.
+        assert_eq!(db.build_square_index(false).unwrap(), 0, "all covered");
+        assert!(db.build_square_index(true).unwrap() > 0);
+        let read = db.store.read().unwrap();
+        assert!(
+            read_square_segments(&read)
+                .unwrap()
+                .iter()
+                .all(SquareSegment::current)
+        );
+        for ((p, m), b) in patterns.iter().zip(&matches).zip(&banded) {
+            assert_eq!(all_kept(&db, p, m), *b, "{p}");
+        }
+    }
+
+    #[test]
+    fn a_heads_bands_are_read_or_refused() {
+        let head = |tail: &[u8]| [&[0, 0, 1, 0][..], tail].concat();
+        assert_eq!(read_starts(&head(&[])), Some(vec![]));
+        assert_eq!(read_starts(&head(&[2, 0, 0, 0, 16])), Some(vec![0, 16]));
+        // Not from ply 0, not ascending, cut short.
+        assert_eq!(read_starts(&head(&[1, 0, 5])), None);
+        assert_eq!(read_starts(&head(&[2, 0, 0, 0, 0])), None);
+        assert_eq!(read_starts(&head(&[2, 0, 0])), None);
+        assert_eq!(read_starts(&head(&[0])), None);
+    }
 
     #[test]
     fn bitmaps_round_trip_in_both_forms() {

@@ -186,10 +186,12 @@ impl Found {
     }
 }
 
-/// Which games to replay: the index's candidates (sorted ids) and the id ranges it does
-/// not cover (read whole).
+/// Which games to replay: the index's candidates (sorted ids, each with the last ply a
+/// match can be at, [`u32::MAX`] for any) and the id ranges it does not cover (read whole).
 pub(crate) struct Candidates {
     pub ids: Vec<u32>,
+    /// One per id: a replay goes no further than this ply looking for the first match.
+    pub until: Vec<u32>,
     pub ranges: Vec<(u32, u32)>,
 }
 
@@ -198,6 +200,7 @@ impl Candidates {
     pub(super) fn none() -> Candidates {
         Candidates {
             ids: Vec::new(),
+            until: Vec::new(),
             ranges: Vec::new(),
         }
     }
@@ -206,14 +209,17 @@ impl Candidates {
     pub(crate) fn all(end: u32) -> Candidates {
         Candidates {
             ids: Vec::new(),
+            until: Vec::new(),
             ranges: vec![(0, end)],
         }
     }
 
-    /// The share of worker `i` of `n`: a slice of the ids, a part of each range.
-    fn share(&self, i: usize, n: usize) -> (&[u32], Vec<(u32, u32)>) {
+    /// The share of worker `i` of `n`: a slice of the ids with their last plies, a part of
+    /// each range.
+    fn share(&self, i: usize, n: usize) -> (&[u32], &[u32], Vec<(u32, u32)>) {
         let per = self.ids.len().div_ceil(n);
-        let ids = &self.ids[(i * per).min(self.ids.len())..((i + 1) * per).min(self.ids.len())];
+        let part = (i * per).min(self.ids.len())..((i + 1) * per).min(self.ids.len());
+        let (ids, until) = (&self.ids[part.clone()], &self.until[part]);
         let ranges = self
             .ranges
             .iter()
@@ -224,12 +230,14 @@ impl Candidates {
             })
             .filter(|(a, b)| a < b)
             .collect();
-        (ids, ranges)
+        (ids, until, ranges)
     }
 
     /// Those below `through`, and those from it on.
     pub(super) fn split(self, through: u32) -> (Candidates, Candidates) {
-        let (below, later): (Vec<u32>, Vec<u32>) = self.ids.iter().partition(|id| **id < through);
+        let at = self.ids.partition_point(|id| *id < through);
+        let (below, later) = (self.ids[..at].to_vec(), self.ids[at..].to_vec());
+        let (until_below, until_later) = (self.until[..at].to_vec(), self.until[at..].to_vec());
         let clip = |lo: u32, hi: u32| -> Vec<(u32, u32)> {
             self.ranges
                 .iter()
@@ -240,10 +248,12 @@ impl Candidates {
         (
             Candidates {
                 ids: below,
+                until: until_below,
                 ranges: clip(0, through),
             },
             Candidates {
                 ids: later,
+                until: until_later,
                 ranges: clip(through, u32::MAX),
             },
         )
@@ -307,7 +317,7 @@ impl Snapshot<'_> {
         };
         let read = self.read.clone();
         let results = crate::workers::run(workers, "search", |i| {
-            let (ids, ranges) = candidates.share(i, workers);
+            let (ids, until, ranges) = candidates.share(i, workers);
             let mut w = Worker {
                 query,
                 filter,
@@ -318,9 +328,9 @@ impl Snapshot<'_> {
                 found: Found::default(),
                 seen: 0,
             };
-            for &id in ids {
+            for (&id, &until) in ids.iter().zip(until) {
                 if !removed(id) {
-                    w.game(id, None)?;
+                    w.game(id, None, until)?;
                 }
             }
             let games = Records::new(&read)?;
@@ -328,7 +338,7 @@ impl Snapshot<'_> {
                 games.scan_range(a, Some(b), |id, raw| {
                     if !removed(id) {
                         w.found.unindexed += 1;
-                        w.game(id, Some(raw))?;
+                        w.game(id, Some(raw), u32::MAX)?;
                     }
                     Ok(true)
                 })?;
@@ -467,8 +477,9 @@ struct Worker<'q> {
 }
 
 impl Worker<'_> {
-    /// Asks one game (its stored form given when a scan read it already).
-    fn game(&mut self, id: u32, raw: Option<&[u8]>) -> Result<()> {
+    /// Asks one game (its stored form given when a scan read it already), replayed no
+    /// further than ply `until` unless it matched by then.
+    fn game(&mut self, id: u32, raw: Option<&[u8]>, until: u32) -> Result<()> {
         self.seen += 1;
         if self.seen.is_multiple_of(1024) {
             crate::deadline::check()?;
@@ -498,7 +509,7 @@ impl Worker<'_> {
             }
         };
         self.found.replayed += 1;
-        let Some(at) = locate(self.query, raw, self.want_next)
+        let Some(at) = locate(self.query, raw, self.want_next, until)
             .map_err(|e| Error::Corrupt(format!("game {id}: {e}")))?
         else {
             return Ok(());
@@ -554,11 +565,13 @@ struct Located {
 }
 
 /// Reads a stored game's main line as far as `query` needs: to its first match (and to
-/// the next pawn structure after it when `want_next`), no further.
+/// the next pawn structure after it when `want_next`), no further; none when it has not
+/// matched by ply `until` (the square index's word that no later ply can).
 fn locate(
     query: &Query,
     raw: &[u8],
     want_next: bool,
+    until: u32,
 ) -> std::result::Result<Option<Located>, crate::codec::DecodeError> {
     let (start, mode, mut line) = read_line(raw)?;
     let hold = query.hold();
@@ -566,6 +579,7 @@ fn locate(
     let mut moves = Vec::new();
     let mut walk = query.walk();
     let mut pos = start.clone();
+    let mut ply = 0u32;
     let (first, here, played) = loop {
         if let Some(first) = walk.next(pos.board()) {
             if hold == 1 {
@@ -582,6 +596,10 @@ fn locate(
             };
             break (first, here, played);
         }
+        if ply >= until {
+            return Ok(None);
+        }
+        ply += 1;
         match line.next_move(&pos)? {
             Some(m) => {
                 if hold > 1 {

@@ -9,7 +9,7 @@ use crate::Result;
 use crate::answers::snapshot::Snapshot;
 use crate::shapes::keys::code_of_counts;
 use crate::shapes::rows::{MATERIAL, PAWNS, games_of, material_codes};
-use crate::shapes::squares::{games_with, read_square_segments};
+use crate::shapes::squares::{Pinned, games_with, read_square_segments};
 use crate::shapes::{material_counts, material_key, pawns_key, read_segments, uncovered};
 
 impl Snapshot<'_> {
@@ -28,7 +28,7 @@ impl Snapshot<'_> {
             .iter()
             .map(|m| m.exact_counts().map(code_of_counts))
             .collect();
-        let mut ids = Vec::new();
+        let mut ids: Vec<u32> = Vec::new();
         let (mut a, mut b) = (Vec::new(), Vec::new());
         for seg in &segs {
             a.clear();
@@ -77,50 +77,74 @@ impl Snapshot<'_> {
         ids.sort_unstable();
         ids.dedup();
         let mut ranges = uncovered(segs.iter().map(|s| (s.first, s.end)), end);
-        if let Some(p) = pinned {
-            // Both narrow: a game must pass each (the shapes' ranges read whole are kept
-            // to those the squares allow).
-            let allowed = |id: u32| {
-                p.ids.binary_search(&id).is_ok() || p.ranges.iter().any(|&(a, b)| a <= id && id < b)
-            };
-            ids.retain(|id| allowed(*id));
-            let mut from_ranges = Vec::new();
-            for (a, b) in ranges.drain(..) {
-                for &(c, d) in &p.ranges {
-                    if a.max(c) < b.min(d) {
-                        from_ranges.push((a.max(c), b.min(d)));
-                    }
+        let Some(p) = pinned else {
+            let until = vec![u32::MAX; ids.len()];
+            return Ok(Candidates { ids, until, ranges });
+        };
+        // Both narrow: a game must pass each (the shapes' ranges read whole are kept to
+        // those the squares allow), and is replayed no further than the squares allow.
+        let mut kept: Vec<(u32, u32)> = ids
+            .iter()
+            .filter_map(|&id| match p.ids.binary_search(&id) {
+                Ok(i) => Some((id, p.until[i])),
+                Err(_) => p
+                    .ranges
+                    .iter()
+                    .any(|&(a, b)| a <= id && id < b)
+                    .then_some((id, u32::MAX)),
+            })
+            .collect();
+        let mut from_ranges = Vec::new();
+        for (a, b) in ranges.drain(..) {
+            for &(c, d) in &p.ranges {
+                if a.max(c) < b.min(d) {
+                    from_ranges.push((a.max(c), b.min(d)));
                 }
-                let lo = p.ids.partition_point(|id| *id < a);
-                let hi = p.ids.partition_point(|id| *id < b);
-                ids.extend_from_slice(&p.ids[lo..hi]);
             }
-            ids.sort_unstable();
-            ids.dedup();
-            ranges = from_ranges;
+            let lo = p.ids.partition_point(|id| *id < a);
+            let hi = p.ids.partition_point(|id| *id < b);
+            kept.extend(
+                p.ids[lo..hi]
+                    .iter()
+                    .copied()
+                    .zip(p.until[lo..hi].iter().copied()),
+            );
         }
-        Ok(Candidates { ids, ranges })
+        kept.sort_unstable();
+        kept.dedup_by_key(|(id, _)| *id);
+        let (ids, until) = kept.into_iter().unzip();
+        Ok(Candidates {
+            ids,
+            until,
+            ranges: from_ranges,
+        })
     }
 
     /// The games the square index allows for the query's patterns (those that had every
-    /// pinned piece on its square, as given or, when asked, with colours swapped), and the
-    /// id ranges it does not cover; none when no pattern pins a piece.
+    /// pinned piece on its square in one band of plies, as given or, when asked, with
+    /// colours swapped), each with the last ply a match can be at, and the id ranges it does
+    /// not cover; none when no pattern pins a piece.
     fn pinned_games(&self, query: &Query, end: u32) -> Result<Option<Candidates>> {
         let pins: Vec<_> = query.patterns().iter().map(|p| p.pinned()).collect();
         if pins.is_empty() || pins.iter().any(|p| p.is_empty()) {
             return Ok(None);
         }
-        let segs = read_square_segments(&self.read)?;
-        let mut ids = Vec::new();
+        let mut segs = read_square_segments(&self.read)?;
+        segs.sort_by_key(|s| s.first);
+        let mut found: Vec<(u32, u32)> = Vec::new();
         for seg in &segs {
             for p in &pins {
-                ids.extend(games_with(&self.read, seg, p)?);
+                let Pinned { ids, until } = games_with(&self.read, seg, p)?;
+                found.extend(ids.into_iter().zip(until));
             }
         }
-        ids.sort_unstable();
-        ids.dedup();
+        // A game allowed by both orientations: replayed as far as the later allows.
+        found.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+        found.dedup_by_key(|(id, _)| *id);
+        let (ids, until) = found.into_iter().unzip();
         Ok(Some(Candidates {
             ids,
+            until,
             ranges: uncovered(segs.iter().map(|s| (s.first, s.end)), end),
         }))
     }
