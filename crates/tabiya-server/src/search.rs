@@ -1,6 +1,6 @@
 //! `GET /api/search`: a structure search (see `docs/api.md`), what `tabiya search --json`
 //! answers — `pattern`, `material`, `pawns`, `eitherColour`, `for`, `oppositeBishops`, the
-//! explorer's filters, `sort`, `limit`, `offset`, `next`.
+//! explorer's filters, `sort`, `limit`, `offset`, `next`, `moves`.
 
 use std::sync::Arc;
 
@@ -63,6 +63,8 @@ impl FromParams for SearchQuery {
                 offset: p.number("offset", 0, usize::MAX)?,
                 limit: p.number("limit", 20, MAX_LIMIT)?,
                 next: p.number("next", 10, MAX_NEXT)?,
+                // As the explorer's `moves`: the most played first; all when not given.
+                moves: p.number("moves", usize::MAX, usize::MAX)?,
             },
         })
     }

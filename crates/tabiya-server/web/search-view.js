@@ -27,7 +27,7 @@ import {
 } from './search-board.js';
 
 export const SEARCH_PAGE = 20;
-const MOVES_SHOWN = 12; // moves listed before "Show all"
+const MOVES_SHOWN = 12; // moves asked for (/api/search's `moves`) before "Show all"
 
 
 export function emptyQuery() {
@@ -282,10 +282,10 @@ export function createSearchView(element, { getJson, createLoader, apiUrl, onSea
     }
     const params = {
       db: args.db, ...searchParams(q), ...args.filters,
-      sort: args.sort, limit: SEARCH_PAGE, offset: args.offset || undefined,
+      sort: args.sort, limit: SEARCH_PAGE, offset: args.offset || undefined, moves: MOVES_SHOWN,
     };
     loader.load(apiUrl('/api/search', params), (signal) => getJson('/api/search', params, { signal }), (data) => {
-      replaceKeepingFocus(renderResults(data, { query: q, sort: args.sort, offset: args.offset || 0 }));
+      replaceKeepingFocus(renderResults(data, { query: q, sort: args.sort, offset: args.offset || 0, params }));
     }, () => resultsBody.replaceChildren()).then(() => {
       // The answer (or the server's reason for refusing) where it can be seen: under the
       // form on a narrow screen, at the top of its column on a wide one.
@@ -308,10 +308,10 @@ export function createSearchView(element, { getJson, createLoader, apiUrl, onSea
     if (target && !target.disabled) target.focus({ preventScroll: true });
   }
 
-  function renderResults(data, { query, sort, offset }) {
+  function renderResults(data, { query, sort, offset, params }) {
     const out = document.createDocumentFragment();
     out.append(totals(data));
-    out.append(movesSection(data));
+    out.append(movesSection(data, params));
     if (query.pawns && data.next) out.append(nextSection(data.next, query));
     out.append(gamesSection(data, { sort, offset }));
     return out;
@@ -334,7 +334,8 @@ export function createSearchView(element, { getJson, createLoader, apiUrl, onSea
       facts.length ? el('p', { className: 'muted small search-facts' }, facts.join(' · ')) : null);
   }
 
-  function movesSection(data) {
+  // The moves asked for (the most played); "Show all" asks the same search for every move.
+  function movesSection(data, params) {
     const section = el('section', { className: 'search-section', 'aria-labelledby': 'search-moves-title' },
       el('h3', { id: 'search-moves-title' }, 'Moves from the first matching position'));
     const moves = data.moves || [];
@@ -342,20 +343,20 @@ export function createSearchView(element, { getJson, createLoader, apiUrl, onSea
       section.append(el('p', { className: 'empty' }, data.games ? 'No move was played from there (the games ended).' : 'No games.'));
       return section;
     }
-    const total = moves.reduce((a, m) => a + m.white + m.draws + m.black + (m.unknown || 0), 0);
-    const tbody = el('tbody');
-    moves.forEach((m, i) => {
+    // Every game that went on from there played one move (the list may show fewer).
+    const total = (data.games || 0) - (data.ended || 0);
+    const row = (m) => {
       const n = m.white + m.draws + m.black + (m.unknown || 0);
       const years = m.firstYear ? (m.firstYear === m.lastYear ? `${m.firstYear}` : `${m.firstYear}–${m.lastYear}`) : '';
-      tbody.append(el('tr', { dataset: { uci: m.uci }, title: `${m.san} (${m.uci}): ${fmt(n)} game${n === 1 ? '' : 's'}${years ? `, ${years}` : ''}` },
+      return el('tr', { dataset: { uci: m.uci }, title: `${m.san} (${m.uci}): ${fmt(n)} game${n === 1 ? '' : 's'}${years ? `, ${years}` : ''}` },
         el('th', { scope: 'row', className: 'move' }, m.san),
         el('td', { className: 'num games' }, fmt(n), el('span', { className: 'share' }, ` ${share(n, total)}`)),
         el('td', { className: 'bar' }, wdlBar(m)),
         el('td', { className: 'num hide-narrow' }, fmt(m.averageRating)),
-        el('td', { className: 'num hide-narrow' }, fmt(m.performance))));
-      if (i >= MOVES_SHOWN) tbody.lastChild.hidden = true;
-    });
-    section.append(el('table', { className: 'explorer-table search-moves', id: 'search-moves' },
+        el('td', { className: 'num hide-narrow' }, fmt(m.performance)));
+    };
+    const tbody = el('tbody', {}, ...moves.map(row));
+    section.append(el('table', { className: 'explorer-table search-moves', id: 'search-moves', tabindex: -1 },
       el('caption', { className: 'visually-hidden' }, 'Moves played from the first position where the search holds'),
       el('thead', {}, el('tr', {},
         el('th', { scope: 'col' }, 'Move'),
@@ -364,14 +365,27 @@ export function createSearchView(element, { getJson, createLoader, apiUrl, onSea
         el('th', { scope: 'col', className: 'num hide-narrow', title: 'average rating of the players of the move' }, 'Avg'),
         el('th', { scope: 'col', className: 'num hide-narrow', title: 'performance rating of the move (FIDE table)' }, 'Perf'))),
       tbody));
-    if (moves.length > MOVES_SHOWN) {
-      const more = el('button', { type: 'button', id: 'search-more-moves', 'aria-controls': 'search-moves' },
-        `Show all ${fmt(moves.length)} moves`);
-      more.addEventListener('click', () => {
-        for (const tr of tbody.querySelectorAll('tr[hidden]')) tr.hidden = false;
-        more.remove();
+    const all = data.distinctMoves ?? moves.length;
+    if (all > moves.length) {
+      const label = `Show all ${fmt(all)} moves`;
+      const more = el('button', { type: 'button', id: 'search-more-moves', 'aria-controls': 'search-moves' }, label);
+      const status = el('span', { className: 'muted small', role: 'status' });
+      more.addEventListener('click', async () => {
+        more.disabled = true;
+        more.textContent = 'Loading all moves…';
+        status.textContent = '';
+        try {
+          const every = await getJson('/api/search', { ...params, moves: undefined, limit: 0, offset: undefined });
+          tbody.replaceChildren(...(every.moves || []).map(row));
+          more.parentElement.remove();
+          tbody.parentElement.focus({ preventScroll: true });
+        } catch (e) {
+          more.disabled = false;
+          more.textContent = label;
+          status.textContent = `The moves could not be loaded: ${e.message || e}`;
+        }
       });
-      section.append(el('div', { className: 'toolbar search-more' }, more));
+      section.append(el('div', { className: 'toolbar search-more' }, more, status));
     }
     return section;
   }

@@ -111,6 +111,7 @@ pub fn search(
             offset: 0,
             limit: want,
             next: usize::MAX,
+            moves: usize::MAX,
             ..page
         };
         answers.push(snap.chess_search(&query, &f, member_page)?);
@@ -166,6 +167,8 @@ fn merged(db: &Db, answers: Vec<StructureSearch>, page: SearchPage) -> Structure
         );
     }
     moves.sort_by(|a, b| b.games().cmp(&a.games()).then(a.uci.cmp(&b.uci)));
+    let distinct_moves = moves.len() as u64;
+    moves.truncate(page.moves);
     let order = |a: &(usize, u32, SearchGame), b: &(usize, u32, SearchGame)| -> Ordering {
         let then = (a.0, a.1).cmp(&(b.0, b.1));
         let none = ListKey::default();
@@ -198,6 +201,7 @@ fn merged(db: &Db, answers: Vec<StructureSearch>, page: SearchPage) -> Structure
         average_rating: totals.average_rating(),
         ended,
         moves,
+        distinct_moves,
         list,
         next,
         replayed,

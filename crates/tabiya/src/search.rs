@@ -52,6 +52,10 @@ pub struct SearchArgs {
     /// Pawn structures reached next to list (with --pawns)
     #[arg(long, default_value_t = 10)]
     pub next: usize,
+    /// Moves from the first matching position to list, the most played first (all when
+    /// not given)
+    #[arg(long)]
+    pub moves: Option<usize>,
     /// Print the answer as JSON (the same as GET /api/search)
     #[arg(long)]
     pub json: bool,
@@ -73,6 +77,7 @@ pub fn run(args: SearchArgs) -> anyhow::Result<()> {
         offset: args.offset,
         limit: args.limit,
         next: args.next,
+        moves: args.moves.unwrap_or(usize::MAX),
     };
     let answer = db.ask(&tabiya_service::reads::Search { text, filter, page })?;
     if args.json {
@@ -141,6 +146,10 @@ fn print(a: &StructureSearch, offset: usize) -> anyhow::Result<()> {
                 m.average_rating.map_or("-".into(), |r| r.to_string()),
                 m.performance.map_or("-".into(), |r| r.to_string()),
             )?;
+        }
+        let more = a.distinct_moves.saturating_sub(a.moves.len() as u64);
+        if more > 0 {
+            writeln!(w, "({more} more moves: --moves {})", a.distinct_moves)?;
         }
         if a.ended > 0 {
             writeln!(w, "(ended there: {})", a.ended)?;

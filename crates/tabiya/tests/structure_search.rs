@@ -81,6 +81,13 @@ fn tabiya(db: &Path, q: &Value) -> Value {
 
 /// `tabiya search` of one query, a page of games in one order.
 fn tabiya_page(db: &Path, q: &Value, sort: &str, offset: usize, limit: usize) -> Value {
+    let args = search_args(db, q, sort, offset, limit);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    json(&args)
+}
+
+/// `tabiya search`'s arguments for a query and a page of its games.
+fn search_args(db: &Path, q: &Value, sort: &str, offset: usize, limit: usize) -> Vec<String> {
     let mut args: Vec<String> = vec![
         "search".into(),
         "--db".into(),
@@ -110,8 +117,7 @@ fn tabiya_page(db: &Path, q: &Value, sort: &str, offset: usize, limit: usize) ->
     if let Some(r) = q["ratingMin"].as_u64() {
         args.extend(["--rating-min".into(), r.to_string()]);
     }
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    json(&args)
+    args
 }
 
 /// Tabiya's answer in the oracle's terms: games with their first ply, totals, moves.
@@ -199,6 +205,19 @@ fn pages_agree(db: &Path, q: &Value, when: &str) {
             .map(|g| format!("{}@{}", g["id"].as_str().unwrap(), g["ply"]))
             .collect()
     };
+    // The first moves only (`--moves`): those of the whole list, and how many there are.
+    let full = tabiya_page(db, q, "rating", 0, 1);
+    let moves = full["moves"].as_array().unwrap();
+    assert_eq!(full["distinctMoves"], moves.len(), "{when}: {q}");
+    let mut args = search_args(db, q, "rating", 0, 1);
+    args.extend(["--moves".into(), "3".into()]);
+    let few = json(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(
+        few["moves"].as_array().unwrap()[..],
+        moves[..moves.len().min(3)],
+        "{when}: --moves 3 of {q}"
+    );
+    assert_eq!(few["distinctMoves"], moves.len(), "{when}: {q}");
     for sort in ["rating", "date", "id"] {
         let full = tabiya_page(db, q, sort, 0, 100_000);
         let all = ids(&full);

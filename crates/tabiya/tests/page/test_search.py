@@ -244,6 +244,18 @@ class Test:
         games_text = first.locator("td.games").evaluate("td => td.firstChild.textContent").replace(",", "")
         check(games_text == str(n), f"the first move's games {games_text!r}, API {n}")
         check(first.locator(".wdl-bar").count() == 1, "no W/D/L bar in the move row")
+        # The page asked for 12 moves; "Show all" asks for the rest, in the API's order.
+        more = page.locator("#search-more-moves")
+        if len(want["moves"]) > 12:
+            check(more.inner_text() == f"Show all {len(want['moves'])} moves", more.inner_text())
+            more.click()
+            page.wait_for_function(
+                f"document.querySelectorAll('#search-moves tbody tr').length === {len(want['moves'])}")
+            ucis = page.eval_on_selector_all("#search-moves tbody tr", "rows => rows.map(r => r.dataset.uci)")
+            check(ucis == [m["uci"] for m in want["moves"]], "all moves shown are not the API's, in its order")
+            check(more.count() == 0, "the Show all button stayed")
+        else:
+            check(more.count() == 0, f"a Show all button for {len(want['moves'])} moves")
         check(page.locator(".search-totals .wdl-bar").count() == 1, "no W/D/L bar for the totals")
         # The game rows.
         games = page.locator("#search-games tbody tr")

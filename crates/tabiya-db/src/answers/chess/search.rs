@@ -38,6 +38,9 @@ pub struct SearchPage {
     pub limit: usize,
     /// Pawn structures reached next to list (most frequent first).
     pub next: usize,
+    /// Moves from the first matching position to list (most played first; all:
+    /// `usize::MAX`).
+    pub moves: usize,
 }
 
 impl Default for SearchPage {
@@ -47,6 +50,7 @@ impl Default for SearchPage {
             offset: 0,
             limit: 20,
             next: 10,
+            moves: usize::MAX,
         }
     }
 }
@@ -105,8 +109,10 @@ pub struct StructureSearch {
     pub ended: u64,
     /// The moves played from each game's first matching position, most played first (a
     /// black move's SAN written after `...`: `...Be7`); the performance is the mover's (the
-    /// side to move there, which can differ between games).
+    /// side to move there, which can differ between games). The first `moves` asked.
     pub moves: Vec<MoveRow>,
+    /// How many different moves were played from there (`moves` may list fewer).
+    pub distinct_moves: u64,
     /// A page of the matching games.
     pub list: Vec<SearchGame>,
     /// For a pawn structure: the pawn structures reached next, most frequent first; the
@@ -383,6 +389,8 @@ impl Snapshot<'_> {
             }
             rows.push(MoveRow::new(m.uci, m.san, code, m.stats));
         }
+        let distinct_moves = rows.len() as u64;
+        rows.truncate(page.moves);
         // (The search is asked by rating, date or id: by the facts alone.)
         let none = crate::answers::ListKey::default();
         hits.sort_by(|a, b| {
@@ -418,6 +426,7 @@ impl Snapshot<'_> {
             average_rating: totals.average_rating(),
             ended,
             moves: rows,
+            distinct_moves,
             list,
             next,
             replayed,
