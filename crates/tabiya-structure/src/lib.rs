@@ -18,6 +18,6 @@ mod pawns;
 mod query;
 
 pub use material::{Material, MaterialError};
-pub use pattern::{Pattern, PatternError};
+pub use pattern::{Pattern, PatternError, piece_index};
 pub use pawns::{PawnStructure, PawnsError};
 pub use query::{EmptyQuery, Query, Walk, opposite_bishops};

@@ -128,7 +128,8 @@ struct Fixed {
 
 const EMPTY: usize = 12;
 
-fn piece_bit(p: Piece) -> usize {
+/// A piece as an index (0–11): White's pawn … king, then Black's.
+pub fn piece_index(p: Piece) -> usize {
     usize::from(p.color == Color::Black) * 6 + (p.role as usize - 1)
 }
 
@@ -138,7 +139,7 @@ impl Fixed {
         let all = (1u16 << 13) - 1;
         let of_one = |one: &One| -> u16 {
             match *one {
-                One::Piece(p) => 1 << piece_bit(p),
+                One::Piece(p) => 1 << piece_index(p),
                 One::AnyOf(Color::White) => 0b11_1111,
                 One::AnyOf(Color::Black) => 0b11_1111 << 6,
             }
@@ -175,7 +176,7 @@ impl Fixed {
             }
             for role in Role::ALL {
                 let p = Piece { color, role };
-                if board.by_role(role).0 & mine & !self.allowed[piece_bit(p)] != 0 {
+                if board.by_role(role).0 & mine & !self.allowed[piece_index(p)] != 0 {
                     return false;
                 }
             }

@@ -163,6 +163,15 @@ pub fn encode_move_ep(pos: &Chess, m: &Move, ep: Option<Square>, out: &mut Vec<u
     }
 }
 
+/// The `n`-th square of `squares` (0: the lowest), by clearing the lowest `n` first.
+fn nth_square(squares: Bitboard, n: usize) -> Option<Square> {
+    let mut left = squares.0;
+    for _ in 0..n.min(64) {
+        left &= left.wrapping_sub(1);
+    }
+    (left != 0).then(|| Square::new(left.trailing_zeros()))
+}
+
 /// Reads one move code (see [`encode_move`]).
 pub fn decode_move(pos: &Chess, r: &mut Reader<'_>) -> Result<Move, DecodeError> {
     decode_move_ep(pos, pos.ep_square(EnPassantMode::Legal), r)
@@ -180,15 +189,9 @@ pub(crate) fn decode_move_ep(
     if t == 15 {
         t += r.u8("move")? as usize;
     }
-    // The `piece_idx`-th of the mover's pieces, by ascending square.
-    let mut us = pos.us().0;
-    for _ in 0..piece_idx {
-        us &= us.wrapping_sub(1);
-    }
-    if us == 0 {
+    let Some(from) = nth_square(pos.us(), piece_idx) else {
         return Err(r.bad("move piece"));
-    }
-    let from = Square::new(us.trailing_zeros());
+    };
     let board = pos.board();
     let role = board.role_at(from).expect("one of the mover's pieces");
     let color = pos.turn();
@@ -198,14 +201,9 @@ pub(crate) fn decode_move_ep(
     } else {
         (t, None)
     };
-    let mut left = squares.0;
-    for _ in 0..nth.min(64) {
-        left &= left.wrapping_sub(1);
-    }
-    if left == 0 {
+    let Some(to) = nth_square(squares, nth) else {
         return Err(r.bad("move target"));
-    }
-    let to = Square::new(left.trailing_zeros());
+    };
     if role == Role::King && board.by_color(color).contains(to) {
         let castle = Move::Castle {
             king: from,

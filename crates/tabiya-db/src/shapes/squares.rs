@@ -25,6 +25,7 @@
 
 use shakmaty::{Chess, Color, Piece, Position, Square};
 use tabiya_store::{ReadTx, WriteTx};
+use tabiya_structure::piece_index;
 
 use super::SHAPES;
 use crate::chess::stored::decode_line;
@@ -94,11 +95,6 @@ pub struct Pinned {
     pub until: Vec<u32>,
 }
 
-/// A piece as an index (0–11).
-pub fn piece_index(p: Piece) -> usize {
-    usize::from(p.color == Color::Black) * 6 + (p.role as usize - 1)
-}
-
 /// The squares each piece stood on in each band of a stored game's main line.
 pub fn game_squares(raw: &[u8]) -> std::result::Result<GameSquares, DecodeError> {
     let (start, _, line, _) = decode_line(raw)?;
@@ -120,6 +116,14 @@ pub fn game_squares(raw: &[u8]) -> std::result::Result<GameSquares, DecodeError>
         note(&pos, ply);
     }
     Ok(ever)
+}
+
+/// The keys of every bitmap of the segment starting at `first`, with or without bands: from
+/// `q` and its first id up to (not including) the same with a piece byte of 255.
+fn bitmap_keys(first: u32) -> (Vec<u8>, Vec<u8>) {
+    let from = bitmap_key(first, 0, Square::A1, None)[..5].to_vec();
+    let to = [&from[..], &[u8::MAX][..]].concat();
+    (from, to)
 }
 
 /// The key of a bitmap: a segment's written before bands has none (`band` `None`).
@@ -340,10 +344,8 @@ impl Database {
                 let w = self.store.write()?;
                 w.with_table(SHAPES, |t| {
                     for s in &old {
-                        let from = bitmap_key(s.first, 0, Square::A1, None);
-                        let mut to = from[..5].to_vec();
-                        to.push(u8::MAX);
-                        t.remove_range(&from[..5], &to)?;
+                        let (from, to) = bitmap_keys(s.first);
+                        t.remove_range(&from, &to)?;
                         t.remove(&super::rows::seg_key(HEAD, s.first))?;
                     }
                     Ok(())
@@ -503,8 +505,8 @@ mod tests {
                 }
             }
             w.with_table(SHAPES, |t| {
-                let from = bitmap_key(seg.first, 0, Square::A1, None);
-                t.remove_range(&from[..5], &[&from[..5], &[u8::MAX][..]].concat())?;
+                let (from, to) = bitmap_keys(seg.first);
+                t.remove_range(&from, &to)?;
                 for (i, m) in members.iter().enumerate().filter(|(_, m)| !m.is_empty()) {
                     let key = bitmap_key(seg.first, i / 64, Square::new(i as u32 % 64), None);
                     t.put(&key, &encode_bitmap(seg.end - seg.first, m).unwrap())?;

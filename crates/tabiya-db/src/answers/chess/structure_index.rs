@@ -129,8 +129,8 @@ impl Snapshot<'_> {
         if pins.is_empty() || pins.iter().any(|p| p.is_empty()) {
             return Ok(None);
         }
-        let mut segs = read_square_segments(&self.read)?;
-        segs.sort_by_key(|s| s.first);
+        // In the table's order: by first id.
+        let segs = read_square_segments(&self.read)?;
         let mut found: Vec<(u32, u32)> = Vec::new();
         for seg in &segs {
             for p in &pins {
