@@ -152,7 +152,6 @@ fn prepared(dict: &[u8]) -> &'static DecoderDictionary<'static> {
 pub struct Records {
     table: TableRef,
     dict: Option<&'static DecoderDictionary<'static>>,
-    buf: RefCell<Vec<u8>>,
     decompressor: RefCell<Option<zstd::bulk::Decompressor<'static>>>,
 }
 
@@ -169,25 +168,30 @@ impl Records {
         Ok(Records {
             table: read.table(GAMES)?,
             dict,
-            buf: RefCell::new(Vec::new()),
             decompressor: RefCell::new(decompressor),
         })
     }
 
     /// The raw stored form of a game.
     pub fn get(&self, id: u32) -> Result<Option<Vec<u8>>> {
-        let mut buf = self.buf.borrow_mut();
-        buf.clear();
-        let found = self
-            .table
-            .get_with(&id.to_be_bytes(), |v| buf.extend_from_slice(v))?;
-        if found.is_none() {
-            return Ok(None);
-        }
+        let mut out = Vec::new();
+        Ok(self.get_into(id, &mut out)?.then_some(out))
+    }
+
+    /// [`Records::get`] into `out` (its allocation kept for the next game, as a search that
+    /// reads thousands asks): false when no game has this id. The stored bytes are
+    /// decompressed where the storage engine holds them, not copied first.
+    pub fn get_into(&self, id: u32, out: &mut Vec<u8>) -> Result<bool> {
         let mut d = self.decompressor.borrow_mut();
-        unpack(&buf, self.dict.is_some(), d.as_mut())
-            .map(Some)
-            .map_err(|e| Error::Corrupt(format!("game {id}: {e}")))
+        let unpacked = self.table.get_with(&id.to_be_bytes(), |v| {
+            unpack_into(v, self.dict.is_some(), d.as_mut(), out)
+        })?;
+        match unpacked {
+            None => Ok(false),
+            Some(r) => r
+                .map(|()| true)
+                .map_err(|e| Error::Corrupt(format!("game {id}: {e}"))),
+        }
     }
 
     /// Every stored game in id order, decompressed: `f(id, raw stored form)`, until it
@@ -270,8 +274,24 @@ pub(crate) fn unpack(
     has_dict: bool,
     d: Option<&mut zstd::bulk::Decompressor<'static>>,
 ) -> std::result::Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    unpack_into(stored, has_dict, d, &mut out)?;
+    Ok(out)
+}
+
+/// [`unpack`] into `out`, which is cleared first.
+pub(crate) fn unpack_into(
+    stored: &[u8],
+    has_dict: bool,
+    d: Option<&mut zstd::bulk::Decompressor<'static>>,
+    out: &mut Vec<u8>,
+) -> std::result::Result<(), String> {
+    out.clear();
     match stored.split_first() {
-        Some((&RAW, rest)) => Ok(rest.to_vec()),
+        Some((&RAW, rest)) => {
+            out.extend_from_slice(rest);
+            Ok(())
+        }
         Some((&ZSTD_DICT, rest)) => {
             let d = d
                 .filter(|_| has_dict)
@@ -283,7 +303,14 @@ pub(crate) fn unpack(
             if size > 64 << 20 {
                 return Err("implausible game size".into());
             }
-            d.decompress(rest, size).map_err(|e| e.to_string())
+            out.reserve(size);
+            let n = d
+                .decompress_to_buffer(rest, out)
+                .map_err(|e| e.to_string())?;
+            if n != size {
+                return Err(format!("{n} bytes where the frame says {size}"));
+            }
+            Ok(())
         }
         Some((c, _)) => Err(format!("unknown codec {c}")),
         None => Err("empty record".into()),

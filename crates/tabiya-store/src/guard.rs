@@ -31,8 +31,13 @@ pub fn quiet_storage_panics() {
 }
 
 /// Runs `f` (a call into the storage engine about `file`), returning a panic inside it as an
-/// error: "`doing` FILE: the file is damaged…".
-pub(crate) fn caught<T>(file: &Path, doing: &str, f: impl FnOnce() -> Result<T>) -> Result<T> {
+/// error: "`doing` FILE: the file is damaged…". `doing` is only written out then (a
+/// `format_args!`, so that every read does not format its words).
+pub(crate) fn caught<T>(
+    file: &Path,
+    doing: impl std::fmt::Display,
+    f: impl FnOnce() -> Result<T>,
+) -> Result<T> {
     quiet_storage_panics();
     GUARDED.with(|g| g.set(g.get() + 1));
     let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));

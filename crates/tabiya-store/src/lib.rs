@@ -397,7 +397,7 @@ impl ReadTx {
     /// Opens a table for reading; a table never written reads as empty.
     pub fn table(&self, name: &str) -> Result<TableRef> {
         let file = self.file.clone();
-        let opened = guard::caught(&file, &format!("opening table {name} of"), || {
+        let opened = guard::caught(&file, format_args!("opening table {name} of"), || {
             Ok(self.txn.open_table(def(name)))
         })?;
         match opened {
@@ -440,7 +440,7 @@ impl TableRef {
         let doing = || self.doing("reading");
         guard::caught(
             &self.file,
-            &format!("reading table {} of", self.name),
+            format_args!("reading table {} of", self.name),
             || {
                 let v = t.get(key).map_err(|e| StoreError::new(doing(), e))?;
                 Ok(v.map(|g| f(g.value())))
@@ -461,7 +461,7 @@ impl TableRef {
         let doing = || self.doing("reading the last key of");
         guard::caught(
             &self.file,
-            &format!("reading the last key of table {} of", self.name),
+            format_args!("reading the last key of table {} of", self.name),
             || {
                 let v = t.last().map_err(|e| StoreError::new(doing(), e))?;
                 Ok(v.map(|(k, _)| k.value().to_vec()))
@@ -480,7 +480,7 @@ impl TableRef {
         let err = |e: redb::StorageError| StoreError::new(self.doing("scanning"), e);
         guard::caught(
             &self.file,
-            &format!("scanning table {} of", self.name),
+            format_args!("scanning table {} of", self.name),
             || {
                 let iter = match to {
                     Some(to) => t.range::<&[u8]>(from..to).map_err(err)?,
@@ -505,7 +505,7 @@ impl TableRef {
         let err = |e: redb::StorageError| StoreError::new(self.doing("reading"), e);
         guard::caught(
             &self.file,
-            &format!("reading table {} of", self.name),
+            format_args!("reading table {} of", self.name),
             || {
                 let mut iter = t.range::<&[u8]>(..=key).map_err(err)?;
                 match iter.next_back() {
@@ -524,7 +524,7 @@ impl TableRef {
         let Some(t) = &self.table else { return Ok(0) };
         guard::caught(
             &self.file,
-            &format!("counting table {} of", self.name),
+            format_args!("counting table {} of", self.name),
             || {
                 t.len()
                     .map_err(|e| StoreError::new(self.doing("counting"), e))
@@ -560,7 +560,7 @@ impl WriteTx {
     /// Opens a table for writing (created if needed). Several different tables may be open at
     /// once; drop them before committing.
     pub fn table<'t>(&'t self, name: &'t str) -> Result<TableMut<'t>> {
-        let table = guard::caught(&self.file, &format!("opening table {name} of"), || {
+        let table = guard::caught(&self.file, format_args!("opening table {name} of"), || {
             self.txn.open_table(def(name)).map_err(|e| {
                 StoreError::new(
                     format!("opening table {name} of {}", self.file.display()),

@@ -107,14 +107,19 @@ pub fn run(cmd: DbCommand) -> anyhow::Result<()> {
                 return print_json(&built);
             }
             println!(
-                "structure index of {}: {} games indexed in {} segment(s), {} in the square index; statistics of {} popular shapes (reached by {} games or more) over {} games; imports keep it from now on",
+                "structure index of {}: {} games indexed in {} segment(s), {} in the square index; statistics of {} popular shapes (reached by {} games or more) over {} games{}; imports keep it from now on",
                 a.db.dir().display(),
                 built.games,
                 built.segments,
                 built.squared,
                 built.statistics.records,
                 built.statistics.threshold,
-                built.statistics.games
+                built.statistics.games,
+                if built.recounted {
+                    ""
+                } else {
+                    " (as counted before: no game is new)"
+                }
             );
             Ok(())
         }

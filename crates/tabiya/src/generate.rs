@@ -16,7 +16,7 @@ pub struct GenArgs {
     /// Random seed: the same seed and sources give the same bytes.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Output file (.zst to compress; default standard output).
+    /// Output file (.zst to compress; `-` or none: standard output).
     #[arg(short, long)]
     pub output: Option<PathBuf>,
     /// Real games to learn from (default: the bundled sample).
@@ -27,7 +27,14 @@ pub struct GenArgs {
     pub json: bool,
 }
 
-pub fn run(args: GenArgs) -> anyhow::Result<()> {
+pub fn run(mut args: GenArgs) -> anyhow::Result<()> {
+    // `-o -` is standard output, as `tabiya import -` reads standard input.
+    if args.output.as_deref().is_some_and(|p| p.as_os_str() == "-") {
+        if args.json {
+            anyhow::bail!("--json needs --output FILE: standard output carries the games");
+        }
+        args.output = None;
+    }
     let req = GenRequest {
         games: args.games,
         seed: args.seed,

@@ -921,6 +921,15 @@ fn gen_is_deterministic_and_its_games_are_legal_pgn() {
     ]);
     let plain = zstd::decode_all(std::fs::File::open(&z).unwrap()).unwrap();
     assert_eq!(plain, std::fs::read(&a).unwrap());
+    // `-o -` is standard output (as `import -` is standard input): no file named `-`.
+    let twic = twic();
+    let args = ["gen", "--games", "300", "--seed", "7", "--from"];
+    let mut cmd = Command::new(BIN);
+    cmd.current_dir(d).args(args).arg(&twic).args(["-o", "-"]);
+    let piped = cmd.output().unwrap();
+    assert!(piped.status.success(), "{piped:?}");
+    assert_eq!(piped.stdout, std::fs::read(&a).unwrap());
+    assert!(!d.join("-").exists(), "a file named - was written");
 }
 
 /// Anastasian–Lewis (World Senior Teams 2016): Black's 41st move is ChessBase's null move

@@ -278,6 +278,13 @@ fn materials_and_pawn_structures_as_python_chess_counts_them_after_edits_and_del
     );
     let built = json(&["db", "structures", "--db", d, "--json"]);
     assert_eq!(built["games"], json!(2245), "{built}");
+    assert_eq!(built["recounted"], json!(true), "{built}");
+    // Asked again with nothing new: nothing built, the statistics kept as counted.
+    let rebuilt = json(&["db", "structures", "--db", d, "--json"]);
+    assert_eq!(rebuilt["games"], json!(0), "{rebuilt}");
+    assert_eq!(rebuilt["squared"], json!(0), "{rebuilt}");
+    assert_eq!(rebuilt["recounted"], json!(false), "{rebuilt}");
+    assert_eq!(rebuilt["statistics"], built["statistics"], "{rebuilt}");
     compare(&db, &qs, &expected, "indexed");
     same_as_replayed(&db, &plain, &qs, "indexed");
     // The start's pawns: every game has them; the shape statistics answer (no replay).

@@ -55,6 +55,8 @@ pub struct CheckReport {
     pub shape_segments: u64,
     /// Stored games whose shapes were computed again and found in their segments.
     pub shape_games: u64,
+    /// Stored games whose search lines were compared with their records.
+    pub line_games: u64,
     /// What is wrong (at most 50 a part).
     pub problems: Vec<Problem>,
     /// How many problems there were in all.

@@ -8,14 +8,19 @@
 //! them: each must be in the segment's row for its key, with its fingerprint and the game,
 //! and each material code in the segment's material directory. Pairs of more games than
 //! these are allowed (a game sharing a fingerprint costs a replay, never a wrong answer).
+//! Each stored game a square segment keeps a search line for has the line its record gives
+//! (or none, when its record can have none): a search plays the line, not the record.
 
 use tabiya_store::ReadTx;
 
 use super::{CheckReport, note};
+use crate::chess::stored::decode_line;
 use crate::index::amend::load_removed;
 use crate::records::Records;
 use crate::shapes::keys::MATERIAL_BIT;
+use crate::shapes::lines::{LineReader, line_of};
 use crate::shapes::rows::{MATERIAL, PAWNS, each_row, material_codes};
+use crate::shapes::squares::read_square_segments;
 use crate::shapes::{ShapeSegment, material_counts, material_key, read_segments};
 use crate::{Database, Error, Kind, Result, meta_u64};
 
@@ -61,7 +66,47 @@ pub(super) fn check(
         segment(read, seg, &removed, report)?;
     }
     statistics(read, &removed, report)?;
+    lines(read, &removed, report)?;
     crate::trace::trace("check: structure index", t0);
+    Ok(())
+}
+
+/// Each stored game a square segment keeps a line for: its line is the one its record gives.
+fn lines(read: &ReadTx, removed: &[u32], report: &mut CheckReport) -> Result<()> {
+    let Some(segs) = note(report, PART, "square segments", read_square_segments(read)) else {
+        return Ok(());
+    };
+    let with_lines = segs.iter().filter(|s| s.lines).map(|s| (s.first, s.end));
+    let mut reader = LineReader::new(read, with_lines.collect())?;
+    let records = Records::new(read)?;
+    for seg in segs.iter().filter(|s| s.lines) {
+        records.scan_range(seg.first, Some(seg.end), |id, raw| {
+            if removed.binary_search(&id).is_ok() {
+                return Ok(true);
+            }
+            // A record that does not decode is the games' check's to report.
+            let Ok((start, mode, moves, _)) = decode_line(raw) else {
+                return Ok(true);
+            };
+            let want = line_of(&start, mode, &moves);
+            let place = format!("square segment {}..{} game {id}", seg.first, seg.end);
+            match reader.line(id) {
+                Err(e) => report.problem(PART, place, format!("its search line: {}", why(e))),
+                Ok(got) => {
+                    let got: Option<Vec<u16>> = got.map(|c| {
+                        c.chunks_exact(2)
+                            .map(|b| u16::from_le_bytes([b[0], b[1]]))
+                            .collect()
+                    });
+                    if got != want {
+                        report.problem(PART, place, "its search line is not its main line");
+                    }
+                    report.line_games += 1;
+                }
+            }
+            Ok(true)
+        })?;
+    }
     Ok(())
 }
 

@@ -184,6 +184,7 @@ fn the_structure_index_checks_and_a_lost_row_a_lost_game_or_overlapping_segments
     let r = check(&dir).unwrap();
     assert!(r.ok(), "{:?}", r.problems);
     assert_eq!(r.shape_games, 211);
+    assert_eq!(r.line_games, 211);
     assert!(r.shape_segments >= 1);
     Database::open(&dir).unwrap().delete_games(&[5]).unwrap();
     let r = check(&dir).unwrap();
@@ -307,4 +308,58 @@ fn the_structure_index_checks_and_a_lost_row_a_lost_game_or_overlapping_segments
         "{:?}",
         r.problems
     );
+}
+
+/// A search line that is not its record's main line (two moves swapped, as a bug of ours
+/// could write them) is reported with its game; the others still check.
+#[test]
+fn a_search_line_unlike_its_record_is_reported() {
+    use crate::shapes::SHAPES;
+    use crate::shapes::lines::block_key;
+    use crate::shapes::squares::read_square_segments;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("db");
+    morphy_structures(&dir);
+    let (game, seg) = {
+        let db = Database::open(&dir).unwrap();
+        let read = db.store.read().unwrap();
+        let seg = read_square_segments(&read)
+            .unwrap()
+            .into_iter()
+            .find(|s| s.end > 1)
+            .unwrap();
+        assert!(seg.lines);
+        // The segment's first stored game (ids begin at 1): its first two codes swapped.
+        // A block: each game's count of codes plus one (two bytes), then the codes.
+        let game = seg.first.max(1);
+        let key = block_key(seg.first, 0);
+        let mut block = read.table(SHAPES).unwrap().get(&key).unwrap().unwrap();
+        let games = (seg.end - seg.first).min(32) as usize;
+        let count = |i: usize| usize::from(u16::from_le_bytes([block[2 * i], block[2 * i + 1]]));
+        let slot = (game - seg.first) as usize;
+        let at = 2 * games
+            + (0..slot)
+                .map(|i| 2 * count(i).saturating_sub(1))
+                .sum::<usize>();
+        assert!(count(slot) > 2, "a line of two moves at least");
+        let (a, b) = (block[at..at + 2].to_vec(), block[at + 2..at + 4].to_vec());
+        block[at..at + 2].copy_from_slice(&b);
+        block[at + 2..at + 4].copy_from_slice(&a);
+        drop(read);
+        let w = db.store.write().unwrap();
+        w.with_table(SHAPES, |t| t.put(&key, &block)).unwrap();
+        w.commit().unwrap();
+        (game, seg)
+    };
+    let r = check(&dir).unwrap();
+    let at = format!("square segment {}..{} game {game}", seg.first, seg.end);
+    assert_eq!(r.problem_count, 1, "{:?}", r.problems);
+    assert!(
+        r.problems.iter().any(|p| p.part == "shapes"
+            && p.place == at
+            && p.what == "its search line is not its main line"),
+        "{:?}",
+        r.problems
+    );
+    assert_eq!(r.line_games, 211);
 }

@@ -163,13 +163,50 @@ pub fn encode_move_ep(pos: &Chess, m: &Move, ep: Option<Square>, out: &mut Vec<u
     }
 }
 
-/// The `n`-th square of `squares` (0: the lowest), by clearing the lowest `n` first.
-fn nth_square(squares: Bitboard, n: usize) -> Option<Square> {
-    let mut left = squares.0;
-    for _ in 0..n.min(64) {
-        left &= left.wrapping_sub(1);
+/// Per byte value: how many bits it has set.
+const BYTE_COUNT: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = (b as u8).count_ones() as u8;
+        b += 1;
     }
-    (left != 0).then(|| Square::new(left.trailing_zeros()))
+    t
+};
+
+/// Per byte value and `n`: the index of its `n`-th set bit (0: the lowest; 8: none).
+const BYTE_NTH: [[u8; 8]; 256] = {
+    let mut t = [[8u8; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let (mut bit, mut n) = (0, 0);
+        while bit < 8 {
+            if b & (1 << bit) != 0 {
+                t[b][n] = bit as u8;
+                n += 1;
+            }
+            bit += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// The `n`-th square of `squares` (0: the lowest): whole bytes skipped by their count, then
+/// the square read from a table (a replay asks this twice a move).
+fn nth_square(squares: Bitboard, n: usize) -> Option<Square> {
+    let (mut left, mut n, mut base) = (squares.0, n, 0u32);
+    while left != 0 {
+        let byte = (left & 0xff) as usize;
+        let count = BYTE_COUNT[byte] as usize;
+        if n < count {
+            return Some(Square::new(base + u32::from(BYTE_NTH[byte][n])));
+        }
+        n -= count;
+        left >>= 8;
+        base += 8;
+    }
+    None
 }
 
 /// Reads one move code (see [`encode_move`]).
@@ -219,14 +256,61 @@ pub(crate) fn decode_move_ep(
     if board.kings().contains(to) {
         return Err(r.bad("move: a king taken"));
     }
+    Ok(plain_move(board, role, from, to, promotion))
+}
+
+/// The move of the mover's `role` from `from` to `to` on `board`, not castling: en passant
+/// when a pawn goes to an empty square of another file.
+pub(crate) fn plain_move(
+    board: &shakmaty::Board,
+    role: Role,
+    from: Square,
+    to: Square,
+    promotion: Option<Role>,
+) -> Move {
     if role == Role::Pawn && from.file() != to.file() && !board.occupied().contains(to) {
-        return Ok(Move::EnPassant { from, to });
+        return Move::EnPassant { from, to };
     }
-    Ok(Move::Normal {
+    Move::Normal {
         role,
         from,
         capture: board.role_at(to),
         to,
         promotion,
-    })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The table's answer is the `n`-th of the squares as they are listed in order, for
+    /// every `n` up to one past the last, on boards from empty to full.
+    #[test]
+    fn the_nth_square_is_the_nth_listed() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut boards = vec![0, u64::MAX, 1, 1 << 63, 0x8000_0000_0000_0001];
+        for _ in 0..2000 {
+            // xorshift; every other board sparse (the pieces of one side).
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            boards.push(if boards.len() % 2 == 0 {
+                x
+            } else {
+                x & x.rotate_left(17)
+            });
+        }
+        for b in boards {
+            let listed: Vec<Square> = Bitboard(b).into_iter().collect();
+            for n in 0..=listed.len() {
+                assert_eq!(
+                    nth_square(Bitboard(b), n),
+                    listed.get(n).copied(),
+                    "{b:#x} {n}"
+                );
+            }
+            assert_eq!(nth_square(Bitboard(b), 64), None);
+        }
+    }
 }

@@ -24,10 +24,14 @@ pub struct StructuresBuilt {
     pub games: u64,
     /// Shape segments written.
     pub segments: u64,
-    /// Games added to the square index (those no square segment covered).
+    /// Games added to the square index (those no square segment covered, or whose segment
+    /// was written as segments no longer are).
     pub squared: u64,
-    /// The shape statistics, counted again.
+    /// The shape statistics: counted again, or as they were counted before.
     pub statistics: super::ShapeStatsCounted,
+    /// Whether they were counted again (not when they counted every stored game already
+    /// and no game was indexed now).
+    pub recounted: bool,
 }
 
 /// Whether the database read by `read` keeps the structure index.
@@ -89,7 +93,14 @@ impl Database {
             self.committed();
         }
         built.squared = self.build_square_index(true)?;
-        built.statistics = self.count_shape_stats()?;
+        let kept = match built.games {
+            0 => self.shape_stats_current()?,
+            _ => None,
+        };
+        (built.statistics, built.recounted) = match kept {
+            Some(counted) => (counted, false),
+            None => (self.count_shape_stats()?, true),
+        };
         Ok(built)
     }
 }

@@ -19,12 +19,14 @@
 //! - [`rows`]: the table's rows, written and read.
 //! - [`build`]: whether a database keeps the index; building it for stored games.
 //! - [`squares`]: the squares each piece stood on, per game (what narrows a pattern).
+//! - [`lines`]: each game's main line as from–to codes (what a search replays).
 //! - [`stands`]: where each shape of a game begins, and what a search counts there.
 //! - [`stats`]: statistics kept for popular shapes (what a search of one answers).
 //! - [`tally`]: counting them, and patching them when games change.
 
 pub mod build;
 pub mod keys;
+pub mod lines;
 pub mod rows;
 pub mod squares;
 pub mod stands;

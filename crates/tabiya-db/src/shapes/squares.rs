@@ -15,19 +15,21 @@
 //!
 //! | `shapes` key | value |
 //! |---|---|
-//! | `Q`, first id (u32 BE) | one past its last id (u32 BE), then the number of bands (u8) and each band's first ply (u16 BE) |
+//! | `Q`, first id (u32 BE) | one past its last id (u32 BE), then the number of bands (u8) and each band's first ply (u16 BE), then 1 (u8) when the segment keeps its games' search lines ([`super::lines`]) |
 //! | `q`, first id, piece (u8: colour × 6 + role − 1), square (u8), band (u8) | the games' bitmap: `0`, then their count and the offsets from the first id as varint deltas; or `1`, then the zstd of the bitset |
 //!
 //! A bitmap no game has is not written. A segment is read with the bands it was written
 //! with; one written before bands (its head four bytes, its keys without the band) as one
-//! band over the whole game. `tabiya db structures` builds again those not in today's
-//! bands.
+//! band over the whole game. A segment written before search lines has none: its games are
+//! replayed from their records. `tabiya db structures` builds again those not in today's
+//! bands or without lines.
 
 use shakmaty::{Chess, Color, Piece, Position, Square};
 use tabiya_store::{ReadTx, WriteTx};
 use tabiya_structure::piece_index;
 
 use super::SHAPES;
+use super::lines::{BLOCK_GAMES, block_key, block_keys, encode_block, line_of};
 use crate::chess::stored::decode_line;
 use crate::codec::{DecodeError, Reader, put_varint};
 use crate::records::Records;
@@ -54,37 +56,46 @@ pub fn band_of(ply: u32) -> usize {
 /// The squares each piece ([`piece_index`]) stood on in each band of a game's main line.
 pub type GameSquares = [[u64; 12]; BANDS];
 
-/// One square segment: the ids it covers, and the first ply of each of its bands (none:
-/// written before bands, one band covers the whole game and its keys have no band).
+/// One square segment: the ids it covers, the first ply of each of its bands (none:
+/// written before bands, one band covers the whole game and its keys have no band), and
+/// whether it keeps its games' search lines.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SquareSegment {
     pub first: u32,
     pub end: u32,
     pub starts: Vec<u32>,
+    pub lines: bool,
 }
 
 impl SquareSegment {
-    /// Whether it was written in today's bands.
+    /// Whether it was written as segments are today: in today's bands, with lines.
     fn current(&self) -> bool {
-        self.starts == BAND_STARTS
+        self.starts == BAND_STARTS && self.lines
     }
 }
 
-/// A segment head's bands: none (four bytes, written before bands), or their count and
-/// first plies (the first 0, ascending, at most 16).
-fn read_starts(v: &[u8]) -> Option<Vec<u32>> {
+/// A segment head's bands and whether it keeps lines: no band (four bytes, written before
+/// bands), or their count and first plies (the first 0, ascending, at most 16), then
+/// optionally the lines' flag (1).
+fn read_starts(v: &[u8]) -> Option<(Vec<u32>, bool)> {
     let (&n, rest) = match v.get(4..)? {
-        [] => return Some(Vec::new()),
+        [] => return Some((Vec::new(), false)),
         more => more.split_first()?,
     };
-    if n == 0 || n > 16 || rest.len() != 2 * usize::from(n) {
+    let bands = 2 * usize::from(n);
+    let lines = match rest.get(bands..)? {
+        [] => false,
+        [1] => true,
+        _ => return None,
+    };
+    if n == 0 || n > 16 {
         return None;
     }
-    let starts: Vec<u32> = rest
+    let starts: Vec<u32> = rest[..bands]
         .chunks(2)
         .map(|c| u32::from(u16::from_be_bytes([c[0], c[1]])))
         .collect();
-    (starts[0] == 0 && starts.windows(2).all(|w| w[0] < w[1])).then_some(starts)
+    (starts[0] == 0 && starts.windows(2).all(|w| w[0] < w[1])).then_some((starts, lines))
 }
 
 /// The candidates of a pattern in one square segment: sorted ids, and for each the last
@@ -95,9 +106,14 @@ pub struct Pinned {
     pub until: Vec<u32>,
 }
 
-/// The squares each piece stood on in each band of a stored game's main line.
-pub fn game_squares(raw: &[u8]) -> std::result::Result<GameSquares, DecodeError> {
-    let (start, _, line, _) = decode_line(raw)?;
+/// What a square segment keeps of a game: the squares each piece stood on in each band of
+/// its main line, and its search line (none: see [`super::lines`]).
+pub type GameEntry = (GameSquares, Option<Vec<u16>>);
+
+/// A stored game's [`GameEntry`].
+pub fn game_squares(raw: &[u8]) -> std::result::Result<GameEntry, DecodeError> {
+    let (start, mode, line, _) = decode_line(raw)?;
+    let search_line = line_of(&start, mode, &line);
     let mut pos: Chess = start;
     let mut ever = [[0u64; 12]; BANDS];
     let mut note = |pos: &Chess, ply: u32| {
@@ -115,7 +131,7 @@ pub fn game_squares(raw: &[u8]) -> std::result::Result<GameSquares, DecodeError>
         pos.play_unchecked(*m);
         note(&pos, ply);
     }
-    Ok(ever)
+    Ok((ever, search_line))
 }
 
 /// The keys of every bitmap of the segment starting at `first`, with or without bands: from
@@ -146,10 +162,11 @@ pub fn read_square_segments(read: &ReadTx) -> Result<Vec<SquareSegment>> {
     read.table(SHAPES)?
         .scan(&[HEAD], Some(&[HEAD + 1]), |k, v| {
             match (<[u8; 4]>::try_from(&k[1..]), v.get(..4), read_starts(v)) {
-                (Ok(first), Some(end), Some(starts)) => out.push(SquareSegment {
+                (Ok(first), Some(end), Some((starts, lines))) => out.push(SquareSegment {
                     first: u32::from_be_bytes(first),
                     end: u32::from_be_bytes(end.try_into().expect("four bytes")),
                     starts,
+                    lines,
                 }),
                 _ => bad = Some(k.to_vec()),
             }
@@ -161,6 +178,15 @@ pub fn read_square_segments(read: &ReadTx) -> Result<Vec<SquareSegment>> {
         )));
     }
     Ok(out)
+}
+
+/// The square segments that keep their games' search lines: (first id, one past the last).
+pub fn line_segments(read: &ReadTx) -> Result<Vec<(u32, u32)>> {
+    Ok(read_square_segments(read)?
+        .into_iter()
+        .filter(|s| s.lines)
+        .map(|s| (s.first, s.end))
+        .collect())
 }
 
 /// Encodes a bitmap of `n` games (offsets sorted): the shorter of its two forms.
@@ -221,16 +247,18 @@ fn decode_bitmap(data: &[u8], n: u32) -> std::result::Result<Vec<u8>, DecodeErro
 }
 
 /// Writes the square segment of the games `first..end` (`squares`: each stored game's, by
-/// id), in bands.
+/// id), in bands, with their search lines.
 pub(crate) fn write_square_segment(
     w: &WriteTx,
     first: u32,
     end: u32,
-    squares: &[(u32, GameSquares)],
+    squares: &[(u32, GameEntry)],
 ) -> Result<()> {
     let n = end - first;
     let mut members: Vec<Vec<u32>> = vec![Vec::new(); BANDS * 12 * 64];
-    for (id, bands) in squares {
+    let mut lines: Vec<Option<Vec<u16>>> = vec![None; n as usize];
+    for (id, (bands, line)) in squares {
+        lines[(id - first) as usize].clone_from(line);
         for (band, ever) in bands.iter().enumerate() {
             for (piece, bb) in ever.iter().enumerate() {
                 for sq in shakmaty::Bitboard(*bb) {
@@ -255,9 +283,15 @@ pub(crate) fn write_square_segment(
     for s in BAND_STARTS {
         head.extend_from_slice(&(s as u16).to_be_bytes());
     }
+    head.push(1);
     w.with_table(SHAPES, |t| {
         for (k, v) in &rows {
             t.put(k, v)?;
+        }
+        for (block, games) in lines.chunks(BLOCK_GAMES as usize).enumerate() {
+            if games.iter().any(Option::is_some) {
+                t.put(&block_key(first, block as u32), &encode_block(games))?;
+            }
         }
         t.put(&super::rows::seg_key(HEAD, first), &head)
     })?;
@@ -346,6 +380,8 @@ impl Database {
                     for s in &old {
                         let (from, to) = bitmap_keys(s.first);
                         t.remove_range(&from, &to)?;
+                        let (from, to) = block_keys(s.first);
+                        t.remove_range(&from, &to)?;
                         t.remove(&super::rows::seg_key(HEAD, s.first))?;
                     }
                     Ok(())
@@ -376,7 +412,7 @@ impl Database {
 }
 
 /// The squares of the stored games with ids in `from..to`, read on every core.
-pub(crate) fn squares_of(read: &ReadTx, from: u32, to: u32) -> Result<Vec<(u32, GameSquares)>> {
+pub(crate) fn squares_of(read: &ReadTx, from: u32, to: u32) -> Result<Vec<(u32, GameEntry)>> {
     let workers = crate::workers::for_items((to - from) as usize);
     let share = crate::workers::id_shares(from, to, workers);
     let parts = crate::workers::run(workers, "square index", |i| {
@@ -496,7 +532,7 @@ mod tests {
         for seg in &segs {
             let squares = squares_of(&read, seg.first, seg.end).unwrap();
             let mut members: Vec<Vec<u32>> = vec![Vec::new(); 12 * 64];
-            for (id, bands) in &squares {
+            for (id, (bands, _)) in &squares {
                 for piece in 0..12 {
                     let ever = bands.iter().fold(0, |a, b| a | b[piece]);
                     for sq in shakmaty::Bitboard(ever) {
@@ -506,6 +542,8 @@ mod tests {
             }
             w.with_table(SHAPES, |t| {
                 let (from, to) = bitmap_keys(seg.first);
+                t.remove_range(&from, &to)?;
+                let (from, to) = block_keys(seg.first);
                 t.remove_range(&from, &to)?;
                 for (i, m) in members.iter().enumerate().filter(|(_, m)| !m.is_empty()) {
                     let key = bitmap_key(seg.first, i / 64, Square::new(i as u32 % 64), None);
@@ -557,13 +595,22 @@ mod tests {
     #[test]
     fn a_heads_bands_are_read_or_refused() {
         let head = |tail: &[u8]| [&[0, 0, 1, 0][..], tail].concat();
-        assert_eq!(read_starts(&head(&[])), Some(vec![]));
-        assert_eq!(read_starts(&head(&[2, 0, 0, 0, 16])), Some(vec![0, 16]));
-        // Not from ply 0, not ascending, cut short.
+        assert_eq!(read_starts(&head(&[])), Some((vec![], false)));
+        assert_eq!(
+            read_starts(&head(&[2, 0, 0, 0, 16])),
+            Some((vec![0, 16], false))
+        );
+        assert_eq!(
+            read_starts(&head(&[2, 0, 0, 0, 16, 1])),
+            Some((vec![0, 16], true))
+        );
+        // Not from ply 0, not ascending, cut short, a flag not 1, bytes after it.
         assert_eq!(read_starts(&head(&[1, 0, 5])), None);
         assert_eq!(read_starts(&head(&[2, 0, 0, 0, 0])), None);
         assert_eq!(read_starts(&head(&[2, 0, 0])), None);
         assert_eq!(read_starts(&head(&[0])), None);
+        assert_eq!(read_starts(&head(&[1, 0, 0, 2])), None);
+        assert_eq!(read_starts(&head(&[1, 0, 0, 1, 1])), None);
     }
 
     #[test]

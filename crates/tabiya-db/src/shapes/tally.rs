@@ -251,6 +251,26 @@ impl Database {
         })
     }
 
+    /// The shape statistics as counted, when they count every stored game (none imported
+    /// since) with today's bar: then counting them again would give the same records.
+    pub(crate) fn shape_stats_current(&self) -> Result<Option<ShapeStatsCounted>> {
+        let read = self.store.read()?;
+        let end = Records::new(&read)?.ids_end()?;
+        let Some(c) = coverage(&read)? else {
+            return Ok(None);
+        };
+        let removed = load_removed(&read)?;
+        let games = end.saturating_sub(removed.len() as u32);
+        if c.through < end || c.threshold != threshold(games) {
+            return Ok(None);
+        }
+        Ok(Some(ShapeStatsCounted {
+            games: u64::from(games),
+            records: read.table(SHAPE_STATS)?.len()?,
+            threshold: c.threshold,
+        }))
+    }
+
     /// Counts the shape statistics again when they are missing, or when the games imported
     /// since they were counted are an eighth of those counted (until then a search replays
     /// them). None when nothing was due.

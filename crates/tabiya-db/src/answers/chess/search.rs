@@ -15,18 +15,20 @@ use serde::Serialize;
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
-use shakmaty::{Chess, Color, EnPassantMode, Position};
+use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
 use tabiya_structure::{PawnStructure, Query};
 
 use super::explore::{MoveRow, Player, tag};
 use super::filter::GameFilter;
 use crate::answers::snapshot::Snapshot;
 use crate::chess::moves::{move_code, names_as_played};
-use crate::chess::stored::{decode_line, read_line};
+use crate::chess::stored::{LineReader, decode_line, read_line};
+use crate::codec::DecodeError;
 use crate::facts::FactsReader;
 use crate::game::NO_MOVE;
 use crate::players::PlayersReader;
 use crate::records::Records;
+use crate::shapes::lines::{LineMoves, LineReader as SearchLines};
 use crate::stats::{GameFacts, Stats};
 use crate::{Error, GameSort, Result};
 
@@ -322,6 +324,7 @@ impl Snapshot<'_> {
             _ => crate::workers::for_items(usize::MAX),
         };
         let read = self.read.clone();
+        let line_segments = crate::shapes::squares::line_segments(&read)?;
         let results = crate::workers::run(workers, "search", |i| {
             let (ids, until, ranges) = candidates.share(i, workers);
             let mut w = Worker {
@@ -329,6 +332,8 @@ impl Snapshot<'_> {
                 filter,
                 want_next,
                 games: Records::new(&read)?,
+                lines: SearchLines::new(&read, line_segments.clone())?,
+                stored: Vec::new(),
                 facts: FactsReader::new(&read)?,
                 players: PlayersReader::new(&read)?,
                 found: Found::default(),
@@ -479,6 +484,10 @@ struct Worker<'q> {
     filter: &'q GameFilter,
     want_next: bool,
     games: Records,
+    /// The games' search lines, where their square segments keep them.
+    lines: SearchLines,
+    /// The game being asked, decompressed (one allocation for all).
+    stored: Vec<u8>,
     facts: FactsReader,
     players: PlayersReader,
     found: Found,
@@ -505,22 +514,37 @@ impl Worker<'_> {
         if !self.filter.accepts(&facts, &players) {
             return Ok(());
         }
-        let owned;
-        let raw = match raw {
-            Some(r) => r,
-            None => {
-                // A game no longer stored (removed by another path) matches nothing.
-                let Some(stored) = self.games.get(id)? else {
-                    return Ok(());
+        // Its search line when its square segment keeps one (no record read, no move
+        // decoded by attacks), else its record.
+        let line = match raw {
+            Some(_) => None,
+            None => self.lines.line(id)?,
+        };
+        let located = match (line, raw) {
+            (Some(codes), _) => {
+                self.found.replayed += 1;
+                let (start, mode) = (Chess::default(), shakmaty::CastlingMode::Standard);
+                let moves = LineMoves::new(codes);
+                locate(self.query, start, mode, moves, self.want_next, until)
+            }
+            (None, raw) => {
+                let raw = match raw {
+                    Some(r) => r,
+                    None => {
+                        // A game no longer stored (removed by another path) matches nothing.
+                        if !self.games.get_into(id, &mut self.stored)? {
+                            return Ok(());
+                        }
+                        &self.stored
+                    }
                 };
-                owned = stored;
-                &owned
+                self.found.replayed += 1;
+                read_line(raw).and_then(|(start, mode, moves)| {
+                    locate(self.query, start, mode, moves, self.want_next, until)
+                })
             }
         };
-        self.found.replayed += 1;
-        let Some(at) = locate(self.query, raw, self.want_next, until)
-            .map_err(|e| Error::Corrupt(format!("game {id}: {e}")))?
-        else {
+        let Some(at) = located.map_err(|e| Error::Corrupt(format!("game {id}: {e}")))? else {
             return Ok(());
         };
         let Located {
@@ -573,16 +597,36 @@ struct Located {
     next: Option<u128>,
 }
 
-/// Reads a stored game's main line as far as `query` needs: to its first match (and to
-/// the next pawn structure after it when `want_next`), no further; none when it has not
-/// matched by ply `until` (the square index's word that no later ply can).
+/// A game's main line read move by move: from its record, or from its search line.
+trait Moves {
+    /// The move played from `pos` (the line's position so far), `None` past its end.
+    fn next_move(&mut self, pos: &Chess) -> std::result::Result<Option<Move>, DecodeError>;
+}
+
+impl Moves for LineReader<'_> {
+    fn next_move(&mut self, pos: &Chess) -> std::result::Result<Option<Move>, DecodeError> {
+        LineReader::next_move(self, pos)
+    }
+}
+
+impl Moves for LineMoves<'_> {
+    fn next_move(&mut self, pos: &Chess) -> std::result::Result<Option<Move>, DecodeError> {
+        LineMoves::next_move(self, pos)
+    }
+}
+
+/// Reads a game's main line (from `start`, castling in `mode`) as far as `query` needs: to
+/// its first match (and to the next pawn structure after it when `want_next`), no further;
+/// none when it has not matched by ply `until` (the square index's word that no later ply
+/// can).
 fn locate(
     query: &Query,
-    raw: &[u8],
+    start: Chess,
+    mode: shakmaty::CastlingMode,
+    mut line: impl Moves,
     want_next: bool,
     until: u32,
-) -> std::result::Result<Option<Located>, crate::codec::DecodeError> {
-    let (start, mode, mut line) = read_line(raw)?;
+) -> std::result::Result<Option<Located>, DecodeError> {
     let hold = query.hold();
     // Held for several plies: the match began `hold - 1` plies back, replayed from the moves.
     let mut moves = Vec::new();
