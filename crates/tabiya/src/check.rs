@@ -77,6 +77,13 @@ pub fn run(args: CheckArgs) -> anyhow::Result<()> {
                 r.card_reviews,
                 r.evals
             )?;
+            if r.shape_segments > 0 {
+                writeln!(
+                    w,
+                    "    structure index: {} segments, {} games' shapes found, {} games' search lines as their records",
+                    r.shape_segments, r.shape_games, r.line_games
+                )?;
+            }
         }
     }
     if !r.ok() {

@@ -55,11 +55,15 @@ fn check_verifies_the_structure_index() {
     let r = checked(&db);
     assert_eq!(r["shapeSegments"], 2, "{r}");
     assert_eq!(r["shapeGames"], r["games"], "{r}");
+    assert_eq!(r["lineGames"], r["games"], "{r}");
     let out = run_ok(&["check", "--db", d]);
-    assert!(
-        String::from_utf8_lossy(&out.stdout).starts_with("ok: "),
-        "{out:?}"
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("ok: "), "{out:?}");
+    let games = &r["games"];
+    let said = format!(
+        "structure index: 2 segments, {games} games' shapes found, {games} games' search lines"
     );
+    assert!(text.contains(&said), "{text}");
 }
 
 #[test]
