@@ -77,7 +77,7 @@ fn lines(read: &ReadTx, removed: &[u32], report: &mut CheckReport) -> Result<()>
         return Ok(());
     };
     let with_lines = segs.iter().filter(|s| s.lines).map(|s| (s.first, s.end));
-    let mut reader = LineReader::new(read, with_lines.collect())?;
+    let reader = LineReader::new(read, with_lines.collect())?;
     let records = Records::new(read)?;
     for seg in segs.iter().filter(|s| s.lines) {
         records.scan_range(seg.first, Some(seg.end), |id, raw| {

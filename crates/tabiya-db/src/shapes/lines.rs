@@ -64,10 +64,9 @@ pub fn decode(pos: &Chess, code: u16) -> std::result::Result<Move, &'static str>
     let to = Square::new(u32::from(code >> 6 & 63));
     let board = pos.board();
     let us = board.by_color(pos.turn());
-    if !us.contains(from) {
+    let Some(role) = board.role_at(from).filter(|_| us.contains(from)) else {
         return Err(bad("search line: no piece of the mover"));
-    }
-    let role = board.role_at(from).expect("one of the mover's pieces");
+    };
     if code & 1 << 15 != 0 {
         let castle = Move::Castle {
             king: from,
@@ -145,14 +144,15 @@ fn block_line(
     }
 }
 
-/// Reads games' lines: the segments that keep them, and the line last read.
+/// Blocks a run of lines may skip between two games asked for: past that, a new cursor is
+/// cheaper than reading the blocks between.
+const RUN_GAP: u32 = 8;
+
+/// Reads games' lines: the segments that keep them.
 pub struct LineReader {
     table: TableRef,
     /// Segments with lines: (first id, one past the last).
     segments: Vec<(u32, u32)>,
-    /// The codes of the game last read (its block is read where the storage engine holds
-    /// it, and only the game's codes copied).
-    codes: Vec<u8>,
 }
 
 impl LineReader {
@@ -162,30 +162,92 @@ impl LineReader {
         Ok(LineReader {
             table: read.table(SHAPES)?,
             segments,
-            codes: Vec::new(),
         })
     }
 
-    /// The codes of game `id`'s line (two bytes each, see the module), or none: the game is
-    /// to be read from its record.
-    pub fn line(&mut self, id: u32) -> Result<Option<&[u8]>> {
-        let at = self.segments.partition_point(|s| s.1 <= id);
-        let Some(&(first, end)) = self.segments.get(at).filter(|s| s.0 <= id) else {
-            return Ok(None);
-        };
-        let block = (id - first) / BLOCK_GAMES;
-        let games = (end - first - block * BLOCK_GAMES).min(BLOCK_GAMES) as usize;
-        let slot = ((id - first) % BLOCK_GAMES) as usize;
-        let codes = &mut self.codes;
-        codes.clear();
-        let read = self
-            .table
-            .get_with(&block_key(first, block), |v| {
-                block_line(v, games, slot).map(|l| l.map(|l| codes.extend_from_slice(l)))
-            })?
-            .transpose()
-            .map_err(|e| crate::Error::Corrupt(format!("game {id}: {e}")))?;
-        Ok(read.flatten().map(|()| &self.codes[..]))
+    /// `f(i, codes)` for each game `ids[i]` (ascending) a segment keeps a line for, its codes
+    /// two bytes each (see the module); returns the indices of the others (to be read from
+    /// their records), ascending. The blocks are read in key order, one cursor for each run
+    /// of nearby blocks (no lookup from the root for each game: a search asks hundreds of
+    /// thousands). Stops at `f`'s first error.
+    pub fn each_line(
+        &self,
+        ids: &[u32],
+        mut f: impl FnMut(usize, &[u8]) -> Result<()>,
+    ) -> Result<Vec<usize>> {
+        let mut missing = Vec::new();
+        let mut i = 0;
+        let mut seg = 0;
+        while i < ids.len() {
+            seg += self.segments[seg..].partition_point(|s| s.1 <= ids[i]);
+            let Some(&(first, end)) = self.segments.get(seg).filter(|s| s.0 <= ids[i]) else {
+                missing.push(i);
+                i += 1;
+                continue;
+            };
+            // A run: the following games of this segment whose blocks are near each other.
+            let block_of = |id: u32| (id - first) / BLOCK_GAMES;
+            let mut j = i + 1;
+            while j < ids.len()
+                && ids[j] < end
+                && block_of(ids[j]) <= block_of(ids[j - 1]) + RUN_GAP
+            {
+                j += 1;
+            }
+            let (b0, b1) = (block_of(ids[i]), block_of(ids[j - 1]));
+            let mut at = i;
+            let mut failed = None;
+            // (A segment has at most 2,048 blocks: the key past the last fits.)
+            let to = block_key(first, b1 + 1);
+            self.table.scan(&block_key(first, b0), Some(&to), |k, v| {
+                let Some(block) = k
+                    .get(5..7)
+                    .map(|b| u32::from(u16::from_be_bytes([b[0], b[1]])))
+                else {
+                    return true;
+                };
+                // Games of blocks not written (none of their games has a line).
+                while at < j && block_of(ids[at]) < block {
+                    missing.push(at);
+                    at += 1;
+                }
+                let start = first + block * BLOCK_GAMES;
+                let games = (end - start).min(BLOCK_GAMES) as usize;
+                while at < j && block_of(ids[at]) == block {
+                    let slot = (ids[at] - start) as usize;
+                    let step = match block_line(v, games, slot) {
+                        Ok(Some(codes)) => f(at, codes),
+                        Ok(None) => {
+                            missing.push(at);
+                            Ok(())
+                        }
+                        Err(e) => Err(crate::Error::Corrupt(format!("game {}: {e}", ids[at]))),
+                    };
+                    if let Err(e) = step {
+                        failed = Some(e);
+                        return false;
+                    }
+                    at += 1;
+                }
+                at < j
+            })?;
+            if let Some(e) = failed {
+                return Err(e);
+            }
+            missing.extend(at..j);
+            i = j;
+        }
+        Ok(missing)
+    }
+
+    /// The codes of game `id`'s line, or none (see [`LineReader::each_line`]).
+    pub fn line(&self, id: u32) -> Result<Option<Vec<u8>>> {
+        let mut out = None;
+        self.each_line(&[id], |_, codes| {
+            out = Some(codes.to_vec());
+            Ok(())
+        })?;
+        Ok(out)
     }
 }
 
@@ -244,7 +306,7 @@ mod tests {
         let read = db.store.read().unwrap();
         let segments = super::super::squares::read_square_segments(&read).unwrap();
         assert!(!segments.is_empty() && segments.iter().all(|s| s.lines));
-        let mut lines =
+        let lines =
             LineReader::new(&read, super::super::squares::line_segments(&read).unwrap()).unwrap();
         let (mut games, mut without, mut moves) = (0, 0, 0);
         let (mut promotions, mut castles, mut ep) = (0, 0, 0);
@@ -263,7 +325,7 @@ mod tests {
                     return Ok(true);
                 };
                 games += 1;
-                let mut read = LineMoves::new(codes);
+                let mut read = LineMoves::new(&codes);
                 let mut pos = start;
                 for m in &line {
                     assert_eq!(read.next_move(&pos).unwrap().as_ref(), Some(m), "game {id}");
@@ -278,6 +340,26 @@ mod tests {
             })
             .unwrap();
         assert!(games > 2000 && moves > 100_000, "{games} {moves}");
+        // Read in runs for many games at once (all, every third): the same lines.
+        let ids: Vec<u32> = Records::new(&read).unwrap().ids().unwrap();
+        for step in [1, 3] {
+            let asked: Vec<u32> = ids.iter().copied().step_by(step).collect();
+            let mut got: Vec<Option<Vec<u8>>> = vec![None; asked.len()];
+            let missing = lines
+                .each_line(&asked, |i, codes| {
+                    got[i] = Some(codes.to_vec());
+                    Ok(())
+                })
+                .unwrap();
+            for (i, id) in asked.iter().enumerate() {
+                assert_eq!(got[i], lines.line(*id).unwrap(), "game {id}");
+                assert_eq!(
+                    got[i].is_none(),
+                    missing.binary_search(&i).is_ok(),
+                    "game {id}"
+                );
+            }
+        }
         // The Chess960 games (each from its own set-up position) are read from records.
         assert!(without >= 2, "{without}");
         assert!(

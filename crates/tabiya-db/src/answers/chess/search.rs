@@ -10,6 +10,7 @@
 //! so an index candidate that cannot match costs a replay, never a wrong answer.
 
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 
 use serde::Serialize;
 use shakmaty::fen::Fen;
@@ -26,6 +27,7 @@ use crate::chess::stored::{LineReader, decode_line, read_line};
 use crate::codec::DecodeError;
 use crate::facts::FactsReader;
 use crate::game::NO_MOVE;
+use crate::keymap::KeyHasher;
 use crate::players::PlayersReader;
 use crate::records::Records;
 use crate::shapes::lines::{LineMoves, LineReader as SearchLines};
@@ -159,7 +161,7 @@ pub(super) struct Found {
     pub hits: Vec<Hit>,
     /// Every matching game's results (the hits may be a page of them).
     pub totals: Stats,
-    pub moves: HashMap<u16, MoveSums>,
+    pub moves: HashMap<u16, MoveSums, BuildHasherDefault<KeyHasher>>,
     /// Next pawn structure (by key) and the games' results.
     pub next: HashMap<u128, Stats>,
     pub replayed: u64,
@@ -332,24 +334,33 @@ impl Snapshot<'_> {
                 filter,
                 want_next,
                 games: Records::new(&read)?,
-                lines: SearchLines::new(&read, line_segments.clone())?,
                 stored: Vec::new(),
                 facts: FactsReader::new(&read)?,
                 players: PlayersReader::new(&read)?,
                 found: Found::default(),
                 seen: 0,
             };
-            for (&id, &until) in ids.iter().zip(until) {
-                if !removed(id) {
-                    w.game(id, None, until)?;
-                }
+            // The games with search lines from them (read in key order), the rest from
+            // their records.
+            let (ids, until): (Vec<u32>, Vec<u32>) = ids
+                .iter()
+                .zip(until)
+                .filter(|(id, _)| !removed(**id))
+                .map(|(&id, &u)| (id, u))
+                .unzip();
+            let lines = SearchLines::new(&read, line_segments.clone())?;
+            let rest = lines.each_line(&ids, |i, codes| {
+                w.game(ids[i], Source::Line(codes), until[i])
+            })?;
+            for i in rest {
+                w.game(ids[i], Source::Record, until[i])?;
             }
             let games = Records::new(&read)?;
             for (a, b) in ranges {
                 games.scan_range(a, Some(b), |id, raw| {
                     if !removed(id) {
                         w.found.unindexed += 1;
-                        w.game(id, Some(raw), u32::MAX)?;
+                        w.game(id, Source::Raw(raw), u32::MAX)?;
                     }
                     Ok(true)
                 })?;
@@ -398,11 +409,18 @@ impl Snapshot<'_> {
         rows.truncate(page.moves);
         // (The search is asked by rating, date or id: by the facts alone.)
         let none = crate::answers::ListKey::default();
-        hits.sort_by(|a, b| {
+        let order = |a: &Hit, b: &Hit| {
             page.sort
                 .order((&a.facts, &none), (&b.facts, &none))
                 .then(a.id.cmp(&b.id))
-        });
+        };
+        // The page's games only are put in order (the order is total: ties go by id).
+        let wanted = page.offset.saturating_add(page.limit);
+        if wanted < hits.len() {
+            hits.select_nth_unstable_by(wanted, order);
+            hits.truncate(wanted);
+        }
+        hits.sort_by(order);
         let mut list = Vec::new();
         for h in hits.iter().skip(page.offset).take(page.limit) {
             list.push(self.search_game(h)?);
@@ -484,8 +502,6 @@ struct Worker<'q> {
     filter: &'q GameFilter,
     want_next: bool,
     games: Records,
-    /// The games' search lines, where their square segments keep them.
-    lines: SearchLines,
     /// The game being asked, decompressed (one allocation for all).
     stored: Vec<u8>,
     facts: FactsReader,
@@ -494,10 +510,19 @@ struct Worker<'q> {
     seen: u64,
 }
 
+/// Where a worker reads a game's moves.
+enum Source<'a> {
+    /// Its record, to be read.
+    Record,
+    /// Its record, read by a scan.
+    Raw(&'a [u8]),
+    /// Its search line's codes.
+    Line(&'a [u8]),
+}
+
 impl Worker<'_> {
-    /// Asks one game (its stored form given when a scan read it already), replayed no
-    /// further than ply `until` unless it matched by then.
-    fn game(&mut self, id: u32, raw: Option<&[u8]>, until: u32) -> Result<()> {
+    /// Asks one game, replayed no further than ply `until` unless it matched by then.
+    fn game(&mut self, id: u32, source: Source<'_>, until: u32) -> Result<()> {
         self.seen += 1;
         if self.seen.is_multiple_of(1024) {
             crate::deadline::check()?;
@@ -514,23 +539,19 @@ impl Worker<'_> {
         if !self.filter.accepts(&facts, &players) {
             return Ok(());
         }
-        // Its search line when its square segment keeps one (no record read, no move
-        // decoded by attacks), else its record.
-        let line = match raw {
-            Some(_) => None,
-            None => self.lines.line(id)?,
-        };
-        let located = match (line, raw) {
-            (Some(codes), _) => {
+        // From its search line (no record read, no move decoded by attacks) when its
+        // square segment keeps one, else from its record.
+        let located = match source {
+            Source::Line(codes) => {
                 self.found.replayed += 1;
                 let (start, mode) = (Chess::default(), shakmaty::CastlingMode::Standard);
                 let moves = LineMoves::new(codes);
                 locate(self.query, start, mode, moves, self.want_next, until)
             }
-            (None, raw) => {
-                let raw = match raw {
-                    Some(r) => r,
-                    None => {
+            Source::Record | Source::Raw(_) => {
+                let raw = match source {
+                    Source::Raw(r) => r,
+                    _ => {
                         // A game no longer stored (removed by another path) matches nothing.
                         if !self.games.get_into(id, &mut self.stored)? {
                             return Ok(());
