@@ -72,6 +72,8 @@ pub(super) fn check(
 }
 
 /// Each stored game a square segment keeps a line for: its line is the one its record gives.
+/// A segment's lines are read in one pass ([`LineReader::each_line`]); when a block cannot
+/// be read, each game again on its own, so that every damaged one is named.
 fn lines(read: &ReadTx, removed: &[u32], report: &mut CheckReport) -> Result<()> {
     let Some(segs) = note(report, PART, "square segments", read_square_segments(read)) else {
         return Ok(());
@@ -79,33 +81,46 @@ fn lines(read: &ReadTx, removed: &[u32], report: &mut CheckReport) -> Result<()>
     let with_lines = segs.iter().filter(|s| s.lines).map(|s| (s.first, s.end));
     let reader = LineReader::new(read, with_lines.collect())?;
     let records = Records::new(read)?;
+    let codes = |c: &[u8]| -> Vec<u16> {
+        c.chunks_exact(2)
+            .map(|b| u16::from_le_bytes([b[0], b[1]]))
+            .collect()
+    };
     for seg in segs.iter().filter(|s| s.lines) {
+        // Each stored game's line as its record gives it (a record that does not decode is
+        // the games' check's to report).
+        let mut ids = Vec::new();
+        let mut want = Vec::new();
         records.scan_range(seg.first, Some(seg.end), |id, raw| {
-            if removed.binary_search(&id).is_ok() {
-                return Ok(true);
+            if removed.binary_search(&id).is_err()
+                && let Ok((start, mode, moves, _)) = decode_line(raw)
+            {
+                ids.push(id);
+                want.push(line_of(&start, mode, &moves));
             }
-            // A record that does not decode is the games' check's to report.
-            let Ok((start, mode, moves, _)) = decode_line(raw) else {
-                return Ok(true);
+            Ok(true)
+        })?;
+        let mut got: Vec<Option<Vec<u16>>> = vec![None; ids.len()];
+        let read_all = reader.each_line(&ids, |i, c| {
+            got[i] = Some(codes(c));
+            Ok(())
+        });
+        for (i, &id) in ids.iter().enumerate() {
+            let place = || format!("square segment {}..{} game {id}", seg.first, seg.end);
+            let line = match &read_all {
+                Ok(_) => Ok(got[i].take()),
+                Err(_) => reader.line(id).map(|l| l.map(|c| codes(&c))),
             };
-            let want = line_of(&start, mode, &moves);
-            let place = format!("square segment {}..{} game {id}", seg.first, seg.end);
-            match reader.line(id) {
-                Err(e) => report.problem(PART, place, format!("its search line: {}", why(e))),
-                Ok(got) => {
-                    let got: Option<Vec<u16>> = got.map(|c| {
-                        c.chunks_exact(2)
-                            .map(|b| u16::from_le_bytes([b[0], b[1]]))
-                            .collect()
-                    });
-                    if got != want {
-                        report.problem(PART, place, "its search line is not its main line");
+            match line {
+                Err(e) => report.problem(PART, place(), format!("its search line: {}", why(e))),
+                Ok(line) => {
+                    if line != want[i] {
+                        report.problem(PART, place(), "its search line is not its main line");
                     }
                     report.line_games += 1;
                 }
             }
-            Ok(true)
-        })?;
+        }
     }
     Ok(())
 }

@@ -138,13 +138,7 @@ fn a_sound_database_checks_and_a_lost_s_entry_a_wrong_top_game_or_changed_facts_
 fn morphy_structures(dir: &std::path::Path) {
     let pgn = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../../shared/data/pgn/pgnmentor/Morphy.pgn");
-    let db = Database::open_or_create(dir, Kind::Chess, None).unwrap();
-    let opts = ImportOptions {
-        structures: true,
-        ..ImportOptions::default()
-    };
-    db.import(&[pgn], &opts, &ImportProgress::default())
-        .unwrap();
+    let db = crate::shapes::imported_with_structures(dir, &[pgn]);
     assert!(db.keeps_structures().unwrap());
 }
 

@@ -282,7 +282,6 @@ mod tests {
     use super::*;
     use crate::chess::stored::decode_line;
     use crate::records::Records;
-    use crate::{Database, ImportOptions, ImportProgress, Kind};
 
     /// TWIC 920 and Chess960 games imported with the structure index: every game from the
     /// standard position has a line, and its moves read from the line are the record's,
@@ -290,19 +289,13 @@ mod tests {
     #[test]
     fn every_line_reads_as_its_record() {
         let dir = tempfile::tempdir().unwrap();
-        let db = Database::open_or_create(dir.path(), Kind::Chess, None).unwrap();
-        let opts = ImportOptions {
-            structures: true,
-            ..ImportOptions::default()
-        };
         let data =
             std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/pgn");
         let files = [
             data.join("twic/twic0920.pgn"),
             data.join("edge-cases/data_pgn_cutechess-fischerrandom.pgn"),
         ];
-        db.import(&files, &opts, &ImportProgress::default())
-            .unwrap();
+        let db = super::super::imported_with_structures(dir.path(), &files);
         let read = db.store.read().unwrap();
         let segments = super::super::squares::read_square_segments(&read).unwrap();
         assert!(!segments.is_empty() && segments.iter().all(|s| s.lines));

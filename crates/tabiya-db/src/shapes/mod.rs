@@ -54,6 +54,23 @@ pub(crate) fn structures_are_for_chess(dir: &std::path::Path) -> String {
     )
 }
 
+/// A chess database made in `dir` with `files` imported keeping the structure index (what
+/// the tests of the index start from).
+#[cfg(test)]
+pub(crate) fn imported_with_structures(
+    dir: &std::path::Path,
+    files: &[std::path::PathBuf],
+) -> crate::Database {
+    let db = crate::Database::open_or_create(dir, crate::Kind::Chess, None).unwrap();
+    let opts = crate::ImportOptions {
+        structures: true,
+        ..crate::ImportOptions::default()
+    };
+    db.import(files, &opts, &crate::ImportProgress::default())
+        .unwrap();
+    db
+}
+
 /// The id ranges below `end` that no span (first id, one past the last; sorted by first
 /// id) of a kind of segment covers.
 pub fn uncovered(covered: impl IntoIterator<Item = (u32, u32)>, end: u32) -> Vec<(u32, u32)> {

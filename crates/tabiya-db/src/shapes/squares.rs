@@ -434,7 +434,6 @@ pub(crate) fn squares_of(read: &ReadTx, from: u32, to: u32) -> Result<Vec<(u32, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{ImportOptions, ImportProgress, Kind};
     use tabiya_structure::Pattern;
 
     /// Each game's first ply matching `pattern`, by a replay of every game (the answer the
@@ -498,15 +497,9 @@ mod tests {
     #[test]
     fn bands_keep_every_match_and_old_segments_are_built_again() {
         let dir = tempfile::tempdir().unwrap();
-        let db = Database::open_or_create(dir.path(), Kind::Chess, None).unwrap();
-        let opts = ImportOptions {
-            structures: true,
-            ..ImportOptions::default()
-        };
         let twic = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
             .join("../../../shared/data/pgn/twic/twic0920.pgn");
-        db.import(&[twic], &opts, &ImportProgress::default())
-            .unwrap();
+        let db = super::super::imported_with_structures(dir.path(), &[twic]);
         let patterns: Vec<Pattern> = [
             "*/*/???p????/???N????/*/*/*/*",
             "?k*/*/*/*/*/*/*/??????K?",
