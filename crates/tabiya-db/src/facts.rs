@@ -98,11 +98,26 @@ pub struct FactsReader {
 /// Rows kept before the cache starts over (16,384 rows: 2 million games, 58 MB).
 const ROWS_CACHED: usize = 16_384;
 
+/// Rows kept by a reader of games in id order ([`FactsReader::in_order`]).
+pub(crate) const IN_ORDER_ROWS: usize = 4;
+
 impl FactsReader {
     pub fn new(read: &ReadTx) -> Result<FactsReader> {
         Ok(FactsReader {
             table: read.table(FACTS)?,
             cache: RowCache::new(ROWS_CACHED),
+        })
+    }
+
+    /// A reader for games asked in increasing id order (a replay of candidates): it keeps
+    /// the last rows only, so that a pass over millions of games reuses a few buffers still
+    /// in the processor's cache instead of copying each row into fresh memory (at ten
+    /// million games, the page faults and copies of [`FactsReader::new`]'s rows were a
+    /// twentieth of a pattern search's time).
+    pub fn in_order(read: &ReadTx) -> Result<FactsReader> {
+        Ok(FactsReader {
+            table: read.table(FACTS)?,
+            cache: RowCache::new(IN_ORDER_ROWS),
         })
     }
 

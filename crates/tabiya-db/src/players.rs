@@ -78,6 +78,15 @@ impl PlayersReader {
         })
     }
 
+    /// A reader for games asked in increasing id order: the last rows only (see
+    /// [`crate::facts::FactsReader::in_order`]).
+    pub fn in_order(read: &ReadTx) -> Result<PlayersReader> {
+        Ok(PlayersReader {
+            table: read.table(PLAYERS)?,
+            rows: RowCache::new(crate::facts::IN_ORDER_ROWS),
+        })
+    }
+
     /// The players of a game (`[None, None]` for a game the table does not hold).
     pub fn get(&self, game: u32) -> Result<Players> {
         let start = (game % PER_ROW) as usize * SLOT;

@@ -198,6 +198,14 @@ impl Walk<'_> {
         self.ply += 1;
         (self.given >= q.hold || self.swapped >= q.hold).then(|| ply + 1 - q.hold)
     }
+
+    /// The next position of the game, known from elsewhere (an index) not to match: it
+    /// ends any run, as [`Walk::next`] of it would, without looking at the board.
+    pub fn skip(&mut self) {
+        self.given = 0;
+        self.swapped = 0;
+        self.ply += 1;
+    }
 }
 
 /// Each side has exactly one bishop, and they stand on squares of opposite colours.
@@ -218,6 +226,22 @@ mod tests {
 
     fn board(fen: &str) -> Board {
         fen.parse::<Fen>().unwrap().as_setup().board.clone()
+    }
+
+    #[test]
+    fn a_skipped_position_ends_a_run_and_counts_a_ply() {
+        let b = board("1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1");
+        let m = Material::parse("KRPvKR").unwrap();
+        let q = Query::new(None, Some(m), None, false, 2, false).unwrap();
+        let mut w = q.walk();
+        assert_eq!(w.next(&b), None);
+        w.skip();
+        assert_eq!(
+            w.next(&b),
+            None,
+            "the run begins again after the skipped ply"
+        );
+        assert_eq!(w.next(&b), Some(2), "held at plies 2 and 3");
     }
 
     #[test]

@@ -39,6 +39,12 @@ mod wthor;
 
 use clap::{Parser, Subcommand};
 
+/// jemalloc rather than glibc's malloc: a server's answers allocate and free many buffers of
+/// every size on many threads, and glibc's malloc spent a third of a material search's time
+/// at ten million games in `_int_malloc` and `malloc_consolidate` (`BENCHMARKS.md`).
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 #[derive(Parser)]
 #[command(
     name = "tabiya",

@@ -5,9 +5,9 @@
 //! (`tabiya_structure::Pattern::pinned`) can only match a game at a ply where each of them
 //! stands on its square, so in a band where the game had them all: per band, the bitmaps
 //! of its pins ANDed; over the bands, ORed, are its candidates, and only those are
-//! replayed, each no further than the end of the last band that had them all
-//! ([`Pinned::until`]). Pins held at different plies of one band still pass: the replay
-//! decides.
+//! replayed, each no further than the end of the last band that had them all, and the
+//! pattern tested from the start of the first ([`Plies`]). Pins held at different plies of
+//! one band still pass: the replay decides.
 //!
 //! Kept with the structure index, built after it for the games no square segment covers
 //! (at the end of an import that keeps the index, and by `tabiya db structures`, which also
@@ -98,12 +98,37 @@ fn read_starts(v: &[u8]) -> Option<(Vec<u32>, bool)> {
     (starts[0] == 0 && starts.windows(2).all(|w| w[0] < w[1])).then_some((starts, lines))
 }
 
-/// The candidates of a pattern in one square segment: sorted ids, and for each the last
-/// ply a match can be at ([`u32::MAX`]: any).
+/// The plies of a game at which a pattern can hold, by the square index: from the first ply
+/// of the first band that had every pin to the last ply of the last such band.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Plies {
+    pub from: u32,
+    /// [`u32::MAX`]: to the end of the game.
+    pub until: u32,
+}
+
+impl Plies {
+    /// Every ply.
+    pub const ANY: Plies = Plies {
+        from: 0,
+        until: u32::MAX,
+    };
+
+    /// The plies of both (and those between).
+    pub fn union(self, other: Plies) -> Plies {
+        Plies {
+            from: self.from.min(other.from),
+            until: self.until.max(other.until),
+        }
+    }
+}
+
+/// The candidates of a pattern in one square segment: sorted ids, and for each the plies a
+/// match can be at.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Pinned {
     pub ids: Vec<u32>,
-    pub until: Vec<u32>,
+    pub plies: Vec<Plies>,
 }
 
 /// What a square segment keeps of a game: the squares each piece stood on in each band of
@@ -216,33 +241,62 @@ fn encode_bitmap(n: u32, offsets: &[u32]) -> Result<Vec<u8>> {
     }
 }
 
-/// A bitmap of `n` games as a bitset (bit `o` of byte `o / 8`).
-fn decode_bitmap(data: &[u8], n: u32) -> std::result::Result<Vec<u8>, DecodeError> {
-    let len = n.div_ceil(8) as usize;
-    let mut r = Reader::new(data);
-    match r.u8("square bitmap's form")? {
-        0 => {
-            let mut bits = vec![0u8; len];
-            let count = r.varint("square bitmap's games")?;
-            let mut at = 0u64;
-            for _ in 0..count {
-                at += r.varint("square bitmap's game")?;
-                if at >= u64::from(n) {
-                    return Err(r.bad("square bitmap's game"));
+/// What decoding bitmaps keeps from one to the next: a zstd context (making one allocates
+/// and clears about 100 KB: done per bitmap, it was a hundredth of a pattern search at ten
+/// million games) and a buffer for the dense form.
+pub struct BitmapReader {
+    zstd: zstd::bulk::Decompressor<'static>,
+    dense: Vec<u8>,
+}
+
+impl BitmapReader {
+    pub fn new() -> Result<BitmapReader> {
+        let zstd = zstd::bulk::Decompressor::new()
+            .map_err(|e| Error::Corrupt(format!("a zstd context could not be made: {e}")))?;
+        Ok(BitmapReader {
+            zstd,
+            dense: Vec::new(),
+        })
+    }
+
+    /// ORs a bitmap of `n` games into the bitset `into` (bit `o` of byte `o / 8`, `n / 8`
+    /// bytes rounded up).
+    fn or_into(
+        &mut self,
+        data: &[u8],
+        n: u32,
+        into: &mut [u8],
+    ) -> std::result::Result<(), DecodeError> {
+        let len = n.div_ceil(8) as usize;
+        debug_assert_eq!(into.len(), len);
+        let mut r = Reader::new(data);
+        match r.u8("square bitmap's form")? {
+            0 => {
+                let count = r.varint("square bitmap's games")?;
+                let mut at = 0u64;
+                for _ in 0..count {
+                    at += r.varint("square bitmap's game")?;
+                    if at >= u64::from(n) {
+                        return Err(r.bad("square bitmap's game"));
+                    }
+                    into[(at / 8) as usize] |= 1 << (at % 8);
                 }
-                bits[(at / 8) as usize] |= 1 << (at % 8);
+                Ok(())
             }
-            Ok(bits)
-        }
-        1 => {
-            let bits =
-                zstd::bulk::decompress(r.remaining(), len).map_err(|_| r.bad("square bitset"))?;
-            if bits.len() != len {
-                return Err(r.bad("square bitset's length"));
+            1 => {
+                self.dense.clear();
+                self.dense.reserve(len);
+                self.zstd
+                    .decompress_to_buffer(r.remaining(), &mut self.dense)
+                    .map_err(|_| r.bad("square bitset"))?;
+                if self.dense.len() != len {
+                    return Err(r.bad("square bitset's length"));
+                }
+                into.iter_mut().zip(&self.dense).for_each(|(a, b)| *a |= b);
+                Ok(())
             }
-            Ok(bits)
+            _ => Err(r.bad("square bitmap's form")),
         }
-        _ => Err(r.bad("square bitmap's form")),
     }
 }
 
@@ -305,12 +359,13 @@ pub fn games_with(
     read: &ReadTx,
     seg: &SquareSegment,
     pins: &[(Square, Vec<Piece>)],
+    bitmaps: &mut BitmapReader,
 ) -> Result<Pinned> {
     let n = seg.end - seg.first;
     if pins.is_empty() {
         let ids: Vec<u32> = (seg.first..seg.end).collect();
-        let until = vec![u32::MAX; ids.len()];
-        return Ok(Pinned { ids, until });
+        let plies = vec![Plies::ANY; ids.len()];
+        return Ok(Pinned { ids, plies });
     }
     let table = read.table(SHAPES)?;
     let bands: Vec<Option<usize>> = match seg.starts.len() {
@@ -325,15 +380,15 @@ pub fn games_with(
             let mut any = vec![0u8; n.div_ceil(8) as usize];
             for p in pieces {
                 let key = bitmap_key(seg.first, piece_index(*p), *square, band);
-                if let Some(data) = table.get(&key)? {
-                    let bits = decode_bitmap(&data, n).map_err(|e| {
+                let read = table.get_with(&key, |data| bitmaps.or_into(data, n, &mut any))?;
+                if let Some(read) = read {
+                    read.map_err(|e| {
                         Error::Corrupt(format!(
                             "square segment {}: {p:?} on {square}{}: {e}",
                             seg.first,
                             band.map_or(String::new(), |b| format!(", band {b}"))
                         ))
                     })?;
-                    any.iter_mut().zip(&bits).for_each(|(a, b)| *a |= b);
                 }
             }
             let acc = all.get_or_insert_with(|| vec![u8::MAX; any.len()]);
@@ -356,9 +411,14 @@ pub fn games_with(
     for (o, bits) in held.iter().enumerate() {
         if *bits != 0 {
             out.ids.push(seg.first + o as u32);
-            let last = 15 - bits.leading_zeros() as usize;
-            out.until
-                .push(seg.starts.get(last + 1).map_or(u32::MAX, |next| next - 1));
+            let (first, last) = (
+                bits.trailing_zeros() as usize,
+                15 - bits.leading_zeros() as usize,
+            );
+            out.plies.push(Plies {
+                from: seg.starts.get(first).copied().unwrap_or(0),
+                until: seg.starts.get(last + 1).map_or(u32::MAX, |next| next - 1),
+            });
         }
     }
     Ok(out)
@@ -462,19 +522,25 @@ mod tests {
         out
     }
 
-    /// Every segment's candidates of `pattern`, with the last ply each allows.
-    fn candidates(db: &Database, pattern: &Pattern) -> Vec<(u32, u32)> {
+    /// Every segment's candidates of `pattern`, with the plies each allows.
+    fn candidates(db: &Database, pattern: &Pattern) -> Vec<(u32, Plies)> {
         let read = db.store.read().unwrap();
         let mut out = Vec::new();
         for seg in read_square_segments(&read).unwrap() {
-            let p = games_with(&read, &seg, pattern.pinned()).unwrap();
-            out.extend(p.ids.into_iter().zip(p.until));
+            let p = games_with(
+                &read,
+                &seg,
+                pattern.pinned(),
+                &mut BitmapReader::new().unwrap(),
+            )
+            .unwrap();
+            out.extend(p.ids.into_iter().zip(p.plies));
         }
         out
     }
 
-    /// Whether every game matching `pattern` is a candidate allowed as far as its first
-    /// match; how many candidates there are.
+    /// Whether every game matching `pattern` is a candidate allowed its first match's ply;
+    /// how many candidates there are.
     fn all_kept(db: &Database, pattern: &Pattern, matches: &[(u32, u32)]) -> usize {
         let found = candidates(db, pattern);
         for (id, ply) in matches {
@@ -482,10 +548,10 @@ mod tests {
             let Ok(at) = at else {
                 panic!("{pattern}: game {id} (a match at ply {ply}) is no candidate")
             };
-            let until = found[at].1;
+            let plies = found[at].1;
             assert!(
-                until >= *ply,
-                "{pattern}: game {id} (ply {ply}) cut at ply {until}"
+                plies.from <= *ply && *ply <= plies.until,
+                "{pattern}: game {id} (ply {ply}) allowed plies {plies:?}"
             );
         }
         found.len()
@@ -560,7 +626,7 @@ mod tests {
         );
         for (i, ((p, m), b)) in patterns.iter().zip(&matches).zip(&banded).enumerate() {
             let old = all_kept(&db, p, m);
-            assert!(candidates(&db, p).iter().all(|c| c.1 == u32::MAX));
+            assert!(candidates(&db, p).iter().all(|c| c.1 == Plies::ANY));
             assert!(old >= *b, "{p}: {old} candidates in one band, {b} in bands");
             // Pieces that come to their squares and leave them (not the pawns of ply 0).
             if i < 3 {
@@ -614,14 +680,21 @@ mod tests {
             (10, vec![]),
         ] {
             let data = encode_bitmap(n, &offsets).unwrap();
-            let bits = decode_bitmap(&data, n).unwrap();
+            let mut bits = vec![0u8; n.div_ceil(8) as usize];
+            BitmapReader::new()
+                .unwrap()
+                .or_into(&data, n, &mut bits)
+                .unwrap();
             let back: Vec<u32> = (0..n)
                 .filter(|o| bits[(o / 8) as usize] >> (o % 8) & 1 == 1)
                 .collect();
             assert_eq!(back, offsets, "{n} games");
         }
         assert!(
-            decode_bitmap(&[0, 1, 200, 1], 100).is_err(),
+            BitmapReader::new()
+                .unwrap()
+                .or_into(&[0, 1, 200, 1], 100, &mut [0; 13])
+                .is_err(),
             "a game past the segment"
         );
     }

@@ -31,6 +31,7 @@ use crate::keymap::KeyHasher;
 use crate::players::PlayersReader;
 use crate::records::Records;
 use crate::shapes::lines::{LineMoves, LineReader as SearchLines};
+use crate::shapes::squares::Plies;
 use crate::stats::{GameFacts, Stats};
 use crate::{Error, GameSort, Result};
 
@@ -196,12 +197,13 @@ impl Found {
     }
 }
 
-/// Which games to replay: the index's candidates (sorted ids, each with the last ply a
-/// match can be at, [`u32::MAX`] for any) and the id ranges it does not cover (read whole).
+/// Which games to replay: the index's candidates (sorted ids, each with the plies a match
+/// can be at) and the id ranges it does not cover (read whole).
 pub(crate) struct Candidates {
     pub ids: Vec<u32>,
-    /// One per id: a replay goes no further than this ply looking for the first match.
-    pub until: Vec<u32>,
+    /// One per id: a replay tests the query from the first of these plies and goes no
+    /// further than the last looking for the first match.
+    pub plies: Vec<Plies>,
     pub ranges: Vec<(u32, u32)>,
 }
 
@@ -210,7 +212,7 @@ impl Candidates {
     pub(super) fn none() -> Candidates {
         Candidates {
             ids: Vec::new(),
-            until: Vec::new(),
+            plies: Vec::new(),
             ranges: Vec::new(),
         }
     }
@@ -219,17 +221,17 @@ impl Candidates {
     pub(crate) fn all(end: u32) -> Candidates {
         Candidates {
             ids: Vec::new(),
-            until: Vec::new(),
+            plies: Vec::new(),
             ranges: vec![(0, end)],
         }
     }
 
-    /// The share of worker `i` of `n`: a slice of the ids with their last plies, a part of
-    /// each range.
-    fn share(&self, i: usize, n: usize) -> (&[u32], &[u32], Vec<(u32, u32)>) {
+    /// The share of worker `i` of `n`: a slice of the ids with their plies, a part of each
+    /// range.
+    fn share(&self, i: usize, n: usize) -> (&[u32], &[Plies], Vec<(u32, u32)>) {
         let per = self.ids.len().div_ceil(n);
         let part = (i * per).min(self.ids.len())..((i + 1) * per).min(self.ids.len());
-        let (ids, until) = (&self.ids[part.clone()], &self.until[part]);
+        let (ids, plies) = (&self.ids[part.clone()], &self.plies[part]);
         let ranges = self
             .ranges
             .iter()
@@ -240,14 +242,14 @@ impl Candidates {
             })
             .filter(|(a, b)| a < b)
             .collect();
-        (ids, until, ranges)
+        (ids, plies, ranges)
     }
 
     /// Those below `through`, and those from it on.
     pub(super) fn split(self, through: u32) -> (Candidates, Candidates) {
         let at = self.ids.partition_point(|id| *id < through);
         let (below, later) = (self.ids[..at].to_vec(), self.ids[at..].to_vec());
-        let (until_below, until_later) = (self.until[..at].to_vec(), self.until[at..].to_vec());
+        let (plies_below, plies_later) = (self.plies[..at].to_vec(), self.plies[at..].to_vec());
         let clip = |lo: u32, hi: u32| -> Vec<(u32, u32)> {
             self.ranges
                 .iter()
@@ -258,12 +260,12 @@ impl Candidates {
         (
             Candidates {
                 ids: below,
-                until: until_below,
+                plies: plies_below,
                 ranges: clip(0, through),
             },
             Candidates {
                 ids: later,
-                until: until_later,
+                plies: plies_later,
                 ranges: clip(through, u32::MAX),
             },
         )
@@ -328,39 +330,40 @@ impl Snapshot<'_> {
         let read = self.read.clone();
         let line_segments = crate::shapes::squares::line_segments(&read)?;
         let results = crate::workers::run(workers, "search", |i| {
-            let (ids, until, ranges) = candidates.share(i, workers);
+            let (ids, plies, ranges) = candidates.share(i, workers);
             let mut w = Worker {
                 query,
                 filter,
                 want_next,
                 games: Records::new(&read)?,
                 stored: Vec::new(),
-                facts: FactsReader::new(&read)?,
-                players: PlayersReader::new(&read)?,
+                // Candidates are asked in id order (lines, then records, then ranges).
+                facts: FactsReader::in_order(&read)?,
+                players: PlayersReader::in_order(&read)?,
                 found: Found::default(),
                 seen: 0,
             };
             // The games with search lines from them (read in key order), the rest from
             // their records.
-            let (ids, until): (Vec<u32>, Vec<u32>) = ids
+            let (ids, plies): (Vec<u32>, Vec<Plies>) = ids
                 .iter()
-                .zip(until)
+                .zip(plies)
                 .filter(|(id, _)| !removed(**id))
                 .map(|(&id, &u)| (id, u))
                 .unzip();
             let lines = SearchLines::new(&read, line_segments.clone())?;
             let rest = lines.each_line(&ids, |i, codes| {
-                w.game(ids[i], Source::Line(codes), until[i])
+                w.game(ids[i], Source::Line(codes), plies[i])
             })?;
             for i in rest {
-                w.game(ids[i], Source::Record, until[i])?;
+                w.game(ids[i], Source::Record, plies[i])?;
             }
             let games = Records::new(&read)?;
             for (a, b) in ranges {
                 games.scan_range(a, Some(b), |id, raw| {
                     if !removed(id) {
                         w.found.unindexed += 1;
-                        w.game(id, Source::Raw(raw), u32::MAX)?;
+                        w.game(id, Source::Raw(raw), Plies::ANY)?;
                     }
                     Ok(true)
                 })?;
@@ -415,14 +418,19 @@ impl Snapshot<'_> {
                 .then(a.id.cmp(&b.id))
         };
         // The page's games only are put in order (the order is total: ties go by id).
-        let wanted = page.offset.saturating_add(page.limit);
+        let wanted = page.offset.saturating_add(page.limit).min(hits.len());
         if wanted < hits.len() {
             hits.select_nth_unstable_by(wanted, order);
             hits.truncate(wanted);
         }
-        hits.sort_by(order);
+        // Then those before the page set apart (a page past the last game sorts nothing).
+        let before = page.offset.min(hits.len());
+        if before > 0 && before < hits.len() {
+            hits.select_nth_unstable_by(before, order);
+        }
+        hits[before..].sort_by(order);
         let mut list = Vec::new();
-        for h in hits.iter().skip(page.offset).take(page.limit) {
+        for h in &hits[before..] {
             list.push(self.search_game(h)?);
         }
         let next = query.pawns().is_some().then(|| {
@@ -521,8 +529,9 @@ enum Source<'a> {
 }
 
 impl Worker<'_> {
-    /// Asks one game, replayed no further than ply `until` unless it matched by then.
-    fn game(&mut self, id: u32, source: Source<'_>, until: u32) -> Result<()> {
+    /// Asks one game at `plies` (the query is not tested before the first, and the replay
+    /// goes no further than the last unless it matched by then).
+    fn game(&mut self, id: u32, source: Source<'_>, plies: Plies) -> Result<()> {
         self.seen += 1;
         if self.seen.is_multiple_of(1024) {
             crate::deadline::check()?;
@@ -546,7 +555,7 @@ impl Worker<'_> {
                 self.found.replayed += 1;
                 let (start, mode) = (Chess::default(), shakmaty::CastlingMode::Standard);
                 let moves = LineMoves::new(codes);
-                locate(self.query, start, mode, moves, self.want_next, until)
+                locate(self.query, start, mode, moves, self.want_next, plies)
             }
             Source::Record | Source::Raw(_) => {
                 let raw = match source {
@@ -561,7 +570,7 @@ impl Worker<'_> {
                 };
                 self.found.replayed += 1;
                 read_line(raw).and_then(|(start, mode, moves)| {
-                    locate(self.query, start, mode, moves, self.want_next, until)
+                    locate(self.query, start, mode, moves, self.want_next, plies)
                 })
             }
         };
@@ -638,15 +647,15 @@ impl Moves for LineMoves<'_> {
 
 /// Reads a game's main line (from `start`, castling in `mode`) as far as `query` needs: to
 /// its first match (and to the next pawn structure after it when `want_next`), no further;
-/// none when it has not matched by ply `until` (the square index's word that no later ply
-/// can).
+/// none when it has not matched by ply `plies.until` (the square index's word that no later
+/// ply can). The query is not tested before ply `plies.from` (nor can it hold there).
 fn locate(
     query: &Query,
     start: Chess,
     mode: shakmaty::CastlingMode,
     mut line: impl Moves,
     want_next: bool,
-    until: u32,
+    plies: Plies,
 ) -> std::result::Result<Option<Located>, DecodeError> {
     let hold = query.hold();
     // Held for several plies: the match began `hold - 1` plies back, replayed from the moves.
@@ -655,7 +664,13 @@ fn locate(
     let mut pos = start.clone();
     let mut ply = 0u32;
     let (first, here, played) = loop {
-        if let Some(first) = walk.next(pos.board()) {
+        let found = if ply < plies.from {
+            walk.skip();
+            None
+        } else {
+            walk.next(pos.board())
+        };
+        if let Some(first) = found {
             if hold == 1 {
                 let played = line.next_move(&pos)?;
                 break (first, pos, played);
@@ -670,7 +685,7 @@ fn locate(
             };
             break (first, here, played);
         }
-        if ply >= until {
+        if ply >= plies.until {
             return Ok(None);
         }
         ply += 1;

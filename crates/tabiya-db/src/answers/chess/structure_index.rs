@@ -9,7 +9,7 @@ use crate::Result;
 use crate::answers::snapshot::Snapshot;
 use crate::shapes::keys::code_of_counts;
 use crate::shapes::rows::{MATERIAL, PAWNS, games_of, material_codes};
-use crate::shapes::squares::{Pinned, games_with, read_square_segments};
+use crate::shapes::squares::{BitmapReader, Pinned, Plies, games_with, read_square_segments};
 use crate::shapes::{material_counts, material_key, pawns_key, read_segments, uncovered};
 
 impl Snapshot<'_> {
@@ -78,20 +78,20 @@ impl Snapshot<'_> {
         ids.dedup();
         let mut ranges = uncovered(segs.iter().map(|s| (s.first, s.end)), end);
         let Some(p) = pinned else {
-            let until = vec![u32::MAX; ids.len()];
-            return Ok(Candidates { ids, until, ranges });
+            let plies = vec![Plies::ANY; ids.len()];
+            return Ok(Candidates { ids, plies, ranges });
         };
         // Both narrow: a game must pass each (the shapes' ranges read whole are kept to
         // those the squares allow), and is replayed no further than the squares allow.
-        let mut kept: Vec<(u32, u32)> = ids
+        let mut kept: Vec<(u32, Plies)> = ids
             .iter()
             .filter_map(|&id| match p.ids.binary_search(&id) {
-                Ok(i) => Some((id, p.until[i])),
+                Ok(i) => Some((id, p.plies[i])),
                 Err(_) => p
                     .ranges
                     .iter()
                     .any(|&(a, b)| a <= id && id < b)
-                    .then_some((id, u32::MAX)),
+                    .then_some((id, Plies::ANY)),
             })
             .collect();
         let mut from_ranges = Vec::new();
@@ -107,15 +107,13 @@ impl Snapshot<'_> {
                 p.ids[lo..hi]
                     .iter()
                     .copied()
-                    .zip(p.until[lo..hi].iter().copied()),
+                    .zip(p.plies[lo..hi].iter().copied()),
             );
         }
-        kept.sort_unstable();
-        kept.dedup_by_key(|(id, _)| *id);
-        let (ids, until) = kept.into_iter().unzip();
+        let (ids, plies) = merged(kept);
         Ok(Candidates {
             ids,
-            until,
+            plies,
             ranges: from_ranges,
         })
     }
@@ -131,21 +129,34 @@ impl Snapshot<'_> {
         }
         // In the table's order: by first id.
         let segs = read_square_segments(&self.read)?;
-        let mut found: Vec<(u32, u32)> = Vec::new();
+        let mut found: Vec<(u32, Plies)> = Vec::new();
+        let mut bitmaps = BitmapReader::new()?;
         for seg in &segs {
             for p in &pins {
-                let Pinned { ids, until } = games_with(&self.read, seg, p)?;
-                found.extend(ids.into_iter().zip(until));
+                let Pinned { ids, plies } = games_with(&self.read, seg, p, &mut bitmaps)?;
+                found.extend(ids.into_iter().zip(plies));
             }
         }
-        // A game allowed by both orientations: replayed as far as the later allows.
-        found.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
-        found.dedup_by_key(|(id, _)| *id);
-        let (ids, until) = found.into_iter().unzip();
+        // A game allowed by both orientations: at the plies of either.
+        let (ids, plies) = merged(found);
         Ok(Some(Candidates {
             ids,
-            until,
+            plies,
             ranges: uncovered(segs.iter().map(|s| (s.first, s.end)), end),
         }))
     }
+}
+
+/// Candidates by id, each once: a game named twice (by both orientations of a pattern, or by
+/// two parts of a query) may match at the plies of either.
+fn merged(mut found: Vec<(u32, Plies)>) -> (Vec<u32>, Vec<Plies>) {
+    found.sort_unstable_by_key(|(id, _)| *id);
+    found.dedup_by(|later, kept| {
+        let same = later.0 == kept.0;
+        if same {
+            kept.1 = kept.1.union(later.1);
+        }
+        same
+    });
+    found.into_iter().unzip()
 }
