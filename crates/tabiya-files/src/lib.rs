@@ -208,6 +208,47 @@ pub fn read_regular(path: &Path, limit: &Limit) -> Result<Vec<u8>, FileError> {
     read_exactly(&mut file, path, size)
 }
 
+/// Reads `r` to its end into `out` when it gives at most `bound` bytes: true; false once it
+/// has given `bound` and more is left (a file that unpacks past its bound). On an error,
+/// `out` holds what was read.
+///
+/// Memory stays near what is read. Read to the end, a growing buffer is copied into one
+/// twice its size: glibc's allocator moves the pages instead, but one that copies (jemalloc,
+/// the binary's) holds both, so a 256 MiB bound took 557 MB. Here, past the first 8 MiB,
+/// the buffer is made as large as the bound at once (pages the OS gives only as they are
+/// written), and no more than the bound is ever held.
+pub fn read_within(r: &mut impl Read, bound: u64, out: &mut Vec<u8>) -> std::io::Result<bool> {
+    const FIRST: u64 = 8 << 20;
+    let first = bound.min(FIRST);
+    let start = out.len() as u64;
+    (&mut *r).take(first).read_to_end(out)?;
+    let read = out.len() as u64 - start;
+    if read < first {
+        return Ok(true);
+    }
+    let rest = bound - read;
+    if rest > 0 {
+        // Room for the rest at once; if the address space refuses it, the buffer grows.
+        if let Ok(more) = usize::try_from(rest) {
+            let _ = out.try_reserve_exact(more);
+        }
+        (&mut *r).take(rest).read_to_end(out)?;
+        if out.capacity() > 2 * out.len() {
+            out.shrink_to_fit();
+        }
+    }
+    // Whether anything is left past the bound.
+    let mut probe = [0u8; 1];
+    loop {
+        match r.read(&mut probe) {
+            Ok(0) => return Ok(true),
+            Ok(_) => return Ok(false),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -218,6 +259,44 @@ mod tests {
             .status()
             .expect("mkfifo");
         assert!(made.success());
+    }
+
+    /// At the bound, under it and past it, from the first 8 MiB and beyond; an error keeps
+    /// what was read.
+    #[test]
+    fn read_within_holds_the_bound() {
+        let read = |len: usize, bound: u64| {
+            let data: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+            let mut out = Vec::new();
+            let within = read_within(&mut data.as_slice(), bound, &mut out).unwrap();
+            (within, out == data[..out.len()], out.len())
+        };
+        assert_eq!(read(0, 0), (true, true, 0));
+        assert_eq!(read(1, 0), (false, true, 0));
+        assert_eq!(read(100, 100), (true, true, 100));
+        assert_eq!(read(101, 100), (false, true, 100));
+        let big = (8 << 20) + 5000;
+        assert_eq!(read(big, big as u64), (true, true, big));
+        assert_eq!(read(big, big as u64 + 1), (true, true, big));
+        assert_eq!(read(big + 1, big as u64), (false, true, big));
+        assert_eq!(read(big, 9 << 20), (true, true, big));
+        assert_eq!(read(8 << 20, 8 << 20), (true, true, 8 << 20));
+        // A reader that fails after 10 bytes.
+        struct Failing(usize);
+        impl Read for Failing {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                if self.0 == 0 {
+                    return Err(std::io::Error::other("damaged"));
+                }
+                let n = self.0.min(buf.len());
+                buf[..n].fill(7);
+                self.0 -= n;
+                Ok(n)
+            }
+        }
+        let mut out = Vec::new();
+        assert!(read_within(&mut Failing(10), 100, &mut out).is_err());
+        assert_eq!(out, vec![7; 10]);
     }
 
     #[test]

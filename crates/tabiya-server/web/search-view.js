@@ -61,6 +61,24 @@ export function moveLabel(fen, san) {
   return fields[1] === 'b' ? `${number}… ${bare}` : `${number}. ${bare}`;
 }
 
+// A SAN names a move in its own position, and the first matching positions of different
+// games differ: two rows can share one (…Nxd5 from b6 and from f6 are different moves).
+// For each move, what tells it from the others of its SAN: its from square ('b6'), its UCI
+// when that is shared too, '' when its SAN is its own.
+export function sanApart(moves) {
+  const count = (key) => {
+    const n = new Map();
+    for (const m of moves) n.set(key(m), (n.get(key(m)) || 0) + 1);
+    return n;
+  };
+  const bySan = count((m) => m.san);
+  const byFrom = count((m) => `${m.san} ${String(m.uci || '').slice(0, 2)}`);
+  return moves.map((m) => {
+    if (bySan.get(m.san) < 2 || !m.uci) return '';
+    return byFrom.get(`${m.san} ${m.uci.slice(0, 2)}`) > 1 ? m.uci : m.uci.slice(0, 2);
+  });
+}
+
 export function createSearchView(element, { getJson, createLoader, apiUrl, onSearch, onSort, onPage, gameLink, explorerFen, onLeave }) {
   let mode = 'pattern';
   let shownQuery = null; // the query the form was last filled with
@@ -345,11 +363,13 @@ export function createSearchView(element, { getJson, createLoader, apiUrl, onSea
     }
     // Every game that went on from there played one move (the list may show fewer).
     const total = (data.games || 0) - (data.ended || 0);
-    const row = (m) => {
+    const apart = sanApart(moves);
+    const row = (m, i) => {
       const n = m.white + m.draws + m.black + (m.unknown || 0);
       const years = m.firstYear ? (m.firstYear === m.lastYear ? `${m.firstYear}` : `${m.firstYear}–${m.lastYear}`) : '';
       return el('tr', { dataset: { uci: m.uci }, title: `${m.san} (${m.uci}): ${fmt(n)} game${n === 1 ? '' : 's'}${years ? `, ${years}` : ''}` },
-        el('th', { scope: 'row', className: 'move' }, m.san),
+        el('th', { scope: 'row', className: 'move' }, m.san,
+          apart[i] ? el('span', { className: 'muted small move-from' }, ` from ${apart[i]}`) : null),
         el('td', { className: 'num games' }, fmt(n), el('span', { className: 'share' }, ` ${share(n, total)}`)),
         el('td', { className: 'bar' }, wdlBar(m)),
         el('td', { className: 'num hide-narrow' }, fmt(m.averageRating)),

@@ -222,14 +222,18 @@ pub fn read_whole_unpacked(path: &Path, kind: Whole) -> Result<Vec<u8>> {
         return Ok(out);
     }
     let mut out = Vec::new();
-    if let Err(e) = input.reader.take(kind.bound() + 1).read_to_end(&mut out) {
-        return Err(Error::bad_input(format!(
-            "{}: truncated or damaged after {} bytes unpacked ({e})",
-            path.display(),
-            out.len()
-        )));
-    }
-    if out.len() as u64 > kind.bound() {
+    let mut reader = input.reader;
+    let within = match tabiya_files::read_within(&mut reader, kind.bound(), &mut out) {
+        Ok(within) => within,
+        Err(e) => {
+            return Err(Error::bad_input(format!(
+                "{}: truncated or damaged after {} bytes unpacked ({e})",
+                path.display(),
+                out.len()
+            )));
+        }
+    };
+    if !within {
         return Err(Error::bad_input(format!(
             "{} unpacks to more than {}; at most {} is read for {}",
             path.display(),

@@ -106,12 +106,17 @@ pub fn run(cmd: DbCommand) -> anyhow::Result<()> {
             if a.json {
                 return print_json(&built);
             }
+            let indexed = match built.games {
+                0 => "every game was in the shape index already".to_string(),
+                n => format!("{n} games added to the shape index"),
+            };
+            let squared = match built.squared {
+                0 => "every game was in the square index already".to_string(),
+                n => format!("{n} to the square index"),
+            };
             println!(
-                "structure index of {}: {} games indexed in {} segment(s), {} in the square index; statistics of {} popular shapes (reached by {} games or more) over {} games{}; imports keep it from now on",
+                "structure index of {}: {indexed}, {squared}; statistics of {} popular shapes (reached by {} games or more) over {} games{}; imports keep it from now on",
                 a.db.dir().display(),
-                built.games,
-                built.segments,
-                built.squared,
                 built.statistics.records,
                 built.statistics.threshold,
                 built.statistics.games,

@@ -130,15 +130,21 @@ fn print(a: &StructureSearch, offset: usize) -> anyhow::Result<()> {
         writeln!(w, "\nmoves from the first matching position:")?;
         writeln!(
             w,
-            "{:<8} {:>7} {:>6} {:>6} {:>6} {:>6} {:>6}",
+            "{:<10} {:>7} {:>6} {:>6} {:>6} {:>6} {:>6}",
             "move", "games", "white", "draws", "black", "avg", "perf"
         )?;
         for m in &a.moves {
             let k = m.white + m.draws + m.black;
+            // Two moves of one SAN from different games' positions: said where from.
+            let shared = a.moves.iter().filter(|o| o.san == m.san).count() > 1;
+            let name = match m.uci.get(..2) {
+                Some(from) if shared => format!("{} {from}", m.san),
+                _ => m.san.clone(),
+            };
             writeln!(
                 w,
-                "{:<8} {:>7} {:>6} {:>6} {:>6} {:>6} {:>6}",
-                m.san,
+                "{:<10} {:>7} {:>6} {:>6} {:>6} {:>6} {:>6}",
+                name,
                 m.games(),
                 share(m.white, k),
                 share(m.draws, k),

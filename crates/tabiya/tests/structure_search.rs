@@ -279,6 +279,10 @@ fn materials_and_pawn_structures_as_python_chess_counts_them_after_edits_and_del
     let built = json(&["db", "structures", "--db", d, "--json"]);
     assert_eq!(built["games"], json!(2245), "{built}");
     assert_eq!(built["recounted"], json!(true), "{built}");
+    // Over every stored game, no more (ids begin at 1).
+    let stored = json(&["stats", "--db", d, "--json"])["games"].clone();
+    assert!(stored.as_u64().unwrap() > 2245, "{stored}");
+    assert_eq!(built["statistics"]["games"], stored, "{built}");
     // Asked again with nothing new: nothing built, the statistics kept as counted.
     let rebuilt = json(&["db", "structures", "--db", d, "--json"]);
     assert_eq!(rebuilt["games"], json!(0), "{rebuilt}");

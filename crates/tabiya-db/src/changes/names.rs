@@ -234,17 +234,16 @@ const MAX_SPELLING_BYTES: u64 = 256 << 20;
 /// A zstd-compressed spelling file unpacked, within [`MAX_SPELLING_BYTES`]; a truncated or
 /// damaged one refused, saying how far it read.
 fn unpack_spelling(file_name: &str, bytes: &[u8]) -> Result<Vec<u8>> {
-    use std::io::Read;
     let mut raw = Vec::new();
-    let read = zstd::stream::read::Decoder::new(bytes)
-        .and_then(|d| d.take(MAX_SPELLING_BYTES + 1).read_to_end(&mut raw));
-    if let Err(e) = read {
-        return Err(Error::Input(format!(
+    let within = zstd::stream::read::Decoder::new(bytes)
+        .and_then(|mut d| tabiya_files::read_within(&mut d, MAX_SPELLING_BYTES, &mut raw));
+    let within = within.map_err(|e| {
+        Error::Input(format!(
             "{file_name}: zstd data truncated or damaged after {} bytes unpacked ({e})",
             raw.len()
-        )));
-    }
-    if raw.len() as u64 > MAX_SPELLING_BYTES {
+        ))
+    })?;
+    if !within {
         return Err(Error::Input(format!(
             "{file_name}: unpacks to more than {} MiB: not a spelling file",
             MAX_SPELLING_BYTES >> 20

@@ -38,6 +38,13 @@ fn threshold(games: u32) -> u32 {
     (games / 5000).clamp(16, 1000)
 }
 
+/// The games stored (a deleted game's record is removed; ids begin at 1, so the end of
+/// the ids is one more than the games of a database that never lost one).
+fn stored_games(read: &ReadTx) -> Result<u32> {
+    let n = read.table(crate::GAMES)?.len()?;
+    Ok(u32::try_from(n).unwrap_or(u32::MAX))
+}
+
 /// What counting the shape statistics did.
 #[derive(Debug, Clone, Copy, Default, serde::Serialize, serde::Deserialize)]
 pub struct ShapeStatsCounted {
@@ -94,7 +101,7 @@ impl Database {
         let end = Records::new(&read)?.ids_end()?;
         let removed = load_removed(&read)?;
         let gone = |id: u32| removed.binary_search(&id).is_ok();
-        let games = end.saturating_sub(removed.len() as u32);
+        let games = stored_games(&read)?;
         let bar = threshold(games);
         let step = if games <= SAMPLE_ALL {
             1
@@ -259,8 +266,7 @@ impl Database {
         let Some(c) = coverage(&read)? else {
             return Ok(None);
         };
-        let removed = load_removed(&read)?;
-        let games = end.saturating_sub(removed.len() as u32);
+        let games = stored_games(&read)?;
         if c.through < end || c.threshold != threshold(games) {
             return Ok(None);
         }

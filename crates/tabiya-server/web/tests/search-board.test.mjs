@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import {
   patternText, parsePattern, pawnsText, parsePawns, cellsOfFen, pawnChanges, emptyCells, squareName, cellWords,
 } from '../search-board.js';
-import { searchParams, hasQuery, moveLabel, emptyQuery } from '../search-view.js';
+import { searchParams, hasQuery, moveLabel, emptyQuery, sanApart } from '../search-view.js';
 import { readState, writeState } from '../url-state.js';
 import { START_FEN } from '../chess-rules.js';
 
@@ -91,4 +91,18 @@ test('the search in the URL: written with view=search only', () => {
   assert.equal(p.search.pattern, '*/*/*/3N4/*/*/*/*');
   assert.equal(readState(new URL(`http://x/${writeState(p, 'chess')}`).search).search.pattern, '*/*/*/3N4/*/*/*/*', 'round trip');
   assert.equal(readState('?view=search&for=1').search.hold, null, 'for=1 is the default');
+});
+
+test('moves of one SAN from different positions say where they come from', () => {
+  const moves = [
+    { san: '...Nxd5', uci: 'f6d5' },
+    { san: '...exd5', uci: 'e6d5' },
+    { san: '...Nxd5', uci: 'b6d5' },
+    { san: 'O-O', uci: 'e1g1' },
+    { san: 'O-O', uci: 'e1h1' },
+    { san: 'Qd2', uci: 'd1d2' },
+  ];
+  assert.deepEqual(sanApart(moves), ['f6', '', 'b6', 'e1g1', 'e1h1', '']);
+  assert.deepEqual(sanApart([]), []);
+  assert.deepEqual(sanApart([{ san: 'e4', uci: 'e2e4' }]), ['']);
 });

@@ -550,30 +550,23 @@ impl Worker<'_> {
         }
         // From its search line (no record read, no move decoded by attacks) when its
         // square segment keeps one, else from its record.
+        let (query, want_next) = (self.query, self.want_next);
+        let from_record = |raw: &[u8]| {
+            read_line(raw).and_then(|(start, mode, moves)| {
+                locate(query, start, mode, moves, want_next, plies)
+            })
+        };
         let located = match source {
             Source::Line(codes) => {
-                self.found.replayed += 1;
                 let (start, mode) = (Chess::default(), shakmaty::CastlingMode::Standard);
-                let moves = LineMoves::new(codes);
-                locate(self.query, start, mode, moves, self.want_next, plies)
+                locate(query, start, mode, LineMoves::new(codes), want_next, plies)
             }
-            Source::Record | Source::Raw(_) => {
-                let raw = match source {
-                    Source::Raw(r) => r,
-                    _ => {
-                        // A game no longer stored (removed by another path) matches nothing.
-                        if !self.games.get_into(id, &mut self.stored)? {
-                            return Ok(());
-                        }
-                        &self.stored
-                    }
-                };
-                self.found.replayed += 1;
-                read_line(raw).and_then(|(start, mode, moves)| {
-                    locate(self.query, start, mode, moves, self.want_next, plies)
-                })
-            }
+            Source::Raw(raw) => from_record(raw),
+            // A game no longer stored (removed by another path) matches nothing.
+            Source::Record if !self.games.get_into(id, &mut self.stored)? => return Ok(()),
+            Source::Record => from_record(&self.stored),
         };
+        self.found.replayed += 1;
         let Some(at) = located.map_err(|e| Error::Corrupt(format!("game {id}: {e}")))? else {
             return Ok(());
         };
