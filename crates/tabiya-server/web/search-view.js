@@ -363,19 +363,23 @@ export function createSearchView(element, { getJson, createLoader, apiUrl, onSea
     }
     // Every game that went on from there played one move (the list may show fewer).
     const total = (data.games || 0) - (data.ended || 0);
-    const apart = sanApart(moves);
-    const row = (m, i) => {
+    const row = (m, from) => {
       const n = m.white + m.draws + m.black + (m.unknown || 0);
       const years = m.firstYear ? (m.firstYear === m.lastYear ? `${m.firstYear}` : `${m.firstYear}–${m.lastYear}`) : '';
       return el('tr', { dataset: { uci: m.uci }, title: `${m.san} (${m.uci}): ${fmt(n)} game${n === 1 ? '' : 's'}${years ? `, ${years}` : ''}` },
         el('th', { scope: 'row', className: 'move' }, m.san,
-          apart[i] ? el('span', { className: 'muted small move-from' }, ` from ${apart[i]}`) : null),
+          from ? el('span', { className: 'muted small move-from' }, ` from ${from}`) : null),
         el('td', { className: 'num games' }, fmt(n), el('span', { className: 'share' }, ` ${share(n, total)}`)),
         el('td', { className: 'bar' }, wdlBar(m)),
         el('td', { className: 'num hide-narrow' }, fmt(m.averageRating)),
         el('td', { className: 'num hide-narrow' }, fmt(m.performance)));
     };
-    const tbody = el('tbody', {}, ...moves.map(row));
+    // Told apart among the rows shown together.
+    const rows = (list) => {
+      const from = sanApart(list);
+      return list.map((m, i) => row(m, from[i]));
+    };
+    const tbody = el('tbody', {}, ...rows(moves));
     section.append(el('table', { className: 'explorer-table search-moves', id: 'search-moves', tabindex: -1 },
       el('caption', { className: 'visually-hidden' }, 'Moves played from the first position where the search holds'),
       el('thead', {}, el('tr', {},
@@ -396,7 +400,7 @@ export function createSearchView(element, { getJson, createLoader, apiUrl, onSea
         status.textContent = '';
         try {
           const every = await getJson('/api/search', { ...params, moves: undefined, limit: 0, offset: undefined });
-          tbody.replaceChildren(...(every.moves || []).map(row));
+          tbody.replaceChildren(...rows(every.moves || []));
           more.parentElement.remove();
           tbody.parentElement.focus({ preventScroll: true });
         } catch (e) {

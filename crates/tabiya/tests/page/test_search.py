@@ -404,6 +404,33 @@ class Test:
         check(page.get_attribute("#search-board .sb-square[data-square='e4']", "aria-label") == "e4, empty", "8 not read back as empty squares")
         return f"{D5_KNIGHT}: {want['games']} games; */*/*/3N4/*/*/*/*: {typed['games']}"
 
+    def same_san_apart(self, page):
+        # A knight on d5 before a pawn on d6, either colour: Kasparov's games take on d5 with
+        # knights from several squares, each "...Nxd5" in its own position.
+        pattern = "*/*/???p????/???N????/*/*/*/*"
+        page.goto(self.url(view="search", pattern=pattern, eitherColour="true"))
+        page.wait_for_selector("#search-moves tbody tr")
+        want = self.api("api/search", pattern=pattern, eitherColour="true", limit=0)["moves"]
+        if page.locator("#search-more-moves").count():
+            page.click("#search-more-moves")
+        page.wait_for_function(f"document.querySelectorAll('#search-moves tbody tr').length === {len(want)}")
+        rows = page.eval_on_selector_all(
+            "#search-moves tbody tr", "rows => rows.map(r => [r.dataset.uci, r.querySelector('th').textContent])")
+        sans = [m["san"] for m in want]
+        shared = {s for s in sans if sans.count(s) > 1}
+        check(shared, "no two moves of one SAN: this step tests nothing")
+        for (uci, label), m in zip(rows, want):
+            check(uci == m["uci"], f"row {uci}, API {m['uci']}")
+            if m["san"] in shared:
+                told = (f"{m['san']} from {m['uci'][:2]}", f"{m['san']} from {m['uci']}")
+                check(label in told, f"{m['uci']}: {label!r}, want one of {told}")
+            else:
+                check(label == m["san"], f"{m['uci']}: {label!r}, want {m['san']!r}")
+        labels = [label for _, label in rows]
+        check(len(set(labels)) == len(labels), f"two rows read alike: {labels}")
+        self.shot(page, "moves-told-apart")
+        return f"{sum(sans.count(s) for s in shared)} moves share {len(shared)} SANs, each row told apart"
+
     def material_alone(self, page):
         page.click("#search-reset")
         check(page.input_value("#search-text") == "", "New search left the text")
@@ -507,6 +534,7 @@ class Test:
                 self.step("a link and a reload keep the search", self.reload_keeps_search, page)
                 self.step("the explorer's pawns and pieces taken", self.explorers_pawns, page)
                 self.step("a pattern by clicking, one typed", self.pattern_by_clicking, page)
+                self.step("moves of one SAN told apart", self.same_san_apart, page)
                 self.step("a material signature alone", self.material_alone, page)
                 self.step("screenshots at 1400 and 800 px", self.screenshots, browser)
             else:
