@@ -223,16 +223,13 @@ pub fn read_whole_unpacked(path: &Path, kind: Whole) -> Result<Vec<u8>> {
     }
     let mut out = Vec::new();
     let mut reader = input.reader;
-    let within = match tabiya_files::read_within(&mut reader, kind.bound(), &mut out) {
-        Ok(within) => within,
-        Err(e) => {
-            return Err(Error::bad_input(format!(
-                "{}: truncated or damaged after {} bytes unpacked ({e})",
-                path.display(),
-                out.len()
-            )));
-        }
-    };
+    let within = tabiya_files::read_within(&mut reader, kind.bound(), &mut out).map_err(|e| {
+        Error::bad_input(format!(
+            "{}: truncated or damaged after {} bytes unpacked ({e})",
+            path.display(),
+            out.len()
+        ))
+    })?;
     if !within {
         return Err(Error::bad_input(format!(
             "{} unpacks to more than {}; at most {} is read for {}",

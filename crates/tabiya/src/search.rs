@@ -133,14 +133,10 @@ fn print(a: &StructureSearch, offset: usize) -> anyhow::Result<()> {
             "{:<10} {:>7} {:>6} {:>6} {:>6} {:>6} {:>6}",
             "move", "games", "white", "draws", "black", "avg", "perf"
         )?;
+        let keys: Vec<(&str, &str)> = a.moves.iter().map(|m| (&*m.san, &*m.uci)).collect();
         for m in &a.moves {
             let k = m.white + m.draws + m.black;
-            // Two moves of one SAN from different games' positions: said where from.
-            let shared = a.moves.iter().filter(|o| o.san == m.san).count() > 1;
-            let name = match m.uci.get(..2) {
-                Some(from) if shared => format!("{} {from}", m.san),
-                _ => m.san.clone(),
-            };
+            let name = told_apart(&keys, &m.san, &m.uci);
             writeln!(
                 w,
                 "{:<10} {:>7} {:>6} {:>6} {:>6} {:>6} {:>6}",
@@ -209,4 +205,51 @@ fn print(a: &StructureSearch, offset: usize) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// A move's name among `moves` (SAN, UCI): moves of one SAN from different games' positions
+/// are told apart by their from square, or by their UCI when that is shared too, as the
+/// page tells them (`sanApart` in `search-view.js`).
+fn told_apart(moves: &[(&str, &str)], san: &str, uci: &str) -> String {
+    let from = |u: &str| u.get(..2).map(str::to_owned);
+    let same_san = moves.iter().filter(|(s, _)| *s == san).count();
+    let same_from = moves
+        .iter()
+        .filter(|(s, u)| *s == san && from(u) == from(uci))
+        .count();
+    match (same_san, same_from, from(uci)) {
+        (0 | 1, _, _) | (_, _, None) => san.to_string(),
+        (_, 0 | 1, Some(f)) => format!("{san} {f}"),
+        _ => format!("{san} {uci}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::told_apart;
+
+    #[test]
+    fn moves_of_one_san_are_told_apart() {
+        let moves = [
+            ("...Nxd5", "f6d5"),
+            ("...exd5", "e6d5"),
+            ("...Nxd5", "b6d5"),
+            ("O-O", "e1g1"),
+            ("O-O", "e1h1"),
+        ];
+        let names: Vec<String> = moves
+            .iter()
+            .map(|(s, u)| told_apart(&moves, s, u))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "...Nxd5 f6",
+                "...exd5",
+                "...Nxd5 b6",
+                "O-O e1g1",
+                "O-O e1h1"
+            ]
+        );
+    }
 }
