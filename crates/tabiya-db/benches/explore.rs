@@ -122,7 +122,7 @@ fn main() {
             if let Some(m) = chess::code_to_move(pos, *code) {
                 let mut child = pos.clone();
                 child.play_unchecked(m);
-                let _ = snap.chess_position(&child, 0).expect("query");
+                let _ = snap.chess_totals(&child).expect("query");
             }
         }
         reached_times.push(t.elapsed().as_secs_f64() * 1e6);

@@ -540,6 +540,35 @@ mod tests {
         );
     }
 
+    /// The best, newest and single games the index's records keep answer as looking at
+    /// every game of the position does: after one run, and after many merged.
+    #[test]
+    fn explorer_lists_from_the_records_equal_every_game_looked_at() {
+        let filter = crate::answers::chess::GameFilter::default();
+        for (_dir, db) in [twic_with(ImportOptions::default()), twic_in_batches(61)] {
+            let snap = db.snapshot().unwrap();
+            let mode = shakmaty::CastlingMode::Standard;
+            let (mut listed, mut singles) = (0, 0);
+            for (id, ply, pos) in sampled_positions(&snap, 7, 30) {
+                let line = [pos.clone()];
+                let from_index = snap.chess_explore_recent(&line, mode, 15, Some(4)).unwrap();
+                let every = snap.explore_all(&line, mode, &filter, 15, Some(4)).unwrap();
+                assert_eq!(
+                    serde_json::to_value(&from_index).unwrap(),
+                    serde_json::to_value(&every).unwrap(),
+                    "game {id} ply {ply}"
+                );
+                listed += usize::from(from_index.white + from_index.draws + from_index.black > 15);
+                singles += from_index.moves.iter().filter(|m| m.game.is_some()).count();
+            }
+            assert!(
+                listed > 100,
+                "{listed} positions with more games than lists"
+            );
+            assert!(singles > 100, "{singles} single games named");
+        }
+    }
+
     /// An import needing more index memory than it has is written as several runs (one per
     /// transaction, merged at the end) and answers like an import written as one.
     #[test]

@@ -16,7 +16,7 @@ use crate::game::Occurrence;
 use crate::index::amend::Patch;
 use crate::index::find::IndexReader;
 use crate::index::record::{Posting, TRecord, best_of};
-use crate::index::{RunDir, TOP_GAMES, prefix, top_order};
+use crate::index::{RunDir, prefix, top_order};
 use crate::stats::GameFacts;
 use crate::{Error, Result};
 
@@ -202,7 +202,8 @@ impl<'r, 'a> Retally<'r, 'a> {
         if ranked.last().is_some_and(|l| l.0.game == game) {
             return Ok(None);
         }
-        ranked.truncate(TOP_GAMES);
+        // As many as the record keeps (8 in records written before 15 were).
+        ranked.truncate(rec.top.len());
         Ok(Some(ranked.into_iter().map(|(p, _)| p).collect()))
     }
 

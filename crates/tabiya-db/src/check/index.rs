@@ -19,14 +19,15 @@ use super::tables::Games;
 use super::{CheckReport, note};
 use crate::facts::FactsReader;
 use crate::game::Occurrence;
+use crate::index::RECENT_GAMES;
 use crate::index::amend::Amendments;
-use crate::index::record::{Posting, TRecord};
+use crate::index::record::{Posting, TRecord, newest_order};
 use crate::index::{
     BLOCKS, POSTINGS, RunDir, block_key, decode_external_postings, decode_s_block, decode_t_block,
     load_runs, postings_key, prefix,
 };
 use crate::records::Records;
-use crate::stats::Stats;
+use crate::stats::{GameFacts, Stats};
 use crate::trace::trace;
 use crate::{Database, Kind, Result};
 
@@ -433,12 +434,16 @@ pub(super) fn check(
                     ));
                 }
                 let mut want = vec![Stats::default(); rec.moves.len()];
+                let mut dated = Vec::new();
                 for p in list.iter().filter(|p| !amend.is_removed(p.game)) {
                     if let Ok(i) = top.binary_search_by_key(&p.game, |t| t.0) {
                         top[i].2 |= top[i].1 == p.slot;
                     }
                     match (facts.get(p.game), want.get_mut(p.slot as usize)) {
-                        (Ok(f), Some(s)) => s.add_game(&f, m),
+                        (Ok(f), Some(s)) => {
+                            s.add_game(&f, m);
+                            dated.push((*p, f));
+                        }
                         (Err(e), _) => {
                             bad.push((format!("game {}", p.game), e.to_string()));
                             return;
@@ -465,6 +470,9 @@ pub(super) fn check(
                         ));
                     }
                 }
+                if let Some(problem) = listed_games_problem(&rec, &want, dated) {
+                    bad.push((place(), problem));
+                }
                 for (game, slot, _) in top.iter().filter(|t| !t.2).take(1) {
                     bad.push((
                         place(),
@@ -482,6 +490,49 @@ pub(super) fn check(
     }
     trace("check: index pass 4 (statistics)", t0);
     Ok(())
+}
+
+/// What is wrong with a record's newest games and single games, given its games (each
+/// with its move slot and facts) and each move's statistics counted from them.
+fn listed_games_problem(
+    rec: &TRecord,
+    counted: &[Stats],
+    mut games: Vec<(Posting, GameFacts)>,
+) -> Option<String> {
+    if let Some(recent) = &rec.recent {
+        games.sort_by(|a, b| newest_order((a.0.game, &a.1), (b.0.game, &b.1)));
+        let newest: Vec<Posting> = games.iter().take(recent.len()).map(|g| g.0).collect();
+        if *recent != newest {
+            return Some(format!(
+                "lists {recent:?} as its newest games, its games' dates say {:?}",
+                games
+                    .iter()
+                    .take(RECENT_GAMES)
+                    .map(|g| g.0)
+                    .collect::<Vec<_>>()
+            ));
+        }
+    }
+    if let Some(singles) = &rec.singles {
+        for (slot, s) in counted.iter().enumerate() {
+            let listed = singles.iter().find(|x| x.0 as usize == slot).map(|x| x.1);
+            let playing: Vec<u32> = games
+                .iter()
+                .filter(|g| g.0.slot as usize == slot)
+                .map(|g| g.0.game)
+                .collect();
+            let right = match listed {
+                Some(g) => playing == [g],
+                None => s.games() != 1,
+            };
+            if !right {
+                return Some(format!(
+                    "names game {listed:?} for move slot {slot}, played by games {playing:?}"
+                ));
+            }
+        }
+    }
+    None
 }
 
 /// One game's positions found in the index: see the module's documentation.

@@ -33,7 +33,7 @@ pub fn most_reached(snap: &Snapshot<'_>) -> Result<Vec<ReachedOpening>> {
     let mut counted = Vec::new();
     for (_, o) in openings::all() {
         let pos = o.position();
-        let games = snap.chess_position(&pos, 0)?.totals.games();
+        let games = snap.chess_totals(&pos)?.games();
         if games > 0 {
             counted.push((games, o, pos));
         }

@@ -185,9 +185,19 @@ impl Amendments {
             if let Some(top) = p.top {
                 rec.top = top;
             }
+            // A patch keeps neither (an edited date moves a game among the newest; a
+            // deletion can leave a move one game): queries find them from the games.
+            rec.recent = None;
+            rec.singles = None;
         }
         if !self.removed.is_empty() {
             rec.top.retain(|p| !self.is_removed(p.game));
+            if let Some(recent) = &mut rec.recent {
+                recent.retain(|p| !self.is_removed(p.game));
+            }
+            if let Some(singles) = &mut rec.singles {
+                singles.retain(|s| !self.is_removed(s.1));
+            }
             if let Some(postings) = &mut rec.postings {
                 postings.retain(|p| !self.is_removed(p.game));
                 rec.n_postings = postings.len() as u64;

@@ -33,12 +33,44 @@ pub(crate) enum Next<'p> {
 }
 
 /// Games of one position found in the runs.
-#[derive(Default)]
 pub(crate) struct Found {
     pub stats: HashMap<u16, Stats>,
+    /// The candidates for the best games: the T records' best games, and every game known
+    /// one by one.
     pub top: Vec<(u32, u16)>,
+    /// How many best games `top` holds exactly: the shortest best-games list of a T record
+    /// (`usize::MAX` with none).
+    pub top_known: usize,
+    /// The T records' newest games (candidates for the newest games with `each`).
+    pub recent: Vec<(u32, u16)>,
+    /// How many newest games `recent` and `each` hold exactly (0 when a T record with a
+    /// best-games list keeps no newest list).
+    pub recent_known: usize,
+    /// The games known one by one (found through S entries, or listed whole by a T record
+    /// with no best-games list), with the move each played.
+    pub each: Vec<(u32, u16)>,
+    /// The T records' games of moves played by one game, by move code.
+    pub singles: Vec<(u16, u32)>,
+    /// Whether every T record with a best-games list named its moves' single games.
+    pub singles_known: bool,
     /// All games, when asked for.
     pub all: Vec<(u32, u16)>,
+}
+
+impl Default for Found {
+    fn default() -> Found {
+        Found {
+            stats: HashMap::new(),
+            top: Vec::new(),
+            top_known: usize::MAX,
+            recent: Vec::new(),
+            recent_known: usize::MAX,
+            each: Vec::new(),
+            singles: Vec::new(),
+            singles_known: true,
+            all: Vec::new(),
+        }
+    }
 }
 
 impl Found {
@@ -49,9 +81,19 @@ impl Found {
             .or_default()
             .add_game(&facts, o.mover);
         self.top.push((g, o.code));
+        self.each.push((g, o.code));
         if want_all {
             self.all.push((g, o.code));
         }
+    }
+
+    /// The game of a move played by one game, when the index named it.
+    pub fn single(&self, code: u16) -> Option<u32> {
+        self.singles
+            .iter()
+            .find(|s| s.0 == code)
+            .map(|s| s.1)
+            .or_else(|| self.each.iter().find(|e| e.1 == code).map(|e| e.0))
     }
 }
 
@@ -166,9 +208,9 @@ impl<'a> IndexReader<'a> {
         if wanted.all || rec.top.is_empty() {
             let postings = self.postings_of(r, &rec)?;
             if rec.top.is_empty() {
-                found
-                    .top
-                    .extend(postings.iter().map(|p| (p.game, code(p.slot))));
+                let listed = postings.iter().map(|p| (p.game, code(p.slot)));
+                found.top.extend(listed.clone());
+                found.each.extend(listed);
             }
             if wanted.all {
                 found
@@ -181,6 +223,22 @@ impl<'a> IndexReader<'a> {
             found
                 .top
                 .extend(rec.top.iter().map(|p| (p.game, code(p.slot))));
+            found.top_known = found.top_known.min(rec.top.len());
+            match &rec.recent {
+                Some(recent) => {
+                    found
+                        .recent
+                        .extend(recent.iter().map(|p| (p.game, code(p.slot))));
+                    found.recent_known = found.recent_known.min(recent.len());
+                }
+                None => found.recent_known = 0,
+            }
+            match &rec.singles {
+                Some(singles) => found
+                    .singles
+                    .extend(singles.iter().map(|&(slot, g)| (code(slot), g))),
+                None => found.singles_known = false,
+            }
         }
         Ok(Some(TreePart { record: rec, games }))
     }

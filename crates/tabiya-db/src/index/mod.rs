@@ -52,8 +52,12 @@ pub const PROMOTE_AT: usize = 8;
 /// Postings lists up to this length are stored inside the T record.
 const INLINE_POSTINGS: usize = 64;
 
-/// Top games kept in a T record (when it has more games than this).
-pub const TOP_GAMES: usize = 8;
+/// Top games kept in a T record (when it has more games than this): as many as `/masters`
+/// gives. Records written before 2026-11-30 keep 8.
+pub const TOP_GAMES: usize = 15;
+
+/// Newest games kept in a T record beside its best ones: as many as `/lichess` gives.
+pub const RECENT_GAMES: usize = 4;
 
 /// Largest encoded size of a block: with its key and the store's page header it still fits
 /// one 4 KiB page (a value one byte over would take two).

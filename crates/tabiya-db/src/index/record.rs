@@ -1,7 +1,7 @@
 //! T records (a popular position's statistics per move and its games) and S entries (one
 //! game of a rare position), with their encodings inside a run's blocks.
 
-use super::{INLINE_POSTINGS, TOP_GAMES};
+use super::{INLINE_POSTINGS, RECENT_GAMES, TOP_GAMES};
 use crate::codec::{DecodeError, Reader, put_varint};
 use crate::stats::{GameFacts, Stats};
 
@@ -39,6 +39,13 @@ pub struct TRecord {
     /// Best-rated games (by mean rating, then date), only when there are more than
     /// [`TOP_GAMES`] postings; otherwise the postings themselves are the top games.
     pub top: Vec<Posting>,
+    /// The newest games (by date, newest first, then by id), when the record keeps them
+    /// ([`RECENT_GAMES`] of them, beside a `top` list; a record with no `top` list lists all
+    /// its games). Records written before they were kept, and patched records, have none.
+    pub recent: Option<Vec<Posting>>,
+    /// The game of each move played by one game only, by the move's slot, when the record
+    /// says (records written before, and patched records, do not).
+    pub singles: Option<Vec<(u8, u32)>>,
     /// Number of games; the list itself is inline when short, else in the postings table.
     pub n_postings: u64,
     pub postings: Option<Vec<Posting>>,
@@ -110,42 +117,68 @@ pub fn make_record(key: u128, occs: &[Occ], facts: &dyn Fn(u32) -> GameFacts) ->
         }
     }
     postings.sort_unstable();
-    let top = if postings.len() > TOP_GAMES {
-        best_of(ranked)
+    let (top, recent) = if postings.len() > TOP_GAMES {
+        (best_of(ranked.clone()), Some(newest_of(ranked)))
     } else {
-        Vec::new()
+        (Vec::new(), None)
     };
     TRecord {
         key,
+        singles: Some(singles_of(&moves, &postings)),
         moves,
         top,
+        recent,
         n_postings: postings.len() as u64,
         postings: Some(postings),
     }
 }
 
-/// The [`TOP_GAMES`] best-ranked of some games.
-fn rank_top(
-    candidates: impl Iterator<Item = Posting>,
-    facts: &dyn Fn(u32) -> GameFacts,
-) -> Vec<Posting> {
-    best_of(candidates.map(|p| (p, facts(p.game))).collect())
+/// The game of each move that one game played, from a record's postings.
+pub(crate) fn singles_of(moves: &[MoveEntry], postings: &[Posting]) -> Vec<(u8, u32)> {
+    let mut out = Vec::new();
+    for (slot, m) in moves.iter().enumerate() {
+        if m.stats.games() == 1
+            && let Some(p) = postings.iter().find(|p| p.slot as usize == slot)
+        {
+            out.push((slot as u8, p.game));
+        }
+    }
+    out
+}
+
+/// Orders games for "newest games": later date first, then lower id (as a game list sorted
+/// by date).
+pub fn newest_order(a: (u32, &GameFacts), b: (u32, &GameFacts)) -> std::cmp::Ordering {
+    b.1.date.cmp(&a.1.date).then(a.0.cmp(&b.0))
+}
+
+/// The [`RECENT_GAMES`] newest of some games with their facts.
+pub(crate) fn newest_of(ranked: Vec<(Posting, GameFacts)>) -> Vec<Posting> {
+    first_of(ranked, RECENT_GAMES, newest_order)
 }
 
 /// The [`TOP_GAMES`] best-ranked of some games with their facts.
-pub(crate) fn best_of(mut ranked: Vec<(Posting, GameFacts)>) -> Vec<Posting> {
-    let order = |a: &(Posting, GameFacts), b: &(Posting, GameFacts)| {
-        top_order((a.0.game, &a.1), (b.0.game, &b.1))
-    };
+pub(crate) fn best_of(ranked: Vec<(Posting, GameFacts)>) -> Vec<Posting> {
+    first_of(ranked, TOP_GAMES, top_order)
+}
+
+/// The first `n` of some games (once each) in an order of games.
+fn first_of(
+    mut ranked: Vec<(Posting, GameFacts)>,
+    n: usize,
+    by: fn((u32, &GameFacts), (u32, &GameFacts)) -> std::cmp::Ordering,
+) -> Vec<Posting> {
+    let order =
+        |a: &(Posting, GameFacts), b: &(Posting, GameFacts)| by((a.0.game, &a.1), (b.0.game, &b.1));
     // Only the first few matter: set them apart before sorting (room for repeated games).
-    let keep = 4 * TOP_GAMES;
+    let keep = 4 * n;
     if ranked.len() > keep {
         ranked.select_nth_unstable_by(keep - 1, order);
         ranked.truncate(keep);
     }
     ranked.sort_unstable_by(order);
     ranked.dedup_by_key(|x| x.0.game);
-    ranked.truncate(TOP_GAMES);
+    ranked.truncate(n);
     ranked.into_iter().map(|(p, _)| p).collect()
 }
 
@@ -153,9 +186,13 @@ pub(crate) fn best_of(mut ranked: Vec<(Posting, GameFacts)>) -> Vec<Posting> {
 pub fn merge_records(key: u128, parts: Vec<TRecord>, facts: &dyn Fn(u32) -> GameFacts) -> TRecord {
     let mut moves: Vec<MoveEntry> = Vec::new();
     let mut postings: Vec<Posting> = Vec::new();
-    // The best games of the whole are among the best of each part (a part's postings when
-    // it keeps no separate list).
-    let mut candidates: Vec<Posting> = Vec::new();
+    // The best and the newest games of the whole are among the best and the newest of each
+    // part (a part's postings when it keeps no separate list), as far as every part's lists
+    // reach: a part keeping its best 8 (records written before 15 were kept, or after a
+    // deletion) tells the best 8 of the whole, no more.
+    let mut best: Vec<Posting> = Vec::new();
+    let mut newest: Vec<Posting> = Vec::new();
+    let (mut best_n, mut newest_n) = (TOP_GAMES, Some(RECENT_GAMES));
     for rec in parts {
         let mut remap = Vec::with_capacity(rec.moves.len());
         for m in rec.moves {
@@ -172,29 +209,49 @@ pub fn merge_records(key: u128, parts: Vec<TRecord>, facts: &dyn Fn(u32) -> Game
             remap.push(slot as u8);
         }
         let own = rec.postings.expect("postings loaded before merging");
-        let top = if rec.top.is_empty() { &own } else { &rec.top };
-        candidates.extend(top.iter().map(|p| Posting {
+        let moved = |p: &Posting| Posting {
             game: p.game,
             slot: remap[p.slot as usize],
-        }));
-        for p in &own {
-            postings.push(Posting {
-                game: p.game,
-                slot: remap[p.slot as usize],
-            });
+        };
+        if rec.top.is_empty() {
+            best.extend(own.iter().map(moved));
+            newest.extend(own.iter().map(moved));
+        } else {
+            best_n = best_n.min(rec.top.len());
+            best.extend(rec.top.iter().map(moved));
+            match &rec.recent {
+                Some(r) => {
+                    newest_n = newest_n.map(|n| n.min(r.len()));
+                    newest.extend(r.iter().map(moved));
+                }
+                None => newest_n = None,
+            }
         }
+        postings.extend(own.iter().map(moved));
     }
     postings.sort_unstable();
     postings.dedup_by_key(|p| p.game);
-    let top = if postings.len() > TOP_GAMES {
-        rank_top(candidates.into_iter(), facts)
+    let (top, recent) = if postings.len() > TOP_GAMES {
+        let with_facts = |v: Vec<Posting>| -> Vec<(Posting, GameFacts)> {
+            v.into_iter().map(|p| (p, facts(p.game))).collect()
+        };
+        let mut top = best_of(with_facts(best));
+        top.truncate(best_n);
+        let recent = newest_n.map(|n| {
+            let mut r = newest_of(with_facts(newest));
+            r.truncate(n);
+            r
+        });
+        (top, recent)
     } else {
-        Vec::new()
+        (Vec::new(), None)
     };
     TRecord {
         key,
+        singles: Some(singles_of(&moves, &postings)),
         moves,
         top,
+        recent,
         n_postings: postings.len() as u64,
         postings: Some(postings),
     }
@@ -225,19 +282,50 @@ fn decode_postings(r: &mut Reader<'_>, n: u64) -> Result<Vec<Posting>, DecodeErr
     Ok(v)
 }
 
+/// Set in a record's move count when a byte of [`SINGLES`] and [`NEWEST`] follows it
+/// (records written before those were kept have neither).
+const EXTENDED: u64 = 0x400;
+/// Each move played by one game carries that game (a varint, 0 when not known).
+const SINGLES: u8 = 1;
+/// A list of the newest games follows the best games.
+const NEWEST: u8 = 2;
+
 /// Encodes a T record; long postings lists are returned separately for the postings table.
 pub fn encode_record(rec: &TRecord, out: &mut Vec<u8>) -> Option<Vec<u8>> {
     let mut body = Vec::with_capacity(64);
     body.extend_from_slice(&rec.key.to_be_bytes());
-    put_varint(&mut body, rec.moves.len() as u64);
-    for m in &rec.moves {
+    let flags = if rec.singles.is_some() { SINGLES } else { 0 }
+        | if rec.recent.is_some() { NEWEST } else { 0 };
+    if flags == 0 {
+        put_varint(&mut body, rec.moves.len() as u64);
+    } else {
+        put_varint(&mut body, rec.moves.len() as u64 | EXTENDED);
+        body.push(flags);
+    }
+    for (slot, m) in rec.moves.iter().enumerate() {
         body.extend_from_slice(&m.code.to_le_bytes());
         m.stats.encode(&mut body);
+        if let Some(singles) = &rec.singles
+            && m.stats.games() == 1
+        {
+            let game = singles
+                .iter()
+                .find(|s| s.0 as usize == slot)
+                .map_or(0, |s| s.1);
+            put_varint(&mut body, game as u64);
+        }
     }
     put_varint(&mut body, rec.top.len() as u64);
     for p in &rec.top {
         put_varint(&mut body, p.game as u64);
         body.push(p.slot);
+    }
+    if let Some(recent) = &rec.recent {
+        put_varint(&mut body, recent.len() as u64);
+        for p in recent {
+            put_varint(&mut body, p.game as u64);
+            body.push(p.slot);
+        }
     }
     put_varint(&mut body, rec.n_postings);
     let postings = rec.postings.as_deref().unwrap_or(&[]);
@@ -258,8 +346,14 @@ pub fn encode_record(rec: &TRecord, out: &mut Vec<u8>) -> Option<Vec<u8>> {
 pub fn decode_record(body: &[u8]) -> Result<TRecord, DecodeError> {
     let mut r = Reader::new(body);
     let key = u128::from_be_bytes(r.array::<16>("record key")?);
-    let n = r.varint("move count")?;
-    if n > 256 {
+    let mut n = r.varint("move count")?;
+    let flags = if n & EXTENDED != 0 {
+        n &= !EXTENDED;
+        r.u8("record flags")?
+    } else {
+        0
+    };
+    if n > 256 || flags & !(SINGLES | NEWEST) != 0 {
         return Err(DecodeError {
             what: "move count",
             offset: r.pos(),
@@ -267,25 +361,26 @@ pub fn decode_record(body: &[u8]) -> Result<TRecord, DecodeError> {
         });
     }
     let mut moves = Vec::with_capacity(n as usize);
-    for _ in 0..n {
+    let mut singles = (flags & SINGLES != 0).then(Vec::new);
+    for slot in 0..n {
         let code = u16::from_le_bytes(r.array::<2>("move code")?);
         let stats = Stats::decode(&mut r)?;
+        if let Some(singles) = &mut singles
+            && stats.games() == 1
+        {
+            let game = r.varint_u32("single game")?;
+            if game != 0 {
+                singles.push((slot as u8, game));
+            }
+        }
         moves.push(MoveEntry { code, stats });
     }
-    let nt = r.varint("top count")?;
-    if nt > TOP_GAMES as u64 {
-        return Err(DecodeError {
-            what: "top count",
-            offset: r.pos(),
-            cause: None,
-        });
-    }
-    let mut top = Vec::with_capacity(nt as usize);
-    for _ in 0..nt {
-        let game = r.varint_u32("top game")?;
-        let slot = r.u8("top slot")?;
-        top.push(Posting { game, slot });
-    }
+    let top = decode_games(&mut r, TOP_GAMES, "top")?;
+    let recent = if flags & NEWEST != 0 {
+        Some(decode_games(&mut r, RECENT_GAMES, "newest")?)
+    } else {
+        None
+    };
     let n_postings = r.varint("postings count")?;
     let postings = if n_postings as usize <= INLINE_POSTINGS {
         Some(decode_postings(&mut r, n_postings)?)
@@ -296,9 +391,34 @@ pub fn decode_record(body: &[u8]) -> Result<TRecord, DecodeError> {
         key,
         moves,
         top,
+        recent,
+        singles,
         n_postings,
         postings,
     })
+}
+
+/// A record's list of at most `most` games (its best or its newest).
+fn decode_games(
+    r: &mut Reader<'_>,
+    most: usize,
+    what: &'static str,
+) -> Result<Vec<Posting>, DecodeError> {
+    let n = r.varint(what)?;
+    if n > most as u64 {
+        return Err(DecodeError {
+            what,
+            offset: r.pos(),
+            cause: None,
+        });
+    }
+    let mut games = Vec::with_capacity(n as usize);
+    for _ in 0..n {
+        let game = r.varint_u32(what)?;
+        let slot = r.u8(what)?;
+        games.push(Posting { game, slot });
+    }
+    Ok(games)
 }
 
 pub fn decode_external_postings(data: &[u8], n: u64) -> Result<Vec<Posting>, DecodeError> {

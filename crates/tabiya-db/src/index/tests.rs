@@ -347,3 +347,82 @@ fn corrupt_s_block_is_an_error() {
         assert!(decode_s_block(&b[..cut]).is_err());
     }
 }
+
+/// Facts whose dates differ: game `g` is dated 2000-01-(1 + g % 7), rated 2000 + 2g.
+fn dated(g: u32) -> GameFacts {
+    GameFacts {
+        date: 20000101 + g % 7,
+        ..facts(g)
+    }
+}
+
+/// Twenty games of one position: games 0–18 play move 1 or 2, game 7 alone plays move 9.
+fn twenty() -> Vec<Occ> {
+    (0..20u32)
+        .map(|g| Occ {
+            key: 42,
+            game: g,
+            code: if g == 7 { 9 } else { 1 + (g % 2) as u16 },
+            mover: 0,
+        })
+        .collect()
+}
+
+#[test]
+fn records_keep_their_best_newest_and_single_games_through_their_blocks() {
+    let rec = record::make_record(42, &twenty(), &dated);
+    // Best: highest rated first (2000 + 2g): 19, 18, … 5.
+    let best: Vec<u32> = rec.top.iter().map(|p| p.game).collect();
+    assert_eq!(best, (5..20).rev().collect::<Vec<u32>>());
+    // Newest: dated 7th (games 6 and 13), then 6th (5, 12, 19): lower ids first.
+    let newest: Vec<u32> = rec
+        .recent
+        .as_ref()
+        .unwrap()
+        .iter()
+        .map(|p| p.game)
+        .collect();
+    assert_eq!(newest, [6, 13, 5, 12]);
+    let slot9 = rec.moves.iter().position(|m| m.code == 9).unwrap() as u8;
+    assert_eq!(rec.singles, Some(vec![(slot9, 7)]));
+    let emitted = encode_all(std::slice::from_ref(&rec), &[]);
+    let Emitted::TBlock(_, block) = &emitted[0] else {
+        panic!("a T block first");
+    };
+    assert_eq!(find_in_t_block(block, 42).unwrap().unwrap(), rec);
+}
+
+#[test]
+fn records_without_the_lists_read_as_before_and_merge_within_what_they_know() {
+    let occs = twenty();
+    let new = record::make_record(42, &occs[..10], &dated);
+    // As a record written before the lists were kept: 8 best games, no newest, no singles.
+    let mut old = record::make_record(42, &occs[10..], &dated);
+    let postings = old.postings.clone().unwrap();
+    old.top = (12..20)
+        .rev()
+        .map(|g| *postings.iter().find(|p| p.game == g).unwrap())
+        .collect();
+    old.recent = None;
+    old.singles = None;
+    let mut bytes = Vec::new();
+    record::encode_record(&old, &mut bytes);
+    let mut r = crate::codec::Reader::new(&bytes);
+    let len = r.varint("length").unwrap() as usize;
+    let body = r.bytes(len, "body").unwrap();
+    // Key, then the move count with no flag: the layout of earlier versions.
+    assert_eq!(body[16] as usize, old.moves.len());
+    assert_eq!(record::decode_record(body).unwrap(), old);
+
+    let merged = record::merge_records(42, vec![new, old], &dated);
+    assert_eq!(merged.n_postings, 20);
+    // Only 8 best known of the old part: the merged record tells 8, the right ones.
+    let best: Vec<u32> = merged.top.iter().map(|p| p.game).collect();
+    assert_eq!(best, (12..20).rev().collect::<Vec<u32>>());
+    assert_eq!(
+        merged.recent, None,
+        "the old part's newest games are not known"
+    );
+    let slot9 = merged.moves.iter().position(|m| m.code == 9).unwrap() as u8;
+    assert_eq!(merged.singles, Some(vec![(slot9, 7)]), "from the postings");
+}

@@ -7,9 +7,7 @@
 use std::collections::HashMap;
 
 use tabiya_db::Stats;
-use tabiya_db::chess::{
-    ChessExplore, MoveRow, Reached, SINGLE_GAMES_UP_TO, TOP_GAMES, TopGame, top_order,
-};
+use tabiya_db::chess::{ChessExplore, MoveRow, Reached, TopGame, top_order};
 
 use super::ids;
 use crate::database::Db;
@@ -34,10 +32,7 @@ pub fn explore(
         let f = filter.resolve(&snap)?;
         parts.push(snap.chess_explore_filtered(&at.line, at.mode, &f, top, recent)?);
     }
-    // One database names the game of a move played once only up to SINGLE_GAMES_UP_TO games
-    // when it answers from the index (no filter, no newest games, few top games).
-    let from_index = filter.is_empty() && recent.is_none() && top <= TOP_GAMES;
-    let mut answer = merge(db, parts, top, recent, from_index);
+    let mut answer = merge(db, parts, top, recent);
     if answer.moves.iter().any(|m| m.reached.is_some()) {
         reached(db, at, &mut answer.moves)?;
     }
@@ -45,13 +40,7 @@ pub fn explore(
 }
 
 /// The members' answers as one.
-fn merge(
-    db: &Db,
-    parts: Vec<ChessExplore>,
-    top: usize,
-    recent: Option<usize>,
-    from_index: bool,
-) -> ChessExplore {
+fn merge(db: &Db, parts: Vec<ChessExplore>, top: usize, recent: Option<usize>) -> ChessExplore {
     let mut totals = Stats::default();
     let mut ended = 0;
     let mut rows: Vec<MoveRow> = Vec::new();
@@ -90,9 +79,10 @@ fn merge(
         tops.extend(p.top_games.into_iter().map(|g| ranked(m, g)));
         newest.extend(p.recent_games.into_iter().flatten().map(|g| ranked(m, g)));
     }
-    let named = !from_index || totals.games() <= SINGLE_GAMES_UP_TO;
+    // A move played once in the set was played once in one member, which named the game
+    // as it names a single game of its own.
     for r in &mut rows {
-        if r.games() != 1 || !named {
+        if r.games() != 1 {
             r.game = None;
         }
     }
@@ -161,7 +151,7 @@ fn reached(db: &Db, at: &ChessPosition, moves: &mut [MoveRow]) -> Result<()> {
         };
         let mut t = Stats::default();
         for snap in &snaps {
-            t.merge(&snap.chess_position(&child, 0)?.totals);
+            t.merge(&snap.chess_totals(&child)?);
         }
         row.reached = Some(Reached {
             white: t.first,

@@ -13,9 +13,8 @@ use crate::answers::{GameSort, Snapshot};
 use crate::chess::key::position_key;
 use crate::chess::moves::code_to_move;
 use crate::chess::openings::{self, Opening};
-use crate::chess::walk::Reach;
 use crate::game::NO_MOVE;
-use crate::index::find::{Next, Wanted};
+use crate::index::record::newest_order;
 use crate::stats::{GameFacts, GameOutcome, Stats};
 use crate::{Error, Result};
 
@@ -279,14 +278,46 @@ impl Snapshot<'_> {
         mode: CastlingMode,
         top_n: usize,
     ) -> Result<ChessExplore> {
-        if top_n > crate::index::TOP_GAMES {
-            // The index keeps the best TOP_GAMES games of a popular position: more are found
-            // among all its games.
-            return self.explore_all(line, mode, &GameFilter::default(), top_n, None);
-        }
+        self.chess_explore_recent(line, mode, top_n, None)
+    }
+
+    /// [`Self::chess_explore`] with, when asked, the `recent` newest games too: from the
+    /// index's records where their lists reach that far (records keep [`TOP_GAMES`] best
+    /// and [`crate::index::RECENT_GAMES`] newest games), else from every game of the
+    /// position.
+    ///
+    /// [`TOP_GAMES`]: crate::index::TOP_GAMES
+    pub fn chess_explore_recent(
+        &self,
+        line: &[Chess],
+        mode: CastlingMode,
+        top_n: usize,
+        recent: Option<usize>,
+    ) -> Result<ChessExplore> {
         self.check_chess()?;
         let pos = line.last().cloned().unwrap_or_default();
-        let ps = self.chess_position(&pos, top_n)?;
+        let mut found = self.chess_find(&pos, false)?;
+        if top_n > found.top_known || recent.is_some_and(|n| n > found.recent_known) {
+            // The records keep fewer best or newest games than asked (records written
+            // before they kept more, or patched since): every game is looked at.
+            return self.explore_all(line, mode, &GameFilter::default(), top_n, recent);
+        }
+        let newest = match recent {
+            Some(n) => {
+                let mut known = std::mem::take(&mut found.recent);
+                known.extend_from_slice(&found.each);
+                Some(self.newest_of(known, n)?)
+            }
+            None => None,
+        };
+        let singles: Vec<(u16, Option<u32>)> = found
+            .stats
+            .iter()
+            .filter(|(_, s)| s.games() == 1)
+            .map(|(&code, _)| (code, found.single(code)))
+            .collect();
+        let singles_known = found.singles_known;
+        let ps = self.position_stats(found, top_n)?;
         let mut moves = Vec::new();
         let mut ended = 0;
         for (code, s) in &ps.moves {
@@ -294,18 +325,33 @@ impl Snapshot<'_> {
                 ended = s.games();
                 continue;
             }
-            if let Some(row) = move_row(&pos, mode, *code, s) {
+            if let Some(mut row) = move_row(&pos, mode, *code, s) {
+                if let Some(&(_, Some(id))) = singles.iter().find(|x| x.0 == *code) {
+                    row.game = Some(self.top_game(&pos, mode, id, *code)?);
+                }
                 moves.push(row);
             }
+        }
+        let unnamed = moves.iter().any(|m| m.games() == 1 && m.game.is_none());
+        if unnamed && !singles_known && ps.totals.games() <= SINGLE_GAMES_UP_TO {
+            // Records written before they named their moves' single games.
+            let games = self.filtered_games(&pos, &GameFilter::default())?;
+            self.name_single_games(&pos, mode, &mut moves, &games)?;
         }
         let mut top_games = Vec::new();
         for &(id, code) in &ps.top_games {
             top_games.push(self.top_game(&pos, mode, id, code)?);
         }
-        if moves.iter().any(|m| m.games() == 1) && ps.totals.games() <= SINGLE_GAMES_UP_TO {
-            let games = self.filtered_games(&pos, &GameFilter::default())?;
-            self.name_single_games(&pos, mode, &mut moves, &games)?;
-        }
+        let recent_games = match newest {
+            Some(ids) => {
+                let mut out = Vec::with_capacity(ids.len());
+                for (id, code) in ids {
+                    out.push(self.top_game(&pos, mode, id, code)?);
+                }
+                Some(out)
+            }
+            None => None,
+        };
         self.fill_reached(&pos, &mut moves)?;
         let opening = self.opening_of(line, &ps.top_games)?.map(|o| OpeningName {
             eco: o.eco.clone(),
@@ -322,11 +368,27 @@ impl Snapshot<'_> {
             average_rating: t.average_rating(),
             moves,
             top_games,
-            recent_games: None,
+            recent_games,
             opening,
             without_speed: None,
             totals: *t,
         })
+    }
+
+    /// The `n` newest of some games (a game once, however often listed).
+    fn newest_of(&self, mut games: Vec<(u32, u16)>, n: usize) -> Result<Vec<(u32, u16)>> {
+        games.sort_unstable();
+        games.dedup_by_key(|g| g.0);
+        let mut dated = Vec::with_capacity(games.len());
+        for (id, code) in games {
+            dated.push((id, code, self.facts(id)?));
+        }
+        dated.sort_by(|a, b| newest_order((a.0, &a.2), (b.0, &b.2)));
+        Ok(dated
+            .into_iter()
+            .take(n)
+            .map(|(id, code, _)| (id, code))
+            .collect())
     }
 
     /// Each move's `reached`: one lookup of the position it leads to.
@@ -342,7 +404,7 @@ impl Snapshot<'_> {
             };
             let mut child = pos.clone();
             child.play_unchecked(mv);
-            let t = self.chess_position(&child, 0)?.totals;
+            let t = self.chess_totals(&child)?;
             m.reached = Some(Reached {
                 white: t.first,
                 draws: t.draws,
@@ -416,14 +478,14 @@ impl Snapshot<'_> {
         top_n: usize,
         recent: Option<usize>,
     ) -> Result<ChessExplore> {
-        if filter.is_empty() && recent.is_none() {
-            return self.chess_explore(line, mode, top_n);
+        if filter.is_empty() {
+            return self.chess_explore_recent(line, mode, top_n, recent);
         }
         self.explore_all(line, mode, filter, top_n, recent)
     }
 
     /// [`Self::chess_explore_filtered`] from every game of the position.
-    fn explore_all(
+    pub(crate) fn explore_all(
         &self,
         line: &[Chess],
         mode: CastlingMode,
@@ -473,7 +535,7 @@ impl Snapshot<'_> {
             None => None,
             Some(n) => {
                 // As a game list sorted by date: newest first, then in id order.
-                ranked.sort_by(|a, b| b.2.date.cmp(&a.2.date).then(a.0.cmp(&b.0)));
+                ranked.sort_by(|a, b| newest_order((a.0, &a.2), (b.0, &b.2)));
                 let mut out = Vec::new();
                 for &&(id, code, _) in ranked.iter().take(n) {
                     out.push(self.top_game(&pos, mode, id, code)?);
@@ -548,13 +610,7 @@ impl Snapshot<'_> {
             ..filter.clone()
         });
         let mut without_speed = 0;
-        let reach = Reach::of(pos);
-        let found = self.find(&Wanted {
-            key: position_key(pos),
-            next: Next::Of(pos),
-            reach: Some(&reach),
-            all: true,
-        })?;
+        let found = self.chess_find(pos, true)?;
         let mut all = found.all;
         all.sort_unstable();
         all.dedup_by_key(|t| t.0);

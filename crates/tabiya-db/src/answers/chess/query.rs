@@ -8,7 +8,7 @@ use crate::answers::{GamePage, GameSort, PositionStats, Snapshot};
 use crate::chess::key::position_key;
 use crate::chess::stored::{decode_game, decode_tags};
 use crate::chess::walk::Reach;
-use crate::index::find::{Next, Wanted};
+use crate::index::find::{Found, Next, Wanted};
 
 impl Snapshot<'_> {
     /// The tags of a chess game, without decoding its moves.
@@ -31,14 +31,31 @@ impl Snapshot<'_> {
     /// [`Snapshot::position_with`] with its key and successors' keys, quicker: replays of
     /// candidate games stop as soon as they can no longer reach the position ([`Reach`]).
     pub fn chess_position(&self, pos: &Chess, top_n: usize) -> Result<PositionStats> {
+        let found = self.chess_find(pos, false)?;
+        self.position_stats(found, top_n)
+    }
+
+    /// What the index holds of a chess position (every game when `all`), its candidates'
+    /// replays stopped as soon as they can no longer reach it ([`Reach`]).
+    pub(crate) fn chess_find(&self, pos: &Chess, all: bool) -> Result<Found> {
         let reach = Reach::of(pos);
-        let found = self.find(&Wanted {
+        self.find(&Wanted {
             key: position_key(pos),
             next: Next::Of(pos),
             reach: Some(&reach),
-            all: false,
-        })?;
-        self.position_stats(found, top_n)
+            all,
+        })
+    }
+
+    /// The totals of a chess position alone: [`Snapshot::chess_position`] without ranking
+    /// its best games (what each move's `reached` needs).
+    pub fn chess_totals(&self, pos: &Chess) -> Result<crate::Stats> {
+        let found = self.chess_find(pos, false)?;
+        let mut totals = crate::Stats::default();
+        for s in found.stats.values() {
+            totals.merge(s);
+        }
+        Ok(totals)
     }
 
     /// Every game reaching a chess position: [`Snapshot::position_games_with`] with the
@@ -50,13 +67,7 @@ impl Snapshot<'_> {
         offset: usize,
         limit: usize,
     ) -> Result<GamePage> {
-        let reach = Reach::of(pos);
-        let found = self.find(&Wanted {
-            key: position_key(pos),
-            next: Next::Of(pos),
-            reach: Some(&reach),
-            all: true,
-        })?;
+        let found = self.chess_find(pos, true)?;
         self.page_of_games(found, sort, offset, limit)
     }
 }
