@@ -3,7 +3,7 @@
 
 use super::check;
 use crate::codec::put_varint;
-use crate::index::record::{decode_t_block, encode_record};
+use crate::index::record::{TRecord, decode_t_block, encode_record};
 use crate::index::{BLOCKS, block_key, decode_s_block, sblock::encode_s_block};
 use crate::{Database, ImportOptions, ImportProgress, Kind};
 
@@ -17,6 +17,49 @@ fn morphy(dir: &std::path::Path) {
         &ImportProgress::default(),
     )
     .unwrap();
+}
+
+/// Changes the first record of the first T block that `pick` picks, as `change` says, and
+/// writes the block back.
+fn change_a_record<T>(
+    dir: &std::path::Path,
+    pick: impl Fn(&TRecord) -> bool,
+    change: impl FnOnce(&mut TRecord) -> T,
+) -> T {
+    let db = Database::open(dir).unwrap();
+    let run = db.runs().unwrap()[0].clone();
+    let w = db.store.write().unwrap();
+    let mut changed = None;
+    w.with_table(BLOCKS, |t| {
+        let key = block_key(run.id, b'T', 0);
+        let mut records = decode_t_block(&t.get(&key)?.unwrap()).unwrap();
+        let rec = records
+            .iter_mut()
+            .find(|r| pick(r))
+            .expect("a record to change");
+        changed = Some(change(rec));
+        let mut block = Vec::new();
+        put_varint(&mut block, records.len() as u64);
+        for r in &records {
+            encode_record(r, &mut block);
+        }
+        t.put(&key, &block)
+    })
+    .unwrap();
+    w.commit().unwrap();
+    changed.unwrap()
+}
+
+/// `tabiya check` of `dir` reports a problem of the index that `said` recognises.
+fn assert_reported(dir: &std::path::Path, said: impl Fn(&str) -> bool) {
+    let r = check(dir).unwrap();
+    assert!(
+        r.problems
+            .iter()
+            .any(|p| p.part == "index" && said(&p.what)),
+        "{:?}",
+        r.problems
+    );
 }
 
 #[test]
@@ -62,44 +105,40 @@ fn a_sound_database_checks_and_a_lost_s_entry_a_wrong_top_game_or_changed_facts_
     // A top game of a T record said to play another of the position's moves.
     let dir = tmp.path().join("db3");
     morphy(&dir);
-    let changed = {
-        let db = Database::open(&dir).unwrap();
-        let run = db.runs().unwrap()[0].clone();
-        let w = db.store.write().unwrap();
-        let mut changed = None;
-        w.with_table(BLOCKS, |t| {
-            let key = block_key(run.id, b'T', 0);
-            let mut records = decode_t_block(&t.get(&key)?.unwrap()).unwrap();
-            let rec = records
-                .iter_mut()
-                .find(|r| !r.top.is_empty() && r.moves.len() > 1)
-                .expect("a T record with top games and two moves");
+    let changed = change_a_record(
+        &dir,
+        |r| !r.top.is_empty() && r.moves.len() > 1,
+        |rec| {
             let top = &mut rec.top[0];
             top.slot = (top.slot + 1) % rec.moves.len() as u8;
-            changed = Some((top.game, top.slot));
-            let mut block = Vec::new();
-            put_varint(&mut block, records.len() as u64);
-            for r in &records {
-                encode_record(r, &mut block);
-            }
-            t.put(&key, &block)
-        })
-        .unwrap();
-        w.commit().unwrap();
-        changed.unwrap()
-    };
-    let r = check(&dir).unwrap();
+            (top.game, top.slot)
+        },
+    );
     let said = format!(
         "lists game {} (move slot {}) among its top games: that game does not play that move here",
         changed.0, changed.1
     );
-    assert!(
-        r.problems
-            .iter()
-            .any(|p| p.part == "index" && p.what == said),
-        "{:?}",
-        r.problems
+    assert_reported(&dir, |what| what == said);
+
+    // Its newest games out of order, and a single-played move's game named wrong.
+    let dir = tmp.path().join("db4");
+    morphy(&dir);
+    change_a_record(
+        &dir,
+        |r| r.recent.as_ref().is_some_and(|n| n.len() > 1),
+        |rec| rec.recent.as_mut().unwrap().swap(0, 1),
     );
+    assert_reported(&dir, |what| {
+        what.contains("as its newest games, its games' dates say")
+    });
+    let dir = tmp.path().join("db5");
+    morphy(&dir);
+    change_a_record(
+        &dir,
+        |r| r.singles.as_ref().is_some_and(|s| !s.is_empty()),
+        |rec| rec.singles.as_mut().unwrap()[0].1 += 1,
+    );
+    assert_reported(&dir, |what| what.contains("for move slot"));
 
     // A game's result changed in the facts table alone.
     let dir = tmp.path().join("db2");
