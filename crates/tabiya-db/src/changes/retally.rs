@@ -231,7 +231,7 @@ impl<'r, 'a> Retally<'r, 'a> {
                     for g in games {
                         ranked.push((g, self.facts_now(g.game)?));
                     }
-                    p.rec.top = best_of(ranked);
+                    p.rec.top = best_of(&mut ranked);
                 }
             }
             let top = p.rec.top.iter().copied().filter(|t| !self.gone(t.game));

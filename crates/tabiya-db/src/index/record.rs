@@ -118,7 +118,7 @@ pub fn make_record(key: u128, occs: &[Occ], facts: &dyn Fn(u32) -> GameFacts) ->
     }
     postings.sort_unstable();
     let (top, recent) = if postings.len() > TOP_GAMES {
-        (best_of(ranked.clone()), Some(newest_of(ranked)))
+        (best_of(&mut ranked), Some(newest_of(&mut ranked)))
     } else {
         (Vec::new(), None)
     };
@@ -135,14 +135,17 @@ pub fn make_record(key: u128, occs: &[Occ], facts: &dyn Fn(u32) -> GameFacts) ->
 
 /// The game of each move that one game played, from a record's postings.
 pub(crate) fn singles_of(moves: &[MoveEntry], postings: &[Posting]) -> Vec<(u8, u32)> {
-    let mut out = Vec::new();
-    for (slot, m) in moves.iter().enumerate() {
-        if m.stats.games() == 1
-            && let Some(p) = postings.iter().find(|p| p.slot as usize == slot)
-        {
-            out.push((slot as u8, p.game));
-        }
-    }
+    let single = |slot: u8| {
+        moves
+            .get(slot as usize)
+            .is_some_and(|m| m.stats.games() == 1)
+    };
+    let mut out: Vec<(u8, u32)> = postings
+        .iter()
+        .filter(|p| single(p.slot))
+        .map(|p| (p.slot, p.game))
+        .collect();
+    out.sort_unstable();
     out
 }
 
@@ -153,33 +156,33 @@ pub fn newest_order(a: (u32, &GameFacts), b: (u32, &GameFacts)) -> std::cmp::Ord
 }
 
 /// The [`RECENT_GAMES`] newest of some games with their facts.
-pub(crate) fn newest_of(ranked: Vec<(Posting, GameFacts)>) -> Vec<Posting> {
+pub(crate) fn newest_of(ranked: &mut [(Posting, GameFacts)]) -> Vec<Posting> {
     first_of(ranked, RECENT_GAMES, newest_order)
 }
 
 /// The [`TOP_GAMES`] best-ranked of some games with their facts.
-pub(crate) fn best_of(ranked: Vec<(Posting, GameFacts)>) -> Vec<Posting> {
+pub(crate) fn best_of(ranked: &mut [(Posting, GameFacts)]) -> Vec<Posting> {
     first_of(ranked, TOP_GAMES, top_order)
 }
 
 /// The first `n` of some games (once each) in an order of games.
 fn first_of(
-    mut ranked: Vec<(Posting, GameFacts)>,
+    ranked: &mut [(Posting, GameFacts)],
     n: usize,
     by: fn((u32, &GameFacts), (u32, &GameFacts)) -> std::cmp::Ordering,
 ) -> Vec<Posting> {
     let order =
         |a: &(Posting, GameFacts), b: &(Posting, GameFacts)| by((a.0.game, &a.1), (b.0.game, &b.1));
     // Only the first few matter: set them apart before sorting (room for repeated games).
-    let keep = 4 * n;
+    let keep = (4 * n).min(ranked.len());
     if ranked.len() > keep {
         ranked.select_nth_unstable_by(keep - 1, order);
-        ranked.truncate(keep);
     }
-    ranked.sort_unstable_by(order);
-    ranked.dedup_by_key(|x| x.0.game);
-    ranked.truncate(n);
-    ranked.into_iter().map(|(p, _)| p).collect()
+    let mut first = ranked[..keep].to_vec();
+    first.sort_unstable_by(order);
+    first.dedup_by_key(|x| x.0.game);
+    first.truncate(n);
+    first.into_iter().map(|(p, _)| p).collect()
 }
 
 /// Merges records of the same key (from different runs, or promoted S entries).
@@ -235,10 +238,10 @@ pub fn merge_records(key: u128, parts: Vec<TRecord>, facts: &dyn Fn(u32) -> Game
         let with_facts = |v: Vec<Posting>| -> Vec<(Posting, GameFacts)> {
             v.into_iter().map(|p| (p, facts(p.game))).collect()
         };
-        let mut top = best_of(with_facts(best));
+        let mut top = best_of(&mut with_facts(best));
         top.truncate(best_n);
         let recent = newest_n.map(|n| {
-            let mut r = newest_of(with_facts(newest));
+            let mut r = newest_of(&mut with_facts(newest));
             r.truncate(n);
             r
         });
