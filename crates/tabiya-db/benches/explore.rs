@@ -117,14 +117,13 @@ fn main() {
     let mut reached_times = Vec::with_capacity(third.len());
     for pos in &third {
         let ps = snap.chess_position(pos, 0).expect("query");
+        let played: Vec<shakmaty::Move> = ps
+            .moves
+            .iter()
+            .filter_map(|(code, _)| chess::code_to_move(pos, *code))
+            .collect();
         let t = Instant::now();
-        for (code, _) in &ps.moves {
-            if let Some(m) = chess::code_to_move(pos, *code) {
-                let mut child = pos.clone();
-                child.play_unchecked(m);
-                let _ = snap.chess_totals(&child).expect("query");
-            }
-        }
+        let _ = snap.chess_reached(pos, &played).expect("query");
         reached_times.push(t.elapsed().as_secs_f64() * 1e6);
     }
     reached_times.sort_by(|a, b| a.partial_cmp(b).expect("numbers"));
@@ -132,7 +131,7 @@ fn main() {
         reached_times[((reached_times.len() as f64 * p) as usize).min(reached_times.len() - 1)]
     };
     println!(
-        "of which every move's reached (one lookup a move), database cached: µs p50 {:.0}  p90 {:.0}  p99 {:.0}  max {:.0}",
+        "of which every move's reached (from the record's whole moves, else a lookup), database cached: µs p50 {:.0}  p90 {:.0}  p99 {:.0}  max {:.0}",
         rp(0.5),
         rp(0.9),
         rp(0.99),

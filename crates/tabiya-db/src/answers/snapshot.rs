@@ -569,6 +569,66 @@ mod tests {
         }
     }
 
+    /// Each move's `reached` answered from its position's record where the record says the
+    /// move's games are all that reach where it leads, equals looking that position up in
+    /// every run: in one run, in many runs unmerged (a position popular in some runs only),
+    /// merged into one, and after deletions and edits of results.
+    #[test]
+    fn reached_from_a_record_equals_looking_up_where_each_move_leads() {
+        use crate::changes::TagEdit;
+        crate::compact::HOLD.set(true);
+        let (_many_dir, many) = twic_in_batches(400);
+        crate::compact::HOLD.set(false);
+        let (_one_dir, one) = twic_with(ImportOptions::default());
+        let compare = |db: &Database, what: &str| {
+            let with = db.snapshot().unwrap();
+            let mut without = db.snapshot().unwrap();
+            without.index.use_whole = false;
+            let (mut moves, mut from_records) = (0usize, 0usize);
+            for (id, ply, pos) in sampled_positions(&with, 31, 20) {
+                let legal: Vec<shakmaty::Move> = pos.legal_moves().into_iter().collect();
+                let a = with.chess_reached(&pos, &legal).unwrap();
+                let b = without.chess_reached(&pos, &legal).unwrap();
+                assert_eq!(a, b, "{what}: game {id} ply {ply}");
+                moves += legal.len();
+                let key = position_key(&pos);
+                for r in with.index.runs.iter() {
+                    if let Some(rec) = with.index.t_record(r, key).unwrap() {
+                        from_records += rec.whole.iter().filter(|&&w| w).count();
+                    }
+                }
+            }
+            assert!(
+                from_records > 500,
+                "{what}: {from_records} of {moves} moves answered by their record"
+            );
+            eprintln!("{what}: {from_records} of {moves} moves answered by their record");
+        };
+        compare(&one, "one run");
+        let runs = many.snapshot().unwrap().index.runs.len();
+        assert!(runs > 4, "{runs} runs");
+        compare(&many, "runs unmerged");
+        crate::compact::compact_all(&many).unwrap();
+        assert_eq!(many.snapshot().unwrap().index.runs.len(), 1);
+        compare(&many, "runs merged");
+        for db in [&one, &many] {
+            let ids = db.snapshot().unwrap().all_game_ids().unwrap();
+            let gone: Vec<u32> = ids.iter().copied().step_by(13).collect();
+            db.delete_games(&gone).unwrap();
+            for &id in ids
+                .iter()
+                .skip(5)
+                .step_by(11)
+                .filter(|id| !gone.contains(id))
+            {
+                let result = if id % 2 == 0 { "0-1" } else { "1/2-1/2" };
+                db.edit_game(id, &[TagEdit::Set("Result".into(), result.into())])
+                    .unwrap();
+            }
+            compare(db, "after deletions and edits");
+        }
+    }
+
     /// An import needing more index memory than it has is written as several runs (one per
     /// transaction, merged at the end) and answers like an import written as one.
     #[test]

@@ -7,7 +7,10 @@
 //! record's statistics (after the patches of edits and deletions) must equal those of its
 //! games' facts, its top games be games of it playing the move it lists, once each, and each
 //! run's counts what its blocks hold. Where a merge left an implicit
-//! position explicit is allowed: queries find it either way.
+//! position explicit is allowed: queries find it either way. A move a record says is the
+//! whole of where it leads ([`TRecord::whole`]): each of its games must go on, one ply
+//! later, to the same position; where that position has a complete T record in the run, the
+//! record must count as many games as the move.
 //!
 //! Three passes over the T blocks (count the games' claims, place them, then the
 //! statistics) and two over the S blocks keep the claims in flat arrays by game (five bytes
@@ -32,6 +35,17 @@ use crate::trace::trace;
 use crate::{Database, Kind, Result};
 
 const NO_RUN: u32 = u32::MAX;
+
+/// What [`game_index`] learns of the moves records say are the whole of where they lead.
+#[derive(Default)]
+struct Whole {
+    /// By move, as `codes`: the record's flag.
+    flags: Vec<bool>,
+    /// By (record ordinal, slot): the position its games went on to, and how many did.
+    children: std::collections::HashMap<(u32, u8), (u128, u32)>,
+    /// By record ordinal: how many games it lists that were replayed.
+    record_games: Vec<u32>,
+}
 const NO_MOVER: u8 = u8::MAX;
 
 /// Claims of the index, grouped by game: `start[g]..start[g + 1]` are game `g`'s.
@@ -195,6 +209,7 @@ pub(super) fn check(
     let mut codes_start: Vec<u32> = vec![0];
     let mut codes: Vec<u16> = Vec::new();
     let mut record_run: Vec<u32> = Vec::new();
+    let mut whole = Whole::default();
     let mut two_runs = Vec::new();
     let mut in_run = |game_run: &mut Vec<u32>, run: u32, game: u32| {
         grow(game_run, game, NO_RUN);
@@ -211,6 +226,9 @@ pub(super) fn check(
             keys.push(rec.key);
             codes.extend(rec.moves.iter().map(|m| m.code));
             codes_start.push(codes.len() as u32);
+            whole
+                .flags
+                .extend((0..rec.moves.len()).map(|i| rec.whole.get(i) == Some(&true)));
             record_run.push(run.id);
             for p in list {
                 grow(&mut t_count, p.game, 0);
@@ -304,6 +322,7 @@ pub(super) fn check(
     let games = Games::new(db, read)?;
     let records = Records::new(read)?;
     let mut mover = vec![NO_MOVER; keys.len()];
+    whole.record_games = vec![0; keys.len()];
     let mut stored = vec![false; ids as usize];
     let (mut occs, mut plies) = (Vec::<Occurrence>::new(), Vec::<u16>::new());
     let mut by_key: Vec<(u128, usize)> = Vec::new();
@@ -370,11 +389,13 @@ pub(super) fn check(
             &codes_start,
             &record_run,
             &mut mover,
+            &mut whole,
             &mut by_key,
             &mut state,
             report,
         );
     })?;
+    whole_moves_problems(&runs, &keys, &record_run, &whole, report);
     report.games = game_count;
     report.positions_replayed = positions;
     report.deleted_games = crate::index::amend::load_removed(read)?.len() as u64;
@@ -535,6 +556,42 @@ fn listed_games_problem(
     None
 }
 
+/// The moves records say are the whole of where they lead, against the complete T records
+/// of those positions in the same run: as many games each.
+fn whole_moves_problems(
+    runs: &[RunDir],
+    keys: &[u128],
+    record_run: &[u32],
+    whole: &Whole,
+    report: &mut CheckReport,
+) {
+    let mut by_key: Vec<(u128, u32, u32)> = (0..keys.len())
+        .map(|o| (keys[o], record_run[o], o as u32))
+        .collect();
+    by_key.sort_unstable();
+    for (&(ord, slot), &(child, games)) in &whole.children {
+        let run = record_run[ord as usize];
+        let Ok(at) = by_key.binary_search_by_key(&(child, run), |x| (x.0, x.1)) else {
+            continue;
+        };
+        let complete = runs
+            .iter()
+            .find(|r| r.id == run)
+            .is_some_and(|r| r.complete_for(child));
+        let reached = whole.record_games[by_key[at].2 as usize];
+        if complete && reached != games {
+            report.problem(
+                "index",
+                format!("run {run} position {:032x}", keys[ord as usize]),
+                format!(
+                    "its T record says the {games} games of move slot {slot} are all that reach \
+                     where it leads; {reached} games reach it"
+                ),
+            );
+        }
+    }
+}
+
 /// One game's positions found in the index: see the module's documentation.
 #[allow(clippy::too_many_arguments)]
 fn game_index(
@@ -548,6 +605,7 @@ fn game_index(
     codes_start: &[u32],
     record_run: &[u32],
     mover: &mut [u8],
+    whole: &mut Whole,
     by_key: &mut Vec<(u128, usize)>,
     state: &mut Vec<u8>,
     report: &mut CheckReport,
@@ -589,6 +647,34 @@ fn game_index(
                     occs[i].code, plies[i]
                 ),
             );
+        }
+        whole.record_games[ord] += 1;
+        if whole.flags.get(codes_start[ord] as usize + slot) == Some(&true) {
+            let next = (i + 1 < occs.len() && plies[i + 1] == plies[i].wrapping_add(1))
+                .then(|| occs[i + 1].key);
+            let went = whole.children.entry((ord as u32, slot as u8));
+            let same = match (next, went) {
+                (None, _) => false,
+                (Some(k), std::collections::hash_map::Entry::Vacant(v)) => {
+                    v.insert((k, 1));
+                    true
+                }
+                (Some(k), std::collections::hash_map::Entry::Occupied(mut o)) => {
+                    o.get_mut().1 += 1;
+                    o.get().0 == k
+                }
+            };
+            if !same {
+                report.problem(
+                    "index",
+                    format!("run {run} position {key:032x}"),
+                    format!(
+                        "its T record says the games of move slot {slot} are all that reach \
+                         where it leads; game {g} does not go on to the same position one ply \
+                         later"
+                    ),
+                );
+            }
         }
         if state[i] == IN_T {
             report.problem(

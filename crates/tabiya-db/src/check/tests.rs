@@ -140,6 +140,34 @@ fn a_sound_database_checks_and_a_lost_s_entry_a_wrong_top_game_or_changed_facts_
     );
     assert_reported(&dir, |what| what.contains("for move slot"));
 
+    // Every move of every record said to be the whole of where it leads (a transposition
+    // into a popular position says otherwise).
+    let dir = tmp.path().join("db6");
+    morphy(&dir);
+    assert!(check(&dir).unwrap().ok());
+    {
+        let db = Database::open(&dir).unwrap();
+        let run = db.runs().unwrap()[0].clone();
+        let w = db.store.write().unwrap();
+        w.with_table(BLOCKS, |t| {
+            for b in 0..run.t_first.len() as u32 {
+                let key = block_key(run.id, b'T', b);
+                let mut records = decode_t_block(&t.get(&key)?.unwrap()).unwrap();
+                let mut block = Vec::new();
+                put_varint(&mut block, records.len() as u64);
+                for r in &mut records {
+                    r.whole = vec![true; r.moves.len()];
+                    encode_record(r, &mut block);
+                }
+                t.put(&key, &block)?;
+            }
+            Ok(())
+        })
+        .unwrap();
+        w.commit().unwrap();
+    }
+    assert_reported(&dir, |what| what.contains("games reach it"));
+
     // A game's result changed in the facts table alone.
     let dir = tmp.path().join("db2");
     morphy(&dir);

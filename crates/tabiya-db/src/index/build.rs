@@ -102,19 +102,47 @@ pub fn build_sketched(
         Some([a, b]) => (Some(a), Some(b)),
         None => (None, None),
     };
-    let ((mut records, in_t_low), (records_high, in_t_high)) = {
+    let (low, high) = {
         let (low, high) = packed.split_at_mut(starts[half]);
         std::thread::scope(|s| {
             let upper = s.spawn(|| {
                 scatter(high, half..1 << BITS);
-                build_ranges(occs, high, &starts[half..], facts, sink_high)
+                build_ranges(occs, plies, high, &starts[half..], facts, sink_high)
             });
             scatter(low, 0..half);
-            let lower = build_ranges(occs, low, &starts[..=half], facts, sink_low);
+            let lower = build_ranges(occs, plies, low, &starts[..=half], facts, sink_low);
             (lower, upper.join().expect("index build thread"))
         })
     };
-    records.extend(records_high);
+    let Ranges {
+        mut records,
+        in_t: in_t_low,
+        children,
+    } = low;
+    let first_high = records.len() as u32;
+    records.extend(high.records);
+    let in_t_high = high.in_t;
+    // Each move whose games all went on to one position one ply later: that move is the
+    // position's whole in this run when the position has no more occurrences than it has
+    // games (counted by the 48 sorted bits: another key sharing them only makes it no).
+    let sorted = &packed;
+    let occurrences_of = |key: u128| {
+        let r = range_of(key);
+        let bits = u64::from((key >> (128 - BITS - 32)) as u32);
+        let range = &sorted[starts[r]..starts[r + 1]];
+        range.partition_point(|&v| v >> 32 <= bits) - range.partition_point(|&v| v >> 32 < bits)
+    };
+    for (rec, slot, child) in children.into_iter().chain(
+        high.children
+            .into_iter()
+            .map(|(r, s, c)| (r + first_high, s, c)),
+    ) {
+        let rec = &mut records[rec as usize];
+        if occurrences_of(child) as u64 == rec.moves[slot as usize].stats.games() {
+            rec.whole.resize(rec.moves.len(), false);
+            rec.whole[slot as usize] = true;
+        }
+    }
     let mut is_t = Bits::new(n);
     for &i in in_t_low.iter().chain(&in_t_high) {
         is_t.set(i as usize);
@@ -304,6 +332,47 @@ pub(crate) fn sort_range(range: &mut [u64], scratch: &mut Vec<u64>) {
     range.copy_from_slice(scratch);
 }
 
+/// What [`build_ranges`] makes of some key ranges.
+struct Ranges {
+    /// Their T records, in key order.
+    records: Vec<TRecord>,
+    /// The indices of the occurrences in them.
+    in_t: Vec<u32>,
+    /// (record, move slot, key): each move of a record whose every game went on to the
+    /// position of that key, one ply later (with `plies` only).
+    children: Vec<(u32, u8, u128)>,
+}
+
+/// The position every game of a T record's move went on to, one ply later, by slot
+/// (`None` where a game ended there, or its next counted position is not the next ply).
+fn children_of(
+    occs: &[Occ],
+    plies: &[u16],
+    group: &[(u128, u32)],
+    rec: &TRecord,
+) -> Vec<Option<u128>> {
+    let mut child: Vec<Option<Option<u128>>> = vec![None; rec.moves.len()];
+    for &(_, o) in group {
+        let o = o as usize;
+        let slot = rec
+            .moves
+            .iter()
+            .position(|m| m.code == occs[o].code)
+            .expect("a record has the move of each of its games");
+        let next = (o + 1 < occs.len()
+            && occs[o + 1].game == occs[o].game
+            && plies[o + 1] == plies[o].wrapping_add(1)
+            && occs[o].code != crate::game::NO_MOVE)
+            .then(|| occs[o + 1].key);
+        child[slot] = match child[slot] {
+            None => Some(next),
+            Some(seen) if seen == next => Some(seen),
+            Some(_) => Some(None),
+        };
+    }
+    child.into_iter().map(Option::flatten).collect()
+}
+
 /// Sorts and groups some key ranges of [`build`]: `packed` holds them, `starts` their
 /// bounds (offset by the first one). Returns their T records in key order and the indices
 /// of the occurrences in them. Only groups big enough for a T record are looked at closely
@@ -312,14 +381,16 @@ pub(crate) fn sort_range(range: &mut [u64], scratch: &mut Vec<u64>) {
 /// sorts a small group by whole keys too.
 fn build_ranges<'s>(
     occs: &[Occ],
+    plies: Option<&[u16]>,
     packed: &mut [u64],
     starts: &[usize],
     facts: &(dyn Fn(u32) -> GameFacts + Sync),
     mut rare: Option<&mut (dyn FnMut(u32) + Send + 's)>,
-) -> (Vec<TRecord>, Vec<u32>) {
+) -> Ranges {
     let base = starts[0];
     let mut records = Vec::new();
     let mut in_t = Vec::new();
+    let mut children = Vec::new();
     let mut group_occs: Vec<Occ> = Vec::new();
     let mut exact: Vec<(u128, u32)> = Vec::new();
     let ix = |p: u64| p as u32;
@@ -353,7 +424,18 @@ fn build_ranges<'s>(
                             in_t.push(o);
                         }
                         group_occs.sort_unstable_by_key(|o| o.game);
-                        records.push(make_record(g[0].0, &group_occs, facts));
+                        let rec = make_record(g[0].0, &group_occs, facts);
+                        if let Some(plies) = plies {
+                            let at = records.len() as u32;
+                            for (slot, child) in
+                                children_of(occs, plies, g, &rec).into_iter().enumerate()
+                            {
+                                if let Some(child) = child {
+                                    children.push((at, slot as u8, child));
+                                }
+                            }
+                        }
+                        records.push(rec);
                     } else if let Some(rare) = rare.as_deref_mut() {
                         g.iter().for_each(|&(_, o)| rare(o));
                     }
@@ -361,5 +443,9 @@ fn build_ranges<'s>(
             }
         }
     }
-    (records, in_t)
+    Ranges {
+        records,
+        in_t,
+        children,
+    }
 }

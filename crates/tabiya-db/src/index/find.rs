@@ -97,6 +97,10 @@ impl Found {
     }
 }
 
+/// Looks up where move `i` leads in the runs a filter picks (by index): what
+/// [`IndexReader::totals_after`] asks where records do not answer.
+pub(crate) type LookUp<'l> = dyn FnMut(usize, &dyn Fn(usize) -> bool) -> Result<Stats> + 'l;
+
 /// What is being looked for.
 pub(crate) struct Wanted<'p> {
     pub key: u128,
@@ -121,6 +125,9 @@ pub(crate) struct IndexReader<'a> {
     /// Whether a complete T record ([`RunDir::complete_for`]) is taken as the whole answer
     /// of its run (tests turn it off to check that looking further finds nothing more).
     pub use_complete: bool,
+    /// Whether a record's [`TRecord::whole`] moves answer for the positions they lead to
+    /// (tests turn it off to check that the lookups give the same).
+    pub use_whole: bool,
 }
 
 /// A run's T record of the position, and what it already counted.
@@ -156,14 +163,29 @@ impl<'a> IndexReader<'a> {
             amendments: Amendments::new(read)?,
             read_postings_up_to: READ_POSTINGS_UP_TO,
             use_complete: true,
+            use_whole: true,
         })
     }
 
     /// Everything the index holds of one position.
     pub fn find(&self, wanted: &Wanted<'_>, facts: &FactsReader) -> Result<Found> {
+        self.find_in(wanted, facts, &|_| true)
+    }
+
+    /// What the runs `in_run` picks (by index in [`IndexReader::runs`]) hold of one
+    /// position.
+    pub fn find_in(
+        &self,
+        wanted: &Wanted<'_>,
+        facts: &FactsReader,
+        in_run: &dyn Fn(usize) -> bool,
+    ) -> Result<Found> {
         let mut found = Found::default();
         let mut computed: Option<Vec<u128>> = None;
-        for r in self.runs.iter() {
+        for (at, r) in self.runs.iter().enumerate() {
+            if !in_run(at) {
+                continue;
+            }
             let tree = self.tree_part(r, wanted, &mut found)?;
             if tree.is_some() && self.use_complete && r.complete_for(wanted.key) {
                 // The record holds every game of this run reaching the position.
@@ -187,6 +209,47 @@ impl<'a> IndexReader<'a> {
             }
         }
         Ok(found)
+    }
+
+    /// The totals of the positions some moves lead to (by code, from the position of key
+    /// `key`), each as [`IndexReader::find`] would sum them, with no lookup in a run whose
+    /// record of the position says the move's games are the whole of where it leads
+    /// ([`TRecord::whole`]). `child` gives what to look up for a move elsewhere.
+    pub fn totals_after(
+        &self,
+        key: u128,
+        codes: &[u16],
+        child: &mut LookUp<'_>,
+    ) -> Result<Vec<Stats>> {
+        let mut totals = vec![Stats::default(); codes.len()];
+        // By move, then by run: whether that run still needs a lookup.
+        let mut look = vec![vec![true; self.runs.len()]; codes.len()];
+        if self.use_whole {
+            for (at, r) in self.runs.iter().enumerate() {
+                if !r.complete_for(key) {
+                    continue;
+                }
+                let Some(rec) = self.t_record(r, key)? else {
+                    continue;
+                };
+                for (slot, m) in rec.moves.iter().enumerate() {
+                    if rec.whole.get(slot) != Some(&true) {
+                        continue;
+                    }
+                    if let Some(i) = codes.iter().position(|&c| c == m.code) {
+                        totals[i].merge(&m.stats);
+                        look[i][at] = false;
+                    }
+                }
+            }
+        }
+        for (i, runs) in look.iter().enumerate() {
+            if runs.contains(&true) {
+                let more = child(i, &|at| runs[at])?;
+                totals[i].merge(&more);
+            }
+        }
+        Ok(totals)
     }
 
     /// Step 1: the run's T record of the position, if any, added to `found` (its move

@@ -46,6 +46,12 @@ pub struct TRecord {
     /// The game of each move played by one game only, by the move's slot, when the record
     /// says (records written before, and patched records, do not).
     pub singles: Option<Vec<(u8, u32)>>,
+    /// By move slot (empty: none known): whether the games that played the move are every
+    /// game of the run reaching the position it leads to, by any move order. The move's
+    /// statistics are then that position's whole answer in the run, with no lookup of it.
+    /// Deletions and edits keep it true (they take games out of both sets alike, and patch
+    /// the move's statistics); runs only grow by merges, which keep it where they can tell.
+    pub whole: Vec<bool>,
     /// Number of games; the list itself is inline when short, else in the postings table.
     pub n_postings: u64,
     pub postings: Option<Vec<Posting>>,
@@ -128,6 +134,7 @@ pub fn make_record(key: u128, occs: &[Occ], facts: &dyn Fn(u32) -> GameFacts) ->
         moves,
         top,
         recent,
+        whole: Vec::new(),
         n_postings: postings.len() as u64,
         postings: Some(postings),
     }
@@ -186,8 +193,20 @@ fn first_of(
 }
 
 /// Merges records of the same key (from different runs, or promoted S entries).
-pub fn merge_records(key: u128, parts: Vec<TRecord>, facts: &dyn Fn(u32) -> GameFacts) -> TRecord {
+///
+/// `whole`: the parts are the position's complete records in every run merged (and the
+/// merged record is complete), so a move whose games were its position's whole in every
+/// part is still the whole of the merged run. Otherwise no move keeps it.
+pub fn merge_records(
+    key: u128,
+    parts: Vec<TRecord>,
+    facts: &dyn Fn(u32) -> GameFacts,
+    whole: bool,
+) -> TRecord {
     let mut moves: Vec<MoveEntry> = Vec::new();
+    // By merged slot: how many parts played the move and said it was its position's whole.
+    let mut whole_in: Vec<usize> = Vec::new();
+    let n_parts = parts.len();
     let mut postings: Vec<Posting> = Vec::new();
     // The best and the newest games of the whole are among the best and the newest of each
     // part (a part's postings when it keeps no separate list), as far as every part's lists
@@ -198,7 +217,7 @@ pub fn merge_records(key: u128, parts: Vec<TRecord>, facts: &dyn Fn(u32) -> Game
     let (mut best_n, mut newest_n) = (TOP_GAMES, Some(RECENT_GAMES));
     for rec in parts {
         let mut remap = Vec::with_capacity(rec.moves.len());
-        for m in rec.moves {
+        for (own_slot, m) in rec.moves.into_iter().enumerate() {
             let slot = match moves.iter().position(|x| x.code == m.code) {
                 Some(s) => {
                     moves[s].stats.merge(&m.stats);
@@ -206,9 +225,13 @@ pub fn merge_records(key: u128, parts: Vec<TRecord>, facts: &dyn Fn(u32) -> Game
                 }
                 None => {
                     moves.push(m);
+                    whole_in.push(0);
                     moves.len() - 1
                 }
             };
+            if rec.whole.get(own_slot) == Some(&true) {
+                whole_in[slot] += 1;
+            }
             remap.push(slot as u8);
         }
         let own = rec.postings.expect("postings loaded before merging");
@@ -249,12 +272,18 @@ pub fn merge_records(key: u128, parts: Vec<TRecord>, facts: &dyn Fn(u32) -> Game
     } else {
         (Vec::new(), None)
     };
+    let whole = if whole && whole_in.contains(&n_parts) {
+        whole_in.iter().map(|&n| n == n_parts).collect()
+    } else {
+        Vec::new()
+    };
     TRecord {
         key,
         singles: Some(singles_of(&moves, &postings)),
         moves,
         top,
         recent,
+        whole,
         n_postings: postings.len() as u64,
         postings: Some(postings),
     }
@@ -292,13 +321,16 @@ const EXTENDED: u64 = 0x400;
 const SINGLES: u8 = 1;
 /// A list of the newest games follows the best games.
 const NEWEST: u8 = 2;
+/// A bit set of [`TRecord::whole`] follows the moves (a byte for each 8 moves).
+const WHOLE: u8 = 4;
 
 /// Encodes a T record; long postings lists are returned separately for the postings table.
 pub fn encode_record(rec: &TRecord, out: &mut Vec<u8>) -> Option<Vec<u8>> {
     let mut body = Vec::with_capacity(64);
     body.extend_from_slice(&rec.key.to_be_bytes());
     let flags = if rec.singles.is_some() { SINGLES } else { 0 }
-        | if rec.recent.is_some() { NEWEST } else { 0 };
+        | if rec.recent.is_some() { NEWEST } else { 0 }
+        | if rec.whole.contains(&true) { WHOLE } else { 0 };
     if flags == 0 {
         put_varint(&mut body, rec.moves.len() as u64);
     } else {
@@ -316,6 +348,17 @@ pub fn encode_record(rec: &TRecord, out: &mut Vec<u8>) -> Option<Vec<u8>> {
                 .find(|s| s.0 as usize == slot)
                 .map_or(0, |s| s.1);
             put_varint(&mut body, game as u64);
+        }
+    }
+    if flags & WHOLE != 0 {
+        for eight in 0..rec.moves.len().div_ceil(8) {
+            let mut byte = 0u8;
+            for bit in 0..8 {
+                if rec.whole.get(eight * 8 + bit) == Some(&true) {
+                    byte |= 1 << bit;
+                }
+            }
+            body.push(byte);
         }
     }
     put_varint(&mut body, rec.top.len() as u64);
@@ -356,7 +399,7 @@ pub fn decode_record(body: &[u8]) -> Result<TRecord, DecodeError> {
     } else {
         0
     };
-    if n > 256 || flags & !(SINGLES | NEWEST) != 0 {
+    if n > 256 || flags & !(SINGLES | NEWEST | WHOLE) != 0 {
         return Err(DecodeError {
             what: "move count",
             offset: r.pos(),
@@ -378,6 +421,13 @@ pub fn decode_record(body: &[u8]) -> Result<TRecord, DecodeError> {
         }
         moves.push(MoveEntry { code, stats });
     }
+    let mut whole = Vec::new();
+    if flags & WHOLE != 0 {
+        let bits = r.bytes(moves.len().div_ceil(8), "whole moves")?;
+        whole = (0..moves.len())
+            .map(|i| bits[i / 8] >> (i % 8) & 1 == 1)
+            .collect();
+    }
     let top = decode_games(&mut r, TOP_GAMES, "top")?;
     let recent = if flags & NEWEST != 0 {
         Some(decode_games(&mut r, RECENT_GAMES, "newest")?)
@@ -396,6 +446,7 @@ pub fn decode_record(body: &[u8]) -> Result<TRecord, DecodeError> {
         top,
         recent,
         singles,
+        whole,
         n_postings,
         postings,
     })

@@ -414,7 +414,7 @@ fn records_without_the_lists_read_as_before_and_merge_within_what_they_know() {
     assert_eq!(body[16] as usize, old.moves.len());
     assert_eq!(record::decode_record(body).unwrap(), old);
 
-    let merged = record::merge_records(42, vec![new, old], &dated);
+    let merged = record::merge_records(42, vec![new, old], &dated, false);
     assert_eq!(merged.n_postings, 20);
     // Only 8 best known of the old part: the merged record tells 8, the right ones.
     let best: Vec<u32> = merged.top.iter().map(|p| p.game).collect();
@@ -425,4 +425,43 @@ fn records_without_the_lists_read_as_before_and_merge_within_what_they_know() {
     );
     let slot9 = merged.moves.iter().position(|m| m.code == 9).unwrap() as u8;
     assert_eq!(merged.singles, Some(vec![(slot9, 7)]), "from the postings");
+}
+
+#[test]
+fn whole_moves_go_through_blocks_and_merges_keep_only_what_every_part_says() {
+    let occs = twenty();
+    let mut a = record::make_record(42, &occs[..11], &dated);
+    let mut b = record::make_record(42, &occs[11..], &dated);
+    let slot = |r: &TRecord, code: u16| r.moves.iter().position(|m| m.code == code).unwrap();
+    // Move 1 is the whole of where it leads in both parts, move 2 in the first only.
+    a.whole = a.moves.iter().map(|m| m.code == 1 || m.code == 2).collect();
+    b.whole = b.moves.iter().map(|m| m.code == 1).collect();
+    assert_ne!(slot(&a, 1), slot(&b, 1), "the parts' moves in other orders");
+    for rec in [&a, &b] {
+        let emitted = encode_all(std::slice::from_ref(rec), &[]);
+        let Emitted::TBlock(_, block) = &emitted[0] else {
+            panic!("a T block first");
+        };
+        assert_eq!(find_in_t_block(block, 42).unwrap().unwrap(), *rec);
+    }
+    // A record whose every flag is off writes none (the layout before they were kept).
+    let mut none = b.clone();
+    none.whole = vec![false; none.moves.len()];
+    let emitted = encode_all(std::slice::from_ref(&none), &[]);
+    let Emitted::TBlock(_, block) = &emitted[0] else {
+        panic!("a T block first");
+    };
+    assert!(
+        find_in_t_block(block, 42)
+            .unwrap()
+            .unwrap()
+            .whole
+            .is_empty()
+    );
+
+    let merged = record::merge_records(42, vec![a.clone(), b.clone()], &dated, true);
+    let want: Vec<bool> = merged.moves.iter().map(|m| m.code == 1).collect();
+    assert_eq!(merged.whole, want, "move 1 alone is whole in both parts");
+    let merged = record::merge_records(42, vec![a, b], &dated, false);
+    assert!(merged.whole.is_empty(), "not every part's record: none");
 }

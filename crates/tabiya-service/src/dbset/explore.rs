@@ -145,20 +145,26 @@ fn reached(db: &Db, at: &ChessPosition, moves: &mut [MoveRow]) -> Result<()> {
         .iter()
         .map(|m| m.snapshot())
         .collect::<std::result::Result<Vec<_>, _>>()?;
-    for row in moves.iter_mut() {
-        let Some(child) = at.after_uci(&row.uci) else {
-            continue;
-        };
-        let mut t = Stats::default();
-        for snap in &snaps {
-            t.merge(&snap.chess_totals(&child)?);
+    let legal: Vec<(usize, shakmaty::Move)> = moves
+        .iter()
+        .enumerate()
+        .filter_map(|(i, row)| {
+            let m = row.uci.parse::<shakmaty::uci::UciMove>().ok()?;
+            Some((i, m.to_move(&at.pos).ok()?))
+        })
+        .collect();
+    let played: Vec<shakmaty::Move> = legal.iter().map(|(_, m)| *m).collect();
+    let mut totals = vec![Reached::default(); played.len()];
+    for snap in &snaps {
+        for (t, more) in totals.iter_mut().zip(snap.chess_reached(&at.pos, &played)?) {
+            t.white += more.white;
+            t.draws += more.draws;
+            t.black += more.black;
+            t.unknown += more.unknown;
         }
-        row.reached = Some(Reached {
-            white: t.first,
-            draws: t.draws,
-            black: t.second,
-            unknown: t.unknown,
-        });
+    }
+    for ((i, _), t) in legal.into_iter().zip(totals) {
+        moves[i].reached = Some(t);
     }
     Ok(())
 }

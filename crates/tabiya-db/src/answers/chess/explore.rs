@@ -6,7 +6,7 @@ use serde::Serialize;
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 
 use super::filter::GameFilter;
 use crate::answers::{GameSort, Snapshot};
@@ -393,24 +393,18 @@ impl Snapshot<'_> {
 
     /// Each move's `reached`: one lookup of the position it leads to.
     fn fill_reached(&self, pos: &Chess, moves: &mut [MoveRow]) -> Result<()> {
-        for m in moves.iter_mut() {
-            let Some(mv) = m
-                .uci
-                .parse::<UciMove>()
-                .ok()
-                .and_then(|u| u.to_move(pos).ok())
-            else {
-                continue;
-            };
-            let mut child = pos.clone();
-            child.play_unchecked(mv);
-            let t = self.chess_totals(&child)?;
-            m.reached = Some(Reached {
-                white: t.first,
-                draws: t.draws,
-                black: t.second,
-                unknown: t.unknown,
-            });
+        let legal: Vec<(usize, Move)> = moves
+            .iter()
+            .enumerate()
+            .filter_map(|(i, m)| {
+                let mv = m.uci.parse::<UciMove>().ok()?.to_move(pos).ok()?;
+                Some((i, mv))
+            })
+            .collect();
+        let played: Vec<Move> = legal.iter().map(|(_, mv)| *mv).collect();
+        let reached = self.chess_reached(pos, &played)?;
+        for ((i, _), r) in legal.into_iter().zip(reached) {
+            moves[i].reached = Some(r);
         }
         Ok(())
     }

@@ -1,11 +1,13 @@
 //! Chess questions to a [`Snapshot`]: a position's statistics and games (replays stopped
 //! early where a game can no longer reach the position), a game's tags or whole game.
 
-use shakmaty::Chess;
+use shakmaty::{Chess, Move, Position};
 
+use super::Reached;
 use crate::Result;
 use crate::answers::{GamePage, GameSort, PositionStats, Snapshot};
 use crate::chess::key::position_key;
+use crate::chess::moves::move_code;
 use crate::chess::stored::{decode_game, decode_tags};
 use crate::chess::walk::Reach;
 use crate::index::find::{Found, Next, Wanted};
@@ -56,6 +58,43 @@ impl Snapshot<'_> {
             totals.merge(s);
         }
         Ok(totals)
+    }
+
+    /// The games reaching the positions some moves of a chess position lead to, by result
+    /// (each move's `reached`): the results of [`Snapshot::chess_totals`] of each, in the
+    /// moves' order. A run whose
+    /// record of the position says a move's games are all that reach where it leads answers
+    /// from the record: no lookup of that position in that run.
+    pub fn chess_reached(&self, pos: &Chess, moves: &[Move]) -> Result<Vec<Reached>> {
+        let codes: Vec<u16> = moves.iter().map(move_code).collect();
+        let totals = self
+            .index
+            .totals_after(position_key(pos), &codes, &mut |i, in_run| {
+                let mut child = pos.clone();
+                child.play_unchecked(moves[i]);
+                let reach = Reach::of(&child);
+                let wanted = Wanted {
+                    key: position_key(&child),
+                    next: Next::Of(&child),
+                    reach: Some(&reach),
+                    all: false,
+                };
+                let found = self.index.find_in(&wanted, &self.facts, in_run)?;
+                let mut totals = crate::Stats::default();
+                for s in found.stats.values() {
+                    totals.merge(s);
+                }
+                Ok(totals)
+            })?;
+        Ok(totals
+            .into_iter()
+            .map(|t| Reached {
+                white: t.first,
+                draws: t.draws,
+                black: t.second,
+                unknown: t.unknown,
+            })
+            .collect())
     }
 
     /// Every game reaching a chess position: [`Snapshot::position_games_with`] with the

@@ -100,16 +100,19 @@ pub(crate) fn assemble(
         occs.clear();
         occs.extend(group.iter().map(KeyedOcc::occ));
         with.push(make_record(key, &occs, &fact));
-        let rec = if with.len() == 1 {
+        // (Whether a move's games are its position's whole is not known here.)
+        let mut rec = if with.len() == 1 {
             with.pop().expect("one record")
         } else {
-            merge_records(key, with, &fact)
+            merge_records(key, with, &fact, false)
         };
+        rec.whole.clear();
         rw.record(&rec)
     })?;
     marks.apply(&space, &mut rare, &mut adj)?;
     tree.write_below(u128::MAX, rw, &fact, &mut sketch, sketch_keys)?;
-    if let Some(last) = tree.take(u128::MAX)?.pop() {
+    if let Some(mut last) = tree.take(u128::MAX)?.pop() {
+        last.whole.clear();
         rw.record(&last)?;
     }
     trace("assembly pass 1 (T records)", t0);
@@ -348,11 +351,12 @@ impl<'a> TreeParts<'a> {
             if sketch_keys {
                 sketch.add(k);
             }
-            let rec = if recs.len() == 1 {
+            let mut rec = if recs.len() == 1 {
                 recs.pop().expect("one record")
             } else {
-                merge_records(k, recs, fact)
+                merge_records(k, recs, fact, false)
             };
+            rec.whole.clear();
             rw.record(&rec)?;
         }
         Ok(())

@@ -542,7 +542,9 @@ impl<'a> Merge<'a> {
         let games: u64 = self.runs.iter().map(|r| r.games).sum();
         let w = self.store.write()?;
         let mut rw = RunWriter::new(&w, new_id, games)?;
-        self.write_records(&mut rw, merged.promoted)?;
+        let complete_for =
+            |key: u128| merged.complete && merged.incomplete.binary_search(&key).is_err();
+        self.write_records(&mut rw, merged.promoted, &complete_for)?;
         trace("merge pass 2a (T records) written", self.t0);
         self.write_entries(&mut rw, merged.keep, &merged.dense_prefixes, s_cache)?;
         let mut dir = rw.finish()?;
@@ -561,7 +563,13 @@ impl<'a> Merge<'a> {
     }
 
     /// Pass 2a: T records of every part merged by key, with the promoted ones.
-    fn write_records(&self, rw: &mut RunWriter<'_>, promoted: Vec<TRecord>) -> Result<()> {
+    /// `complete_for`: whether the merged run's record of a key is complete.
+    fn write_records(
+        &self,
+        rw: &mut RunWriter<'_>,
+        promoted: Vec<TRecord>,
+        complete_for: &dyn Fn(u128) -> bool,
+    ) -> Result<()> {
         let facts = FactsReader::new(&self.read)?;
         let fact = |g: u32| -> GameFacts { facts.get(g).unwrap_or_default() };
         let mut titers: Vec<TIter> = self
@@ -591,13 +599,22 @@ impl<'a> Merge<'a> {
                     parts.push(t.pop().expect("peeked"));
                 }
             }
+            // A move's games stay its position's whole only when every part's record was
+            // complete and no game came from elsewhere ([`TRecord::whole`]).
+            let whole = parts.len() == self.runs.len()
+                && self.runs.iter().all(|r| r.complete_for(key))
+                && complete_for(key);
             if promoted.peek().is_some_and(|r| r.key == key) {
                 parts.push(promoted.next().expect("peeked"));
             }
             if parts.len() == 1 {
-                rw.record(&parts[0])?;
+                let mut rec = parts.pop().expect("one part");
+                if !whole {
+                    rec.whole.clear();
+                }
+                rw.record(&rec)?;
             } else {
-                rw.record(&merge_records(key, parts, &fact))?;
+                rw.record(&merge_records(key, parts, &fact, whole))?;
             }
         }
         Ok(())
