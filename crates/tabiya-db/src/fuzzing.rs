@@ -103,7 +103,7 @@ pub fn seeds(pgn: &[u8]) -> (Vec<(String, Vec<u8>)>, Vec<(String, Vec<u8>)>) {
             .cloned()
             .unwrap_or_else(GameFacts::default)
     };
-    let built = crate::index::build_sketched(&occs, &fact, None, Default::default(), None);
+    let built = crate::index::build_sketched(&occs, &fact, None, Default::default(), None, None);
     let mut enc = RunEncoder::default();
     let mut blocks = Vec::new();
     let mut emit = |e: Emitted| blocks.push(e);

@@ -584,7 +584,7 @@ mod tests {
             let with = db.snapshot().unwrap();
             let mut without = db.snapshot().unwrap();
             without.index.use_whole = false;
-            let (mut moves, mut from_records) = (0usize, 0usize);
+            let (mut moves, mut from_records, mut closed) = (0usize, 0usize, 0usize);
             for (id, ply, pos) in sampled_positions(&with, 31, 20) {
                 let legal: Vec<shakmaty::Move> = pos.legal_moves().into_iter().collect();
                 let a = with.chess_reached(&pos, &legal).unwrap();
@@ -595,6 +595,23 @@ mod tests {
                 for r in with.index.runs.iter() {
                     if let Some(rec) = with.index.t_record(r, key).unwrap() {
                         from_records += rec.whole.iter().filter(|&&w| w).count();
+                        closed += usize::from(rec.closed);
+                    }
+                }
+                // A closed record in the only run: no game reaches a position one move away
+                // but by that move from here.
+                if let [r] = &with.index.runs[..]
+                    && let Some(rec) = with.index.t_record(r, key).unwrap()
+                    && rec.closed
+                {
+                    for (m, t) in legal.iter().zip(&b) {
+                        let code = crate::chess::moves::move_code(m);
+                        let played = rec.moves.iter().find(|e| e.code == code);
+                        assert_eq!(
+                            t.games(),
+                            played.map_or(0, |e| e.stats.games()),
+                            "{what}: game {id} ply {ply}: closed, yet {m} leads to other games"
+                        );
                     }
                 }
             }
@@ -602,9 +619,13 @@ mod tests {
                 from_records > 500,
                 "{what}: {from_records} of {moves} moves answered by their record"
             );
-            eprintln!("{what}: {from_records} of {moves} moves answered by their record");
+            eprintln!(
+                "{what}: {from_records} of {moves} moves answered by their record, {closed} closed"
+            );
+            closed
         };
-        compare(&one, "one run");
+        let closed = compare(&one, "one run");
+        assert!(closed > 20, "{closed} closed records");
         let runs = many.snapshot().unwrap().index.runs.len();
         assert!(runs > 4, "{runs} runs");
         compare(&many, "runs unmerged");

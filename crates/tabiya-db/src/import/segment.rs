@@ -279,18 +279,29 @@ impl Segment {
         let n_occs = self.occs.len();
         let plies = self.with_plies.then_some(&self.plies[..]);
         let sketch = std::mem::take(&mut self.sketch);
+        let successors: Option<&index::build::Successors> = match db.kind() {
+            crate::Kind::Chess => Some(&index::successors::chess_successors),
+            crate::Kind::Othello => None,
+        };
         let built = match (spill, plies) {
             _ if !self.index => None,
             (Some(spill), Some(plies)) => {
                 Some(spill.segment(run_id, first, &self.occs, plies, |sinks| {
-                    index::build_sketched(&self.occs, &lookup, Some(plies), sketch, Some(sinks))
+                    index::build_sketched(
+                        &self.occs,
+                        &lookup,
+                        Some(plies),
+                        sketch,
+                        Some(sinks),
+                        successors,
+                    )
                 })?)
             }
             (Some(_), None) => {
                 return Err(Error::Corrupt("a segment to spill has no plies".into()));
             }
             (None, plies) => Some(index::build_sketched(
-                &self.occs, &lookup, plies, sketch, None,
+                &self.occs, &lookup, plies, sketch, None, successors,
             )),
         };
         if let Some(built) = &built {

@@ -37,7 +37,7 @@ pub fn build(
     for o in occs {
         sketch.add(o.key);
     }
-    build_sketched(occs, facts, plies, sketch, None)
+    build_sketched(occs, facts, plies, sketch, None, None)
 }
 
 /// Receives the indices of a build's rare occurrences (those not in a T record) in key
@@ -45,14 +45,26 @@ pub fn build(
 /// own thread.
 pub type RareSinks<'s, 'f> = [&'s mut (dyn FnMut(u32) + Send + 'f); 2];
 
+/// For the position of occurrence `o` (given the occurrences and their plies): every legal
+/// move's code and the key of the position it leads to, when it can be told
+/// ([`super::successors::chess_successors`] for chess).
+pub type Successors = dyn Fn(&[Occ], &[u16], usize) -> Option<Vec<(u16, u128)>> + Sync;
+
+/// T records of at least this many games are looked at for being closed
+/// ([`TRecord::closed`]: one of their games replayed from the occurrences, every legal
+/// move's position counted).
+const CLOSED_FROM: u64 = 16;
+
 /// [`build`] given the sketch of the occurrences' distinct keys (an import feeds it batch by
-/// batch, while other threads still parse).
+/// batch, while other threads still parse), and how to tell a position's successors (with
+/// `plies`) to say which records are closed.
 pub fn build_sketched(
     occs: &[Occ],
     facts: &(dyn Fn(u32) -> GameFacts + Sync),
     plies: Option<&[u16]>,
     sketch: Hll,
     rare_sinks: Option<RareSinks<'_, '_>>,
+    successors: Option<&Successors>,
 ) -> Built {
     let n = occs.len();
     assert!(
@@ -107,10 +119,26 @@ pub fn build_sketched(
         std::thread::scope(|s| {
             let upper = s.spawn(|| {
                 scatter(high, half..1 << BITS);
-                build_ranges(occs, plies, high, &starts[half..], facts, sink_high)
+                build_ranges(
+                    occs,
+                    plies,
+                    successors,
+                    high,
+                    &starts[half..],
+                    facts,
+                    sink_high,
+                )
             });
             scatter(low, 0..half);
-            let lower = build_ranges(occs, plies, low, &starts[..=half], facts, sink_low);
+            let lower = build_ranges(
+                occs,
+                plies,
+                successors,
+                low,
+                &starts[..=half],
+                facts,
+                sink_low,
+            );
             (lower, upper.join().expect("index build thread"))
         })
     };
@@ -118,6 +146,7 @@ pub fn build_sketched(
         mut records,
         in_t: in_t_low,
         children,
+        unplayed,
     } = low;
     let first_high = records.len() as u32;
     records.extend(high.records);
@@ -142,6 +171,19 @@ pub fn build_sketched(
             rec.whole.resize(rec.moves.len(), false);
             rec.whole[slot as usize] = true;
         }
+    }
+    // Closed: every move played whole, and no occurrence of where the others lead.
+    for (rec, keys) in unplayed
+        .into_iter()
+        .chain(high.unplayed.into_iter().map(|(r, k)| (r + first_high, k)))
+    {
+        let rec = &mut records[rec as usize];
+        let played_whole = rec
+            .moves
+            .iter()
+            .enumerate()
+            .all(|(s, m)| m.code == crate::game::NO_MOVE || rec.whole.get(s) == Some(&true));
+        rec.closed = played_whole && keys.iter().all(|&k| occurrences_of(k) == 0);
     }
     let mut is_t = Bits::new(n);
     for &i in in_t_low.iter().chain(&in_t_high) {
@@ -341,6 +383,9 @@ struct Ranges {
     /// (record, move slot, key): each move of a record whose every game went on to the
     /// position of that key, one ply later (with `plies` only).
     children: Vec<(u32, u8, u128)>,
+    /// (record, keys): where the legal moves a record's games did not play lead, for the
+    /// records that may be closed.
+    unplayed: Vec<(u32, Vec<u128>)>,
 }
 
 /// The position every game of a T record's move went on to, one ply later, by slot
@@ -379,9 +424,11 @@ fn children_of(
 /// (their whole keys read and compared): a smaller group needs nothing, even if it mixes
 /// keys sharing 48 bits — unless `rare` wants the rare occurrences in key order, which
 /// sorts a small group by whole keys too.
+#[allow(clippy::too_many_arguments)]
 fn build_ranges<'s>(
     occs: &[Occ],
     plies: Option<&[u16]>,
+    successors: Option<&Successors>,
     packed: &mut [u64],
     starts: &[usize],
     facts: &(dyn Fn(u32) -> GameFacts + Sync),
@@ -391,6 +438,7 @@ fn build_ranges<'s>(
     let mut records = Vec::new();
     let mut in_t = Vec::new();
     let mut children = Vec::new();
+    let mut unplayed = Vec::new();
     let mut group_occs: Vec<Occ> = Vec::new();
     let mut exact: Vec<(u128, u32)> = Vec::new();
     let ix = |p: u64| p as u32;
@@ -434,6 +482,12 @@ fn build_ranges<'s>(
                                     children.push((at, slot as u8, child));
                                 }
                             }
+                            if let Some(successors) = successors
+                                && rec.n_postings >= CLOSED_FROM
+                                && let Some(keys) = unplayed_keys(occs, plies, g, &rec, successors)
+                            {
+                                unplayed.push((at, keys));
+                            }
                         }
                         records.push(rec);
                     } else if let Some(rare) = rare.as_deref_mut() {
@@ -447,5 +501,30 @@ fn build_ranges<'s>(
         records,
         in_t,
         children,
+        unplayed,
     }
+}
+
+/// The keys of the positions a record's legal moves that none of its games played lead to,
+/// from the first of a few of its games whose occurrences tell its position; `None` when
+/// none does, or a move played is not among the legal ones.
+fn unplayed_keys(
+    occs: &[Occ],
+    plies: &[u16],
+    group: &[(u128, u32)],
+    rec: &TRecord,
+    successors: &Successors,
+) -> Option<Vec<u128>> {
+    let legal = group
+        .iter()
+        .take(4)
+        .find_map(|&(_, o)| successors(occs, plies, o as usize))?;
+    let played = |code: u16| rec.moves.iter().any(|m| m.code == code);
+    let known = |m: &super::record::MoveEntry| {
+        m.code == crate::game::NO_MOVE || legal.iter().any(|l| l.0 == m.code)
+    };
+    if !rec.moves.iter().all(known) {
+        return None;
+    }
+    Some(legal.iter().filter(|l| !played(l.0)).map(|l| l.1).collect())
 }

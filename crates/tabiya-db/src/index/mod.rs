@@ -32,6 +32,7 @@ pub mod record;
 pub(crate) mod restat;
 pub mod sblock;
 pub mod sorted;
+pub mod successors;
 pub mod writer;
 
 #[cfg(test)]

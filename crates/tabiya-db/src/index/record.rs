@@ -52,6 +52,11 @@ pub struct TRecord {
     /// Deletions and edits keep it true (they take games out of both sets alike, and patch
     /// the move's statistics); runs only grow by merges, which keep it where they can tell.
     pub whole: Vec<bool>,
+    /// Whether no game of the run reaches a position one legal move away other than by
+    /// playing that move here: every move played is [`TRecord::whole`], and no game of the
+    /// run reaches where another move would lead. A merge then knows that this run adds
+    /// nothing to a move it lacks, and keeps that move whole if the other parts say so.
+    pub closed: bool,
     /// Number of games; the list itself is inline when short, else in the postings table.
     pub n_postings: u64,
     pub postings: Option<Vec<Posting>>,
@@ -135,6 +140,7 @@ pub fn make_record(key: u128, occs: &[Occ], facts: &dyn Fn(u32) -> GameFacts) ->
         top,
         recent,
         whole: Vec::new(),
+        closed: false,
         n_postings: postings.len() as u64,
         postings: Some(postings),
     }
@@ -195,8 +201,9 @@ fn first_of(
 /// Merges records of the same key (from different runs, or promoted S entries).
 ///
 /// `whole`: the parts are the position's complete records in every run merged (and the
-/// merged record is complete), so a move whose games were its position's whole in every
-/// part is still the whole of the merged run. Otherwise no move keeps it.
+/// merged record is complete). A move is then still the whole of where it leads when each
+/// part says so of it, or is closed and does not play it; the merged record is closed when
+/// every part is. Otherwise no move keeps it.
 pub fn merge_records(
     key: u128,
     parts: Vec<TRecord>,
@@ -204,20 +211,22 @@ pub fn merge_records(
     whole: bool,
 ) -> TRecord {
     let mut moves: Vec<MoveEntry> = Vec::new();
-    // By merged slot: how many parts played the move and said it was its position's whole.
-    let mut whole_in: Vec<usize> = Vec::new();
-    let n_parts = parts.len();
+    // Each part: whether it is closed, and its moves' codes with their flags.
+    let said: Vec<(bool, Vec<(u16, bool)>)> = parts
+        .iter()
+        .map(|p| {
+            let flags = p.moves.iter().enumerate();
+            let flags = flags.map(|(i, m)| (m.code, p.whole.get(i) == Some(&true)));
+            (p.closed, flags.collect())
+        })
+        .collect();
     let mut postings: Vec<Posting> = Vec::new();
-    // The best and the newest games of the whole are among the best and the newest of each
-    // part (a part's postings when it keeps no separate list), as far as every part's lists
-    // reach: a part keeping its best 8 (records written before 15 were kept, or after a
-    // deletion) tells the best 8 of the whole, no more.
     let mut best: Vec<Posting> = Vec::new();
     let mut newest: Vec<Posting> = Vec::new();
     let (mut best_n, mut newest_n) = (TOP_GAMES, Some(RECENT_GAMES));
     for rec in parts {
         let mut remap = Vec::with_capacity(rec.moves.len());
-        for (own_slot, m) in rec.moves.into_iter().enumerate() {
+        for m in rec.moves {
             let slot = match moves.iter().position(|x| x.code == m.code) {
                 Some(s) => {
                     moves[s].stats.merge(&m.stats);
@@ -225,13 +234,9 @@ pub fn merge_records(
                 }
                 None => {
                     moves.push(m);
-                    whole_in.push(0);
                     moves.len() - 1
                 }
             };
-            if rec.whole.get(own_slot) == Some(&true) {
-                whole_in[slot] += 1;
-            }
             remap.push(slot as u8);
         }
         let own = rec.postings.expect("postings loaded before merging");
@@ -272,10 +277,19 @@ pub fn merge_records(
     } else {
         (Vec::new(), None)
     };
-    let whole = if whole && whole_in.contains(&n_parts) {
-        whole_in.iter().map(|&n| n == n_parts).collect()
+    let whole_of = |code: u16| {
+        said.iter()
+            .all(|(closed, flags)| match flags.iter().find(|f| f.0 == code) {
+                Some(&(_, w)) => w,
+                None => *closed,
+            })
+    };
+    let (whole, closed) = if whole {
+        let w: Vec<bool> = moves.iter().map(|m| whole_of(m.code)).collect();
+        let closed = said.iter().all(|p| p.0);
+        (if w.contains(&true) { w } else { Vec::new() }, closed)
     } else {
-        Vec::new()
+        (Vec::new(), false)
     };
     TRecord {
         key,
@@ -284,6 +298,7 @@ pub fn merge_records(
         top,
         recent,
         whole,
+        closed,
         n_postings: postings.len() as u64,
         postings: Some(postings),
     }
@@ -323,6 +338,8 @@ const SINGLES: u8 = 1;
 const NEWEST: u8 = 2;
 /// A bit set of [`TRecord::whole`] follows the moves (a byte for each 8 moves).
 const WHOLE: u8 = 4;
+/// [`TRecord::closed`].
+const CLOSED: u8 = 8;
 
 /// Encodes a T record; long postings lists are returned separately for the postings table.
 pub fn encode_record(rec: &TRecord, out: &mut Vec<u8>) -> Option<Vec<u8>> {
@@ -330,7 +347,8 @@ pub fn encode_record(rec: &TRecord, out: &mut Vec<u8>) -> Option<Vec<u8>> {
     body.extend_from_slice(&rec.key.to_be_bytes());
     let flags = if rec.singles.is_some() { SINGLES } else { 0 }
         | if rec.recent.is_some() { NEWEST } else { 0 }
-        | if rec.whole.contains(&true) { WHOLE } else { 0 };
+        | if rec.whole.contains(&true) { WHOLE } else { 0 }
+        | if rec.closed { CLOSED } else { 0 };
     if flags == 0 {
         put_varint(&mut body, rec.moves.len() as u64);
     } else {
@@ -399,7 +417,7 @@ pub fn decode_record(body: &[u8]) -> Result<TRecord, DecodeError> {
     } else {
         0
     };
-    if n > 256 || flags & !(SINGLES | NEWEST | WHOLE) != 0 {
+    if n > 256 || flags & !(SINGLES | NEWEST | WHOLE | CLOSED) != 0 {
         return Err(DecodeError {
             what: "move count",
             offset: r.pos(),
@@ -447,6 +465,7 @@ pub fn decode_record(body: &[u8]) -> Result<TRecord, DecodeError> {
         recent,
         singles,
         whole,
+        closed: flags & CLOSED != 0,
         n_postings,
         postings,
     })

@@ -462,6 +462,31 @@ fn whole_moves_go_through_blocks_and_merges_keep_only_what_every_part_says() {
     let merged = record::merge_records(42, vec![a.clone(), b.clone()], &dated, true);
     let want: Vec<bool> = merged.moves.iter().map(|m| m.code == 1).collect();
     assert_eq!(merged.whole, want, "move 1 alone is whole in both parts");
-    let merged = record::merge_records(42, vec![a, b], &dated, false);
+    assert!(!merged.closed);
+    let merged = record::merge_records(42, vec![a.clone(), b.clone()], &dated, false);
     assert!(merged.whole.is_empty(), "not every part's record: none");
+    // A closed part adds nothing to the moves it does not play: move 9 (game 7, in the first
+    // part only) stays whole; a part closed is whole in every move it plays.
+    a.whole = a.moves.iter().map(|_| true).collect();
+    b.whole = b.moves.iter().map(|_| true).collect();
+    let merged = record::merge_records(42, vec![a.clone(), b.clone()], &dated, true);
+    let want: Vec<bool> = merged.moves.iter().map(|m| m.code != 9).collect();
+    assert_eq!(
+        merged.whole, want,
+        "the second part may reach where 9 leads"
+    );
+    b.closed = true;
+    let merged = record::merge_records(42, vec![a.clone(), b.clone()], &dated, true);
+    assert!(merged.whole.iter().all(|&w| w) && merged.moves.len() == 3);
+    assert!(!merged.closed, "the first part is not closed");
+    a.closed = true;
+    let merged = record::merge_records(42, vec![a.clone(), b.clone()], &dated, true);
+    assert!(merged.closed);
+    for rec in [&a, &merged] {
+        let emitted = encode_all(std::slice::from_ref(rec), &[]);
+        let Emitted::TBlock(_, block) = &emitted[0] else {
+            panic!("a T block first");
+        };
+        assert_eq!(find_in_t_block(block, 42).unwrap().unwrap(), *rec);
+    }
 }

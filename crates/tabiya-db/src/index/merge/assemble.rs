@@ -107,12 +107,14 @@ pub(crate) fn assemble(
             merge_records(key, with, &fact, false)
         };
         rec.whole.clear();
+        rec.closed = false;
         rw.record(&rec)
     })?;
     marks.apply(&space, &mut rare, &mut adj)?;
     tree.write_below(u128::MAX, rw, &fact, &mut sketch, sketch_keys)?;
     if let Some(mut last) = tree.take(u128::MAX)?.pop() {
         last.whole.clear();
+        last.closed = false;
         rw.record(&last)?;
     }
     trace("assembly pass 1 (T records)", t0);
@@ -357,6 +359,7 @@ impl<'a> TreeParts<'a> {
                 merge_records(k, recs, fact, false)
             };
             rec.whole.clear();
+            rec.closed = false;
             rw.record(&rec)?;
         }
         Ok(())

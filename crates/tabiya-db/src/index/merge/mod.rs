@@ -611,6 +611,7 @@ impl<'a> Merge<'a> {
                 let mut rec = parts.pop().expect("one part");
                 if !whole {
                     rec.whole.clear();
+                    rec.closed = false;
                 }
                 rw.record(&rec)?;
             } else {
