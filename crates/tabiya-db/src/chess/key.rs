@@ -102,6 +102,11 @@ pub fn next_key_from(
 /// Keys of the positions one legal move away (for finding positions the index keeps only
 /// through their successor, see `run::build`).
 pub fn successor_keys(pos: &Chess) -> Vec<u128> {
+    successors(pos).into_iter().map(|(_, k)| k).collect()
+}
+
+/// Each legal move of a position with the key of the position it leads to.
+pub fn successors(pos: &Chess) -> Vec<(Move, u128)> {
     let key = position_key(pos);
     let ep = pos.ep_square(EnPassantMode::Legal);
     pos.legal_moves()
@@ -110,7 +115,10 @@ pub fn successor_keys(pos: &Chess) -> Vec<u128> {
             let mut p = pos.clone();
             p.play_unchecked(m);
             let after_ep = p.ep_square(EnPassantMode::Legal);
-            next_key_from(pos.turn(), pos.castles(), &p, m, key, ep, after_ep)
+            (
+                m,
+                next_key_from(pos.turn(), pos.castles(), &p, m, key, ep, after_ep),
+            )
         })
         .collect()
 }

@@ -2,10 +2,10 @@
 //! positions one legal move away from it: what a build needs to say that a T record's
 //! position is *closed* ([`super::record::TRecord::closed`]).
 
-use shakmaty::{Chess, EnPassantMode, Position};
+use shakmaty::{Chess, Position};
 
 use super::record::Occ;
-use crate::chess::key::{next_key_from, position_key};
+use crate::chess::key::{position_key, successors};
 use crate::chess::moves::{code_to_move, move_code};
 
 /// Every legal move (its code) of the position of occurrence `o`, with the key of the
@@ -30,21 +30,13 @@ pub fn chess_successors(occs: &[Occ], plies: &[u16], o: usize) -> Option<Vec<(u1
         let m = code_to_move(&pos, occs[j].code)?;
         pos.play_unchecked(m);
     }
-    let key = position_key(&pos);
-    if key != occs[o].key {
+    if position_key(&pos) != occs[o].key {
         return None;
     }
-    let ep = pos.ep_square(EnPassantMode::Legal);
     Some(
-        pos.legal_moves()
+        successors(&pos)
             .into_iter()
-            .map(|m| {
-                let mut after = pos.clone();
-                after.play_unchecked(m);
-                let after_ep = after.ep_square(EnPassantMode::Legal);
-                let k = next_key_from(pos.turn(), pos.castles(), &after, m, key, ep, after_ep);
-                (move_code(&m), k)
-            })
+            .map(|(m, k)| (move_code(&m), k))
             .collect(),
     )
 }
