@@ -4,9 +4,13 @@
 
 use tabiya_store::{ReadTx, TableRef, WriteTx};
 
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+
 use crate::Result;
+use crate::keymap::KeyHasher;
 use crate::row_cache::RowCache;
-use crate::stats::GameFacts;
+use crate::stats::{GameFacts, Rank};
 
 pub const FACTS: &str = "facts";
 /// Games per row.
@@ -131,5 +135,92 @@ impl FactsReader {
                 None => GameFacts::default(),
             },
         )
+    }
+}
+
+/// Games' [`Rank`]s for a merge, each row of the facts table read once and kept, as 8
+/// bytes a game.
+///
+/// A merge ranks the best and newest games of every record it writes, from the parts'
+/// lists: hundreds of games a record, spread over the whole collection. Through
+/// [`FactsReader`] (whose cache starts over at two million games) most of them were a
+/// B-tree lookup of the facts table: at ten million games, 86 % of the time of writing the
+/// merged records. Kept whole here, a row is read once: at most 8 bytes a game of the
+/// database (80 MB at ten million).
+pub struct Ranks {
+    table: TableRef,
+    rows: std::cell::RefCell<HashMap<u32, Box<[Rank]>, BuildHasherDefault<KeyHasher>>>,
+}
+
+impl Ranks {
+    pub fn new(read: &ReadTx) -> Result<Ranks> {
+        Ok(Ranks {
+            table: read.table(FACTS)?,
+            rows: Default::default(),
+        })
+    }
+
+    /// The game's rank (the default when the table holds no facts of it).
+    pub fn get(&self, game: u32) -> Result<Rank> {
+        let row = game / PER_ROW;
+        let at = (game % PER_ROW) as usize;
+        let mut rows = self.rows.borrow_mut();
+        if let Some(ranks) = rows.get(&row) {
+            return Ok(ranks.get(at).copied().unwrap_or_default());
+        }
+        let data = self.table.get(&row_key(game))?.unwrap_or_default();
+        let ranks: Box<[Rank]> = data
+            .chunks_exact(SLOT)
+            .map(|slot| GameFacts::decode(slot[..FACTS_LEN].try_into().expect("slot size")).rank())
+            .collect();
+        let answer = ranks.get(at).copied().unwrap_or_default();
+        rows.insert(row, ranks);
+        Ok(answer)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::GameOutcome;
+
+    /// Ranks read through [`Ranks`] are the facts' own, row after row and across rows,
+    /// and a game the table holds nothing of ranks as unknown, as through [`FactsReader`].
+    #[test]
+    fn ranks_are_the_facts_ranks_each_row_read_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = tabiya_store::Store::open(dir.path()).unwrap();
+        // Games 100..400 (three rows, the first and last partly filled): ratings known for
+        // some, dates of several years.
+        let facts: Vec<GameFacts> = (0..300u32)
+            .map(|i| GameFacts {
+                outcome: Some(GameOutcome::Draw),
+                ratings: if i % 3 == 0 {
+                    [Some(2000 + i as u16), None]
+                } else {
+                    [Some(1500 + i as u16), Some(2500 - i as u16)]
+                },
+                year: Some(1990 + (i % 30) as u16),
+                date: (1990 + i % 30) * 10000 + 101 + i % 28,
+                ..GameFacts::default()
+            })
+            .collect();
+        let w = store.write().unwrap();
+        write_facts(&w, 100, &facts, &[]).unwrap();
+        w.commit().unwrap();
+        let read = store.read().unwrap();
+        let (ranks, reader) = (Ranks::new(&read).unwrap(), FactsReader::new(&read).unwrap());
+        for game in (0..500u32).rev().chain(0..500) {
+            let want = match game.checked_sub(100).and_then(|i| facts.get(i as usize)) {
+                Some(f) => Rank {
+                    mean_rating: f.ratings[1].map(|b| (f.ratings[0].unwrap() + b) / 2),
+                    date: f.date,
+                },
+                None => Rank::default(),
+            };
+            assert_eq!(ranks.get(game).unwrap(), want, "game {game}");
+            assert_eq!(reader.get(game).unwrap().rank(), want, "game {game}");
+        }
+        assert_eq!(ranks.rows.borrow().len(), 4, "rows 0-3 each read once");
     }
 }

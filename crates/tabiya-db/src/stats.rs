@@ -85,6 +85,14 @@ impl GameFacts {
         }
     }
 
+    /// What orders the game in a position's lists of best and newest games.
+    pub fn rank(&self) -> Rank {
+        Rank {
+            mean_rating: self.mean_rating(),
+            date: self.date,
+        }
+    }
+
     /// Fixed 12-byte form for the facts table: outcome/flags, two ratings (0 = unknown),
     /// date `yyyymmdd`, two Othello values, the time-control class (0 = unknown; databases
     /// of format 1 have 0 there). The year is the date's.
@@ -119,6 +127,16 @@ impl GameFacts {
     }
 
     pub const ENCODED_LEN: usize = 12;
+}
+
+/// The facts that order games in a position's lists ("top games": higher mean rating
+/// first, then newer; "newest games": by date): 8 bytes a game, where a merge ranking the
+/// lists of millions of records keeps every game it meets ([`crate::facts::Ranks`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Rank {
+    pub mean_rating: Option<u16>,
+    /// Sortable date `yyyymmdd` (unknown parts 0).
+    pub date: u32,
 }
 
 /// Counters of a position or a move. All sums are over the games counted in the matching

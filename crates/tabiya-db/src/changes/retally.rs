@@ -229,7 +229,7 @@ impl<'r, 'a> Retally<'r, 'a> {
                 if p.top {
                     let mut ranked = Vec::with_capacity(games.len());
                     for g in games {
-                        ranked.push((g, self.facts_now(g.game)?));
+                        ranked.push((g, self.facts_now(g.game)?.rank()));
                     }
                     p.rec.top = best_of(&mut ranked);
                 }

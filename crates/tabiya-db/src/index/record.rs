@@ -3,7 +3,7 @@
 
 use super::{INLINE_POSTINGS, RECENT_GAMES, TOP_GAMES};
 use crate::codec::{DecodeError, Reader, put_varint};
-use crate::stats::{GameFacts, Stats};
+use crate::stats::{GameFacts, Rank, Stats};
 
 /// One counted position of one game, as the index builder sees it. Aligned to 8 bytes, not
 /// the key's 16: 24 bytes instead of 32, for the hundreds of millions an import holds.
@@ -87,8 +87,13 @@ pub struct SEntry {
 
 /// Orders games for "top games": higher mean rating first, then newer, then lower id.
 pub fn top_order(a: (u32, &GameFacts), b: (u32, &GameFacts)) -> std::cmp::Ordering {
-    b.1.mean_rating()
-        .cmp(&a.1.mean_rating())
+    top_rank_order((a.0, a.1.rank()), (b.0, b.1.rank()))
+}
+
+/// [`top_order`] of games by their ranks.
+fn top_rank_order(a: (u32, Rank), b: (u32, Rank)) -> std::cmp::Ordering {
+    b.1.mean_rating
+        .cmp(&a.1.mean_rating)
         .then(b.1.date.cmp(&a.1.date))
         .then(a.0.cmp(&b.0))
 }
@@ -98,7 +103,7 @@ pub fn make_record(key: u128, occs: &[Occ], facts: &dyn Fn(u32) -> GameFacts) ->
     let mut moves: Vec<MoveEntry> = Vec::new();
     let mut postings: Vec<Posting> = Vec::with_capacity(occs.len());
     // Each game's facts are read once, for the statistics and for ranking the best games.
-    let mut ranked: Vec<(Posting, GameFacts)> = Vec::with_capacity(if occs.len() > TOP_GAMES {
+    let mut ranked: Vec<(Posting, Rank)> = Vec::with_capacity(if occs.len() > TOP_GAMES {
         occs.len()
     } else {
         0
@@ -124,7 +129,7 @@ pub fn make_record(key: u128, occs: &[Occ], facts: &dyn Fn(u32) -> GameFacts) ->
         };
         postings.push(p);
         if occs.len() > TOP_GAMES {
-            ranked.push((p, f));
+            ranked.push((p, f.rank()));
         }
     }
     postings.sort_unstable();
@@ -165,27 +170,31 @@ pub(crate) fn singles_of(moves: &[MoveEntry], postings: &[Posting]) -> Vec<(u8, 
 /// Orders games for "newest games": later date first, then lower id (as a game list sorted
 /// by date).
 pub fn newest_order(a: (u32, &GameFacts), b: (u32, &GameFacts)) -> std::cmp::Ordering {
+    newest_rank_order((a.0, a.1.rank()), (b.0, b.1.rank()))
+}
+
+/// [`newest_order`] of games by their ranks.
+fn newest_rank_order(a: (u32, Rank), b: (u32, Rank)) -> std::cmp::Ordering {
     b.1.date.cmp(&a.1.date).then(a.0.cmp(&b.0))
 }
 
-/// The [`RECENT_GAMES`] newest of some games with their facts.
-pub(crate) fn newest_of(ranked: &mut [(Posting, GameFacts)]) -> Vec<Posting> {
-    first_of(ranked, RECENT_GAMES, newest_order)
+/// The [`RECENT_GAMES`] newest of some games with their ranks.
+pub(crate) fn newest_of(ranked: &mut [(Posting, Rank)]) -> Vec<Posting> {
+    first_of(ranked, RECENT_GAMES, newest_rank_order)
 }
 
-/// The [`TOP_GAMES`] best-ranked of some games with their facts.
-pub(crate) fn best_of(ranked: &mut [(Posting, GameFacts)]) -> Vec<Posting> {
-    first_of(ranked, TOP_GAMES, top_order)
+/// The [`TOP_GAMES`] best-ranked of some games with their ranks.
+pub(crate) fn best_of(ranked: &mut [(Posting, Rank)]) -> Vec<Posting> {
+    first_of(ranked, TOP_GAMES, top_rank_order)
 }
 
 /// The first `n` of some games (once each) in an order of games.
 fn first_of(
-    ranked: &mut [(Posting, GameFacts)],
+    ranked: &mut [(Posting, Rank)],
     n: usize,
-    by: fn((u32, &GameFacts), (u32, &GameFacts)) -> std::cmp::Ordering,
+    by: fn((u32, Rank), (u32, Rank)) -> std::cmp::Ordering,
 ) -> Vec<Posting> {
-    let order =
-        |a: &(Posting, GameFacts), b: &(Posting, GameFacts)| by((a.0.game, &a.1), (b.0.game, &b.1));
+    let order = |a: &(Posting, Rank), b: &(Posting, Rank)| by((a.0.game, a.1), (b.0.game, b.1));
     // Only the first few matter: set them apart before sorting (room for repeated games).
     let keep = (4 * n).min(ranked.len());
     if ranked.len() > keep {
@@ -203,11 +212,12 @@ fn first_of(
 /// `whole`: the parts are the position's complete records in every run merged (and the
 /// merged record is complete). A move is then still the whole of where it leads when each
 /// part says so of it, or is closed and does not play it; the merged record is closed when
-/// every part is. Otherwise no move keeps it.
+/// every part is. Otherwise no move keeps it. `rank`: a game's [`Rank`], for the merged
+/// lists of best and newest games.
 pub fn merge_records(
     key: u128,
     parts: Vec<TRecord>,
-    facts: &dyn Fn(u32) -> GameFacts,
+    rank: &dyn Fn(u32) -> Rank,
     whole: bool,
 ) -> TRecord {
     let mut moves: Vec<MoveEntry> = Vec::new();
@@ -263,13 +273,13 @@ pub fn merge_records(
     postings.sort_unstable();
     postings.dedup_by_key(|p| p.game);
     let (top, recent) = if postings.len() > TOP_GAMES {
-        let with_facts = |v: Vec<Posting>| -> Vec<(Posting, GameFacts)> {
-            v.into_iter().map(|p| (p, facts(p.game))).collect()
+        let with_ranks = |v: Vec<Posting>| -> Vec<(Posting, Rank)> {
+            v.into_iter().map(|p| (p, rank(p.game))).collect()
         };
-        let mut top = best_of(&mut with_facts(best));
+        let mut top = best_of(&mut with_ranks(best));
         top.truncate(best_n);
         let recent = newest_n.map(|n| {
-            let mut r = newest_of(&mut with_facts(newest));
+            let mut r = newest_of(&mut with_ranks(newest));
             r.truncate(n);
             r
         });

@@ -414,7 +414,7 @@ fn records_without_the_lists_read_as_before_and_merge_within_what_they_know() {
     assert_eq!(body[16] as usize, old.moves.len());
     assert_eq!(record::decode_record(body).unwrap(), old);
 
-    let merged = record::merge_records(42, vec![new, old], &dated, false);
+    let merged = record::merge_records(42, vec![new, old], &|g| dated(g).rank(), false);
     assert_eq!(merged.n_postings, 20);
     // Only 8 best known of the old part: the merged record tells 8, the right ones.
     let best: Vec<u32> = merged.top.iter().map(|p| p.game).collect();
@@ -459,28 +459,28 @@ fn whole_moves_go_through_blocks_and_merges_keep_only_what_every_part_says() {
             .is_empty()
     );
 
-    let merged = record::merge_records(42, vec![a.clone(), b.clone()], &dated, true);
+    let merged = record::merge_records(42, vec![a.clone(), b.clone()], &|g| dated(g).rank(), true);
     let want: Vec<bool> = merged.moves.iter().map(|m| m.code == 1).collect();
     assert_eq!(merged.whole, want, "move 1 alone is whole in both parts");
     assert!(!merged.closed);
-    let merged = record::merge_records(42, vec![a.clone(), b.clone()], &dated, false);
+    let merged = record::merge_records(42, vec![a.clone(), b.clone()], &|g| dated(g).rank(), false);
     assert!(merged.whole.is_empty(), "not every part's record: none");
     // A closed part adds nothing to the moves it does not play: move 9 (game 7, in the first
     // part only) stays whole; a part closed is whole in every move it plays.
     a.whole = a.moves.iter().map(|_| true).collect();
     b.whole = b.moves.iter().map(|_| true).collect();
-    let merged = record::merge_records(42, vec![a.clone(), b.clone()], &dated, true);
+    let merged = record::merge_records(42, vec![a.clone(), b.clone()], &|g| dated(g).rank(), true);
     let want: Vec<bool> = merged.moves.iter().map(|m| m.code != 9).collect();
     assert_eq!(
         merged.whole, want,
         "the second part may reach where 9 leads"
     );
     b.closed = true;
-    let merged = record::merge_records(42, vec![a.clone(), b.clone()], &dated, true);
+    let merged = record::merge_records(42, vec![a.clone(), b.clone()], &|g| dated(g).rank(), true);
     assert!(merged.whole.iter().all(|&w| w) && merged.moves.len() == 3);
     assert!(!merged.closed, "the first part is not closed");
     a.closed = true;
-    let merged = record::merge_records(42, vec![a.clone(), b.clone()], &dated, true);
+    let merged = record::merge_records(42, vec![a.clone(), b.clone()], &|g| dated(g).rank(), true);
     assert!(merged.closed);
     for rec in [&a, &merged] {
         let emitted = encode_all(std::slice::from_ref(rec), &[]);

@@ -15,7 +15,7 @@
 use tabiya_store::{ReadTx, TableRef};
 
 use super::streams::TIter;
-use crate::facts::FactsReader;
+use crate::facts::{FactsReader, Ranks};
 use crate::hll::Hll;
 use crate::index::amend::Amendments;
 use crate::index::build::Bits;
@@ -23,7 +23,7 @@ use crate::index::record::{Occ, SEntry, TRecord, make_record, merge_records};
 use crate::index::sorted::{KeyedOcc, OccStream, for_each_key};
 use crate::index::writer::RunWriter;
 use crate::index::{PROMOTE_AT, RunDir, prefix};
-use crate::stats::GameFacts;
+use crate::stats::{GameFacts, Rank};
 use crate::trace::trace;
 use crate::{Error, Result};
 
@@ -64,6 +64,8 @@ pub(crate) fn assemble(
     let space = Space::new(games)?;
     let facts = FactsReader::new(read)?;
     let fact = |g: u32| -> GameFacts { facts.get(g).unwrap_or_default() };
+    let ranks = Ranks::new(read)?;
+    let rank = |g: u32| -> Rank { ranks.get(g).unwrap_or_default() };
     let mut tree = TreeParts::new(parts);
     let mut sketch = Hll::default();
     let mut rare = Bits::new(space.total);
@@ -72,7 +74,7 @@ pub(crate) fn assemble(
     let mut marks = Marks::default();
     // Pass 1: T records, and the rare positions marked.
     for_each_key(open()?, |key, group| {
-        tree.write_below(key, rw, &fact, &mut sketch, sketch_keys)?;
+        tree.write_below(key, rw, &rank, &mut sketch, sketch_keys)?;
         let mut with = tree.take(key)?;
         if sketch_keys {
             sketch.add(key);
@@ -104,14 +106,14 @@ pub(crate) fn assemble(
         let mut rec = if with.len() == 1 {
             with.pop().expect("one record")
         } else {
-            merge_records(key, with, &fact, false)
+            merge_records(key, with, &rank, false)
         };
         rec.whole.clear();
         rec.closed = false;
         rw.record(&rec)
     })?;
     marks.apply(&space, &mut rare, &mut adj)?;
-    tree.write_below(u128::MAX, rw, &fact, &mut sketch, sketch_keys)?;
+    tree.write_below(u128::MAX, rw, &rank, &mut sketch, sketch_keys)?;
     if let Some(mut last) = tree.take(u128::MAX)?.pop() {
         last.whole.clear();
         last.closed = false;
@@ -341,7 +343,7 @@ impl<'a> TreeParts<'a> {
         &mut self,
         key: u128,
         rw: &mut RunWriter<'_>,
-        fact: &dyn Fn(u32) -> GameFacts,
+        rank: &dyn Fn(u32) -> Rank,
         sketch: &mut Hll,
         sketch_keys: bool,
     ) -> Result<()> {
@@ -356,7 +358,7 @@ impl<'a> TreeParts<'a> {
             let mut rec = if recs.len() == 1 {
                 recs.pop().expect("one record")
             } else {
-                merge_records(k, recs, fact, false)
+                merge_records(k, recs, rank, false)
             };
             rec.whole.clear();
             rec.closed = false;

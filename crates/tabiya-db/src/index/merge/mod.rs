@@ -37,11 +37,11 @@ use super::{
     BLOCKS, POSTINGS, PROMOTE_AT, RUNS, RunDir, SKETCHES, block_key, decode_t_block, prefix,
     put_run, run_key, runs_changed,
 };
-use crate::facts::FactsReader;
+use crate::facts::{FactsReader, Ranks};
 use crate::hll::Hll;
 use crate::keymap::{KeyMap, KeySet};
 use crate::schema::{Kind, META, meta_u64};
-use crate::stats::GameFacts;
+use crate::stats::{GameFacts, Rank};
 use crate::trace::trace;
 use crate::{Error, Result};
 
@@ -570,8 +570,8 @@ impl<'a> Merge<'a> {
         promoted: Vec<TRecord>,
         complete_for: &dyn Fn(u128) -> bool,
     ) -> Result<()> {
-        let facts = FactsReader::new(&self.read)?;
-        let fact = |g: u32| -> GameFacts { facts.get(g).unwrap_or_default() };
+        let ranks = Ranks::new(&self.read)?;
+        let rank = |g: u32| -> Rank { ranks.get(g).unwrap_or_default() };
         let mut titers: Vec<TIter> = self
             .runs
             .iter()
@@ -615,7 +615,7 @@ impl<'a> Merge<'a> {
                 }
                 rw.record(&rec)?;
             } else {
-                rw.record(&merge_records(key, parts, &fact, whole))?;
+                rw.record(&merge_records(key, parts, &rank, whole))?;
             }
         }
         Ok(())
