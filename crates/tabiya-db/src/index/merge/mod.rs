@@ -600,11 +600,14 @@ impl<'a> Merge<'a> {
                 }
             }
             // A move's games stay its position's whole only when every part's record was
-            // complete and no game came from elsewhere ([`TRecord::whole`]).
-            let whole = parts.len() == self.runs.len()
+            // complete and no game came from elsewhere ([`TRecord::whole`]): not from S
+            // entries promoted into the record either.
+            let joined = promoted.peek().is_some_and(|r| r.key == key);
+            let whole = !joined
+                && parts.len() == self.runs.len()
                 && self.runs.iter().all(|r| r.complete_for(key))
                 && complete_for(key);
-            if promoted.peek().is_some_and(|r| r.key == key) {
+            if joined {
                 parts.push(promoted.next().expect("peeked"));
             }
             if parts.len() == 1 {
