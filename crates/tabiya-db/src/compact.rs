@@ -48,6 +48,27 @@ pub fn compact(db: &Database) -> Result<u32> {
     }
 }
 
+/// Merges the newest `k` runs into one: an import's own segments, whatever their sizes
+/// (the size-tiered rule of [`compact`] looks from the newest run back, so a short last
+/// segment would leave all the others unmerged: at twenty million games, 16 runs). Returns
+/// the number of merges (0 or 1).
+pub(crate) fn merge_newest(db: &Database, k: usize) -> Result<u32> {
+    #[cfg(test)]
+    if HOLD.get() {
+        return Ok(0);
+    }
+    let runs = {
+        let read = db.store.read()?;
+        load_runs(&read)?
+    };
+    let n = runs.len();
+    if k < 2 || k > n {
+        return Ok(0);
+    }
+    merge_runs(db, &runs[n - k..])?;
+    Ok(1)
+}
+
 /// Merges every run into one (for benchmarks).
 pub fn compact_all(db: &Database) -> Result<()> {
     let runs = {

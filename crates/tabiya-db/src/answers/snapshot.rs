@@ -569,6 +569,47 @@ mod tests {
         }
     }
 
+    /// An import's own segments merge into one whatever their sizes: the newest runs, and
+    /// only those, become one run, which answers as the runs did.
+    #[test]
+    fn the_newest_runs_merge_into_one_and_answer_the_same() {
+        crate::compact::HOLD.set(true);
+        let (_dir, db) = twic_in_batches(400);
+        crate::compact::HOLD.set(false);
+        let before = db.snapshot().unwrap();
+        let runs: Vec<(u32, u64)> = before.index.runs.iter().map(|r| (r.id, r.games)).collect();
+        assert_eq!(runs.len(), 2245usize.div_ceil(400), "one run a batch");
+        let positions = sampled_positions(&before, 17, 30);
+        let answers = |snap: &super::Snapshot<'_>| -> Vec<_> {
+            let at = |pos| snap.chess_position(pos, 8).unwrap();
+            positions.iter().map(|(_, _, pos)| at(pos)).collect()
+        };
+        let want = answers(&before);
+        drop(before);
+        assert_eq!(crate::compact::merge_newest(&db, 3).unwrap(), 1);
+        let after = db.snapshot().unwrap();
+        let now: Vec<(u32, u64)> = after.index.runs.iter().map(|r| (r.id, r.games)).collect();
+        assert_eq!(now.len(), runs.len() - 2);
+        assert_eq!(
+            now[..runs.len() - 3],
+            runs[..runs.len() - 3],
+            "older runs untouched"
+        );
+        let merged: u64 = runs[runs.len() - 3..].iter().map(|r| r.1).sum();
+        assert_eq!(now.last().unwrap().1, merged, "the three newest as one");
+        assert_eq!(answers(&after), want);
+        assert_eq!(
+            crate::compact::merge_newest(&db, 1).unwrap(),
+            0,
+            "one run: nothing"
+        );
+        assert_eq!(
+            crate::compact::merge_newest(&db, 99).unwrap(),
+            0,
+            "more than there are"
+        );
+    }
+
     /// Each move's `reached` answered from its position's record where the record says the
     /// move's games are all that reach where it leads, equals looking that position up in
     /// every run: in one run, in many runs unmerged (a position popular in some runs only),

@@ -124,12 +124,15 @@ impl Database {
         let mut summary = intake.summary;
         let t = Instant::now();
         progress.merging.store(true, Ordering::Relaxed);
+        let runs_written = summary.runs_written as usize;
         let merged = (|| -> Result<u32> {
-            let sorted = match spilled {
+            // This import's segments become one run (from their spilled occurrences, or
+            // by the merge that replays), then runs merge size-tiered with older ones.
+            let own = match spilled {
                 Some(spill) => u32::from(spill.merge(self)?),
-                None => 0,
+                None => crate::compact::merge_newest(self, runs_written)?,
             };
-            Ok(sorted + crate::compact::compact(self)?)
+            Ok(own + crate::compact::compact(self)?)
         })();
         progress.merging.store(false, Ordering::Relaxed);
         summary.merges = merged?;
