@@ -57,28 +57,28 @@ pub(crate) fn merge_newest(db: &Database, k: usize) -> Result<u32> {
     if HOLD.get() {
         return Ok(0);
     }
+    merge_tail(db, |_| k)
+}
+
+/// Merges every run into one (for benchmarks).
+pub fn compact_all(db: &Database) -> Result<()> {
+    merge_tail(db, |n| n).map(drop)
+}
+
+/// Merges the newest `k(n)` of the `n` runs into one, when that is two of them or more and
+/// no more than there are. Returns the number of merges (0 or 1).
+fn merge_tail(db: &Database, k: impl Fn(usize) -> usize) -> Result<u32> {
     let runs = {
         let read = db.store.read()?;
         load_runs(&read)?
     };
     let n = runs.len();
+    let k = k(n);
     if k < 2 || k > n {
         return Ok(0);
     }
     merge_runs(db, &runs[n - k..])?;
     Ok(1)
-}
-
-/// Merges every run into one (for benchmarks).
-pub fn compact_all(db: &Database) -> Result<()> {
-    let runs = {
-        let read = db.store.read()?;
-        load_runs(&read)?
-    };
-    if runs.len() > 1 {
-        merge_runs(db, &runs)?;
-    }
-    Ok(())
 }
 
 /// [`merge::merge_runs`] on the database, under its lock of changes.

@@ -50,14 +50,14 @@ pub type RareSinks<'s, 'f> = [&'s mut (dyn FnMut(u32) + Send + 'f); 2];
 /// ([`super::successors::chess_successors`] for chess).
 pub type Successors = dyn Fn(&[Occ], &[u16], usize) -> Option<Vec<(u16, u128)>> + Sync;
 
-/// T records of at least this many games are looked at for being closed
-/// ([`TRecord::closed`]: one of their games replayed from the occurrences, every legal
+/// T records of at least this many games are told where their legal moves not played lead
+/// ([`TRecord::elsewhere`]: one of their games replayed from the occurrences, every legal
 /// move's position counted).
 const CLOSED_FROM: u64 = 16;
 
 /// [`build`] given the sketch of the occurrences' distinct keys (an import feeds it batch by
 /// batch, while other threads still parse), and how to tell a position's successors (with
-/// `plies`) to say which records are closed.
+/// `plies`) to say where the records' legal moves not played lead ([`TRecord::elsewhere`]).
 pub fn build_sketched(
     occs: &[Occ],
     facts: &(dyn Fn(u32) -> GameFacts + Sync),
@@ -172,18 +172,15 @@ pub fn build_sketched(
             rec.whole[slot as usize] = true;
         }
     }
-    // Closed: every move played whole, and no occurrence of where the others lead.
-    for (rec, keys) in unplayed
+    // Where the legal moves not played lead: the ones some occurrence of the segment reaches.
+    for (rec, unplayed) in unplayed
         .into_iter()
         .chain(high.unplayed.into_iter().map(|(r, k)| (r + first_high, k)))
     {
-        let rec = &mut records[rec as usize];
-        let played_whole = rec
-            .moves
-            .iter()
-            .enumerate()
-            .all(|(s, m)| m.code == crate::game::NO_MOVE || rec.whole.get(s) == Some(&true));
-        rec.closed = played_whole && keys.iter().all(|&k| occurrences_of(k) == 0);
+        let reached = unplayed.iter().filter(|&&(_, k)| occurrences_of(k) > 0);
+        let mut codes: Vec<u16> = reached.map(|&(code, _)| code).collect();
+        codes.sort_unstable();
+        records[rec as usize].elsewhere = Some(codes);
     }
     let mut is_t = Bits::new(n);
     for &i in in_t_low.iter().chain(&in_t_high) {
@@ -383,9 +380,9 @@ struct Ranges {
     /// (record, move slot, key): each move of a record whose every game went on to the
     /// position of that key, one ply later (with `plies` only).
     children: Vec<(u32, u8, u128)>,
-    /// (record, keys): where the legal moves a record's games did not play lead, for the
-    /// records that may be closed.
-    unplayed: Vec<(u32, Vec<u128>)>,
+    /// (record, moves): the legal moves a record's games did not play and the keys of where
+    /// they lead, for the records of [`CLOSED_FROM`] games or more.
+    unplayed: Vec<(u32, Vec<(u16, u128)>)>,
 }
 
 /// The position every game of a T record's move went on to, one ply later, by slot
@@ -484,9 +481,10 @@ fn build_ranges<'s>(
                             }
                             if let Some(successors) = successors
                                 && rec.n_postings >= CLOSED_FROM
-                                && let Some(keys) = unplayed_keys(occs, plies, g, &rec, successors)
+                                && let Some(moves) =
+                                    unplayed_moves(occs, plies, g, &rec, successors)
                             {
-                                unplayed.push((at, keys));
+                                unplayed.push((at, moves));
                             }
                         }
                         records.push(rec);
@@ -505,16 +503,16 @@ fn build_ranges<'s>(
     }
 }
 
-/// The keys of the positions a record's legal moves that none of its games played lead to,
-/// from the first of a few of its games whose occurrences tell its position; `None` when
-/// none does, or a move played is not among the legal ones.
-fn unplayed_keys(
+/// The legal moves none of a record's games played, with the keys of the positions they
+/// lead to, from the first of a few of its games whose occurrences tell its position;
+/// `None` when none does, or a move played is not among the legal ones.
+fn unplayed_moves(
     occs: &[Occ],
     plies: &[u16],
     group: &[(u128, u32)],
     rec: &TRecord,
     successors: &Successors,
-) -> Option<Vec<u128>> {
+) -> Option<Vec<(u16, u128)>> {
     let legal = group
         .iter()
         .take(4)
@@ -526,5 +524,5 @@ fn unplayed_keys(
     if !rec.moves.iter().all(known) {
         return None;
     }
-    Some(legal.iter().filter(|l| !played(l.0)).map(|l| l.1).collect())
+    Some(legal.into_iter().filter(|l| !played(l.0)).collect())
 }

@@ -52,11 +52,14 @@ pub struct TRecord {
     /// Deletions and edits keep it true (they take games out of both sets alike, and patch
     /// the move's statistics); runs only grow by merges, which keep it where they can tell.
     pub whole: Vec<bool>,
-    /// Whether no game of the run reaches a position one legal move away other than by
-    /// playing that move here: every move played is [`TRecord::whole`], and no game of the
-    /// run reaches where another move would lead. A merge then knows that this run adds
-    /// nothing to a move it lacks, and keeps that move whole if the other parts say so.
-    pub closed: bool,
+    /// The legal moves no game of the record played whose position some game of the run
+    /// reaches all the same, by another move order (their codes, sorted), when the build
+    /// could tell; `None` when it could not. A merge then knows that this run adds nothing
+    /// to a move it lacks and that is not listed here, and keeps that move whole if the
+    /// other parts say so. The record is *closed* when this is empty and every move played
+    /// is [`TRecord::whole`]: no game of the run reaches a position one legal move away but
+    /// by that move from here.
+    pub elsewhere: Option<Vec<u16>>,
     /// Number of games; the list itself is inline when short, else in the postings table.
     pub n_postings: u64,
     pub postings: Option<Vec<Posting>>,
@@ -145,7 +148,7 @@ pub fn make_record(key: u128, occs: &[Occ], facts: &dyn Fn(u32) -> GameFacts) ->
         top,
         recent,
         whole: Vec::new(),
-        closed: false,
+        elsewhere: None,
         n_postings: postings.len() as u64,
         postings: Some(postings),
     }
@@ -211,8 +214,9 @@ fn first_of(
 ///
 /// `whole`: the parts are the position's complete records in every run merged (and the
 /// merged record is complete). A move is then still the whole of where it leads when each
-/// part says so of it, or is closed and does not play it; the merged record is closed when
-/// every part is. Otherwise no move keeps it. `rank`: a game's [`Rank`], for the merged
+/// part says so of it, or does not play it and says no game of its run reaches where it
+/// leads ([`TRecord::elsewhere`]); the merged record's `elsewhere` is every part's, when
+/// every part has one. Otherwise no move keeps it. `rank`: a game's [`Rank`], for the merged
 /// lists of best and newest games.
 pub fn merge_records(
     key: u128,
@@ -221,13 +225,15 @@ pub fn merge_records(
     whole: bool,
 ) -> TRecord {
     let mut moves: Vec<MoveEntry> = Vec::new();
-    // Each part: whether it is closed, and its moves' codes with their flags.
-    let said: Vec<(bool, Vec<(u16, bool)>)> = parts
+    // Each part: the moves it does not play whose position its run reaches, and its moves'
+    // codes with their flags.
+    type Said = (Option<Vec<u16>>, Vec<(u16, bool)>);
+    let said: Vec<Said> = parts
         .iter()
         .map(|p| {
             let flags = p.moves.iter().enumerate();
             let flags = flags.map(|(i, m)| (m.code, p.whole.get(i) == Some(&true)));
-            (p.closed, flags.collect())
+            (p.elsewhere.clone(), flags.collect())
         })
         .collect();
     let mut postings: Vec<Posting> = Vec::new();
@@ -288,18 +294,29 @@ pub fn merge_records(
         (Vec::new(), None)
     };
     let whole_of = |code: u16| {
-        said.iter()
-            .all(|(closed, flags)| match flags.iter().find(|f| f.0 == code) {
+        said.iter().all(
+            |(elsewhere, flags)| match flags.iter().find(|f| f.0 == code) {
                 Some(&(_, w)) => w,
-                None => *closed,
-            })
+                None => elsewhere.as_ref().is_some_and(|e| !e.contains(&code)),
+            },
+        )
     };
-    let (whole, closed) = if whole {
+    let (whole, elsewhere) = if whole {
         let w: Vec<bool> = moves.iter().map(|m| whole_of(m.code)).collect();
-        let closed = said.iter().all(|p| p.0);
-        (if w.contains(&true) { w } else { Vec::new() }, closed)
+        let elsewhere = said
+            .iter()
+            .map(|p| p.0.as_deref())
+            .collect::<Option<Vec<_>>>();
+        let elsewhere = elsewhere.map(|lists| {
+            let mut codes: Vec<u16> = lists.concat();
+            codes.retain(|&c| !moves.iter().any(|m| m.code == c));
+            codes.sort_unstable();
+            codes.dedup();
+            codes
+        });
+        (if w.contains(&true) { w } else { Vec::new() }, elsewhere)
     } else {
-        (Vec::new(), false)
+        (Vec::new(), None)
     };
     TRecord {
         key,
@@ -308,7 +325,7 @@ pub fn merge_records(
         top,
         recent,
         whole,
-        closed,
+        elsewhere,
         n_postings: postings.len() as u64,
         postings: Some(postings),
     }
@@ -348,8 +365,12 @@ const SINGLES: u8 = 1;
 const NEWEST: u8 = 2;
 /// A bit set of [`TRecord::whole`] follows the moves (a byte for each 8 moves).
 const WHOLE: u8 = 4;
-/// [`TRecord::closed`].
+/// [`TRecord::elsewhere`] known and empty (written first as "closed": every move played
+/// whole too, which the [`WHOLE`] bits say on their own).
 const CLOSED: u8 = 8;
+/// [`TRecord::elsewhere`] known and not empty: its count (a byte) and its codes follow the
+/// [`WHOLE`] bits.
+const ELSEWHERE: u8 = 16;
 
 /// Encodes a T record; long postings lists are returned separately for the postings table.
 pub fn encode_record(rec: &TRecord, out: &mut Vec<u8>) -> Option<Vec<u8>> {
@@ -358,7 +379,11 @@ pub fn encode_record(rec: &TRecord, out: &mut Vec<u8>) -> Option<Vec<u8>> {
     let flags = if rec.singles.is_some() { SINGLES } else { 0 }
         | if rec.recent.is_some() { NEWEST } else { 0 }
         | if rec.whole.contains(&true) { WHOLE } else { 0 }
-        | if rec.closed { CLOSED } else { 0 };
+        | match rec.elsewhere.as_deref() {
+            Some([]) => CLOSED,
+            Some(_) => ELSEWHERE,
+            None => 0,
+        };
     if flags == 0 {
         put_varint(&mut body, rec.moves.len() as u64);
     } else {
@@ -387,6 +412,14 @@ pub fn encode_record(rec: &TRecord, out: &mut Vec<u8>) -> Option<Vec<u8>> {
                 }
             }
             body.push(byte);
+        }
+    }
+    if flags & ELSEWHERE != 0 {
+        let codes = rec.elsewhere.as_deref().unwrap_or(&[]);
+        // At most 218 legal moves in a chess position.
+        body.push(codes.len() as u8);
+        for c in codes {
+            body.extend_from_slice(&c.to_le_bytes());
         }
     }
     put_varint(&mut body, rec.top.len() as u64);
@@ -427,7 +460,7 @@ pub fn decode_record(body: &[u8]) -> Result<TRecord, DecodeError> {
     } else {
         0
     };
-    if n > 256 || flags & !(SINGLES | NEWEST | WHOLE | CLOSED) != 0 {
+    if n > 256 || flags & !(SINGLES | NEWEST | WHOLE | CLOSED | ELSEWHERE) != 0 {
         return Err(DecodeError {
             what: "move count",
             offset: r.pos(),
@@ -456,6 +489,14 @@ pub fn decode_record(body: &[u8]) -> Result<TRecord, DecodeError> {
             .map(|i| bits[i / 8] >> (i % 8) & 1 == 1)
             .collect();
     }
+    let elsewhere = if flags & ELSEWHERE != 0 {
+        let n = r.u8("moves reached elsewhere")?;
+        let codes = r.bytes(2 * n as usize, "moves reached elsewhere")?;
+        let codes = codes.chunks_exact(2);
+        Some(codes.map(|c| u16::from_le_bytes([c[0], c[1]])).collect())
+    } else {
+        (flags & CLOSED != 0).then(Vec::new)
+    };
     let top = decode_games(&mut r, TOP_GAMES, "top")?;
     let recent = if flags & NEWEST != 0 {
         Some(decode_games(&mut r, RECENT_GAMES, "newest")?)
@@ -475,7 +516,7 @@ pub fn decode_record(body: &[u8]) -> Result<TRecord, DecodeError> {
         recent,
         singles,
         whole,
-        closed: flags & CLOSED != 0,
+        elsewhere,
         n_postings,
         postings,
     })

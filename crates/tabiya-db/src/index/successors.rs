@@ -1,6 +1,6 @@
 //! A chess position of a segment's game told from the segment's occurrences alone, and the
-//! positions one legal move away from it: what a build needs to say that a T record's
-//! position is *closed* ([`super::record::TRecord::closed`]).
+//! positions one legal move away from it: what a build needs to say where a T record's
+//! legal moves not played lead ([`super::record::TRecord::elsewhere`]).
 
 use shakmaty::{Chess, Position};
 

@@ -462,11 +462,14 @@ fn whole_moves_go_through_blocks_and_merges_keep_only_what_every_part_says() {
     let merged = record::merge_records(42, vec![a.clone(), b.clone()], &|g| dated(g).rank(), true);
     let want: Vec<bool> = merged.moves.iter().map(|m| m.code == 1).collect();
     assert_eq!(merged.whole, want, "move 1 alone is whole in both parts");
-    assert!(!merged.closed);
+    assert_eq!(
+        merged.elsewhere, None,
+        "no part says where its other moves lead"
+    );
     let merged = record::merge_records(42, vec![a.clone(), b.clone()], &|g| dated(g).rank(), false);
     assert!(merged.whole.is_empty(), "not every part's record: none");
-    // A closed part adds nothing to the moves it does not play: move 9 (game 7, in the first
-    // part only) stays whole; a part closed is whole in every move it plays.
+    // A part that does not play a move and says no game of its run reaches where it leads
+    // adds nothing to it: move 9 (game 7, in the first part only) stays whole then.
     a.whole = a.moves.iter().map(|_| true).collect();
     b.whole = b.moves.iter().map(|_| true).collect();
     let merged = record::merge_records(42, vec![a.clone(), b.clone()], &|g| dated(g).rank(), true);
@@ -475,14 +478,44 @@ fn whole_moves_go_through_blocks_and_merges_keep_only_what_every_part_says() {
         merged.whole, want,
         "the second part may reach where 9 leads"
     );
-    b.closed = true;
+    // The second part's run reaches where 9 and 30 lead by other orders.
+    b.elsewhere = Some(vec![9, 30]);
+    let merged = record::merge_records(42, vec![a.clone(), b.clone()], &|g| dated(g).rank(), true);
+    assert_eq!(
+        merged.whole, want,
+        "9 is reached elsewhere in the second part"
+    );
+    assert_eq!(merged.elsewhere, None, "the first part does not say");
+    // Only where 30 leads (a move neither part plays).
+    b.elsewhere = Some(vec![30]);
     let merged = record::merge_records(42, vec![a.clone(), b.clone()], &|g| dated(g).rank(), true);
     assert!(merged.whole.iter().all(|&w| w) && merged.moves.len() == 3);
-    assert!(!merged.closed, "the first part is not closed");
-    a.closed = true;
+    assert_eq!(merged.elsewhere, None, "the first part does not say");
+    a.elsewhere = Some(vec![31]);
     let merged = record::merge_records(42, vec![a.clone(), b.clone()], &|g| dated(g).rank(), true);
-    assert!(merged.closed);
-    for rec in [&a, &merged] {
+    assert!(merged.whole.iter().all(|&w| w));
+    assert_eq!(merged.elsewhere, Some(vec![30, 31]), "both parts' lists");
+    // A move the other part plays leaves the merged list (it is among the moves), and is
+    // not whole.
+    b.elsewhere = Some(vec![9, 30]);
+    let merged = record::merge_records(42, vec![a.clone(), b.clone()], &|g| dated(g).rank(), true);
+    assert_eq!(merged.elsewhere, Some(vec![30, 31]));
+    assert_eq!(
+        merged.whole, want,
+        "the second part reaches where 9 leads another way"
+    );
+    let not_whole =
+        record::merge_records(42, vec![a.clone(), b.clone()], &|g| dated(g).rank(), false);
+    assert_eq!(
+        not_whole.elsewhere, None,
+        "not every part's record: not known"
+    );
+    // Closed: an empty list, and each list through a block as it was.
+    b.elsewhere = Some(Vec::new());
+    a.elsewhere = Some(Vec::new());
+    let closed = record::merge_records(42, vec![a.clone(), b.clone()], &|g| dated(g).rank(), true);
+    assert_eq!(closed.elsewhere, Some(Vec::new()));
+    for rec in [&a, &merged, &closed] {
         let emitted = encode_all(std::slice::from_ref(rec), &[]);
         let Emitted::TBlock(_, block) = &emitted[0] else {
             panic!("a T block first");

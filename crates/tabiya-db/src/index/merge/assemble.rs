@@ -15,6 +15,7 @@
 use tabiya_store::{ReadTx, TableRef};
 
 use super::streams::TIter;
+use crate::error::FirstError;
 use crate::facts::{FactsReader, Ranks};
 use crate::hll::Hll;
 use crate::index::amend::Amendments;
@@ -63,9 +64,12 @@ pub(crate) fn assemble(
     let t0 = std::time::Instant::now();
     let space = Space::new(games)?;
     let facts = FactsReader::new(read)?;
-    let fact = |g: u32| -> GameFacts { facts.get(g).unwrap_or_default() };
     let ranks = Ranks::new(read)?;
-    let rank = |g: u32| -> Rank { ranks.get(g).unwrap_or_default() };
+    // (A record made from a facts row that failed to read is never committed: the error is
+    // returned at the end of pass 1.)
+    let failed = FirstError::default();
+    let fact = |g: u32| -> GameFacts { failed.or_default(facts.get(g)) };
+    let rank = |g: u32| -> Rank { failed.or_default(ranks.get(g)) };
     let mut tree = TreeParts::new(parts);
     let mut sketch = Hll::default();
     let mut rare = Bits::new(space.total);
@@ -109,16 +113,17 @@ pub(crate) fn assemble(
             merge_records(key, with, &rank, false)
         };
         rec.whole.clear();
-        rec.closed = false;
+        rec.elsewhere = None;
         rw.record(&rec)
     })?;
     marks.apply(&space, &mut rare, &mut adj)?;
     tree.write_below(u128::MAX, rw, &rank, &mut sketch, sketch_keys)?;
     if let Some(mut last) = tree.take(u128::MAX)?.pop() {
         last.whole.clear();
-        last.closed = false;
+        last.elsewhere = None;
         rw.record(&last)?;
     }
+    failed.check()?;
     trace("assembly pass 1 (T records)", t0);
     // The implicit rule, backwards over every game's positions: `adj` becomes "implicit".
     let implicit = implicit_sweep(&rare, &mut adj);
@@ -361,7 +366,7 @@ impl<'a> TreeParts<'a> {
                 merge_records(k, recs, rank, false)
             };
             rec.whole.clear();
-            rec.closed = false;
+            rec.elsewhere = None;
             rw.record(&rec)?;
         }
         Ok(())

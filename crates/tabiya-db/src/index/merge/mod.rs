@@ -37,6 +37,7 @@ use super::{
     BLOCKS, POSTINGS, PROMOTE_AT, RUNS, RunDir, SKETCHES, block_key, decode_t_block, prefix,
     put_run, run_key, runs_changed,
 };
+use crate::error::FirstError;
 use crate::facts::{FactsReader, Ranks};
 use crate::hll::Hll;
 use crate::keymap::{KeyMap, KeySet};
@@ -519,9 +520,10 @@ impl<'a> Merge<'a> {
             parts,
             |_, part| -> Result<Vec<TRecord>> {
                 let facts = FactsReader::new(read)?;
-                let fact = |g: u32| -> GameFacts { facts.get(g).unwrap_or_default() };
+                let failed = FirstError::default();
+                let fact = |g: u32| -> GameFacts { failed.or_default(facts.get(g)) };
                 let mut occs: Vec<Occ> = Vec::new();
-                Ok(part
+                let made = part
                     .iter()
                     .map(|(k, o)| {
                         occs.clear();
@@ -529,7 +531,9 @@ impl<'a> Merge<'a> {
                         occs.sort_unstable_by_key(|o| o.game);
                         make_record(*k, &occs, &fact)
                     })
-                    .collect())
+                    .collect();
+                failed.check()?;
+                Ok(made)
             },
         )?;
         Ok(made.into_iter().flatten().collect())
@@ -571,7 +575,8 @@ impl<'a> Merge<'a> {
         complete_for: &dyn Fn(u128) -> bool,
     ) -> Result<()> {
         let ranks = Ranks::new(&self.read)?;
-        let rank = |g: u32| -> Rank { ranks.get(g).unwrap_or_default() };
+        let failed = FirstError::default();
+        let rank = |g: u32| -> Rank { failed.or_default(ranks.get(g)) };
         let mut titers: Vec<TIter> = self
             .runs
             .iter()
@@ -614,14 +619,15 @@ impl<'a> Merge<'a> {
                 let mut rec = parts.pop().expect("one part");
                 if !whole {
                     rec.whole.clear();
-                    rec.closed = false;
+                    rec.elsewhere = None;
                 }
                 rw.record(&rec)?;
             } else {
                 rw.record(&merge_records(key, parts, &rank, whole))?;
             }
         }
-        Ok(())
+        // (A record ranked from a facts row that failed to read is never committed.)
+        failed.check()
     }
 
     /// Pass 2b: S entries in order; dense prefixes' entries come from `keep`.
