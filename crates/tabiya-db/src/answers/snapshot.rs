@@ -626,6 +626,8 @@ mod tests {
             let mut without = db.snapshot().unwrap();
             without.index.use_whole = false;
             let (mut moves, mut from_records, mut told) = (0usize, 0usize, 0usize);
+            let mut from_lists = 0usize;
+            let removed = |g: u32| with.index.amendments.is_removed(g);
             for (id, ply, pos) in sampled_positions(&with, 31, 20) {
                 let legal: Vec<shakmaty::Move> = pos.legal_moves().into_iter().collect();
                 let a = with.chess_reached(&pos, &legal).unwrap();
@@ -637,32 +639,36 @@ mod tests {
                     if let Some(rec) = with.index.t_record(r, key).unwrap() {
                         from_records += rec.whole.iter().filter(|&&w| w).count();
                         told += usize::from(rec.elsewhere.is_some());
+                        let listed = rec.elsewhere.iter().flatten();
+                        from_lists += listed.filter(|e| e.games.is_some()).count();
                     }
                 }
-                // A record in the only run that says where its moves not played lead: no
-                // game reaches a position one move away not listed but by that move here.
+                // A record in the only run that says where its moves lead: each legal move
+                // not whole reaches the games that played it and the ones listed (less the
+                // deleted), or none when neither.
                 if let [r] = &with.index.runs[..]
                     && let Some(rec) = with.index.t_record(r, key).unwrap()
                     && let Some(elsewhere) = &rec.elsewhere
                 {
                     for (m, t) in legal.iter().zip(&b) {
                         let code = crate::chess::moves::move_code(m);
-                        if elsewhere.contains(&code) {
+                        let slot = rec.moves.iter().position(|e| e.code == code);
+                        if slot.is_some_and(|s| rec.whole.get(s) == Some(&true)) {
                             continue;
                         }
-                        let played = rec.moves.iter().find(|e| e.code == code);
-                        let whole = rec
-                            .moves
-                            .iter()
-                            .position(|e| e.code == code)
-                            .is_some_and(|slot| rec.whole.get(slot) == Some(&true));
-                        if played.is_none() || whole {
-                            assert_eq!(
-                                t.games(),
-                                played.map_or(0, |e| e.stats.games()),
-                                "{what}: game {id} ply {ply}: {m} leads to other games"
-                            );
-                        }
+                        let played = slot.map_or(0, |s| rec.moves[s].stats.games());
+                        let others = match elsewhere.iter().find(|e| e.code == code) {
+                            Some(e) => match &e.games {
+                                Some(g) => g.iter().filter(|&&g| !removed(g)).count() as u64,
+                                None => continue,
+                            },
+                            None => 0,
+                        };
+                        assert_eq!(
+                            t.games(),
+                            played + others,
+                            "{what}: game {id} ply {ply}: {m} reaches other games than listed"
+                        );
                     }
                 }
             }
@@ -671,12 +677,15 @@ mod tests {
                 "{what}: {from_records} of {moves} moves answered by their record"
             );
             eprintln!(
-                "{what}: {from_records} of {moves} moves answered by their record, {told} records say where their other moves lead"
+                "{what}: {from_records} of {moves} moves whole, {from_lists} listed with the games reaching them elsewhere, in {told} records with lists"
             );
-            told
+            (told, from_lists)
         };
-        let told = compare(&one, "one run");
-        assert!(told > 20, "{told} records say where their other moves lead");
+        let (told, listed) = compare(&one, "one run");
+        assert!(
+            told > 20 && listed > 20,
+            "{told} records with lists, {listed} moves listed"
+        );
         let runs = many.snapshot().unwrap().index.runs.len();
         assert!(runs > 4, "{runs} runs");
         compare(&many, "runs unmerged");

@@ -3,7 +3,7 @@
 //! rest. Written to reuse its memory: fresh pages cost more than sorting on this kind of
 //! machine.
 
-use super::record::{Occ, SEntry, TRecord, make_record};
+use super::record::{ELSEWHERE_GAMES, Elsewhere, Occ, SEntry, TRecord, make_record};
 use super::{PROMOTE_AT, prefix};
 use crate::hll::Hll;
 use crate::stats::GameFacts;
@@ -146,7 +146,7 @@ pub fn build_sketched(
         mut records,
         in_t: in_t_low,
         children,
-        unplayed,
+        legal,
     } = low;
     let first_high = records.len() as u32;
     records.extend(high.records);
@@ -172,15 +172,62 @@ pub fn build_sketched(
             rec.whole[slot as usize] = true;
         }
     }
-    // Where the legal moves not played lead: the ones some occurrence of the segment reaches.
-    for (rec, unplayed) in unplayed
+    // Where the legal moves lead, reached other than by that move from here: each such
+    // move with the games that do (by exact keys).
+    let games_at = |key: u128| -> Vec<u32> {
+        let r = range_of(key);
+        let bits = u64::from((key >> (128 - BITS - 32)) as u32);
+        let range = &sorted[starts[r]..starts[r + 1]];
+        let same =
+            range.partition_point(|&v| v >> 32 < bits)..range.partition_point(|&v| v >> 32 <= bits);
+        let mut games: Vec<u32> = range[same]
+            .iter()
+            .map(|&v| &occs[v as u32 as usize])
+            .filter(|o| o.key == key)
+            .map(|o| o.game)
+            .collect();
+        games.sort_unstable();
+        games.dedup();
+        games
+    };
+    for (rec, legal) in legal
         .into_iter()
-        .chain(high.unplayed.into_iter().map(|(r, k)| (r + first_high, k)))
+        .chain(high.legal.into_iter().map(|(r, k)| (r + first_high, k)))
     {
-        let reached = unplayed.iter().filter(|&&(_, k)| occurrences_of(k) > 0);
-        let mut codes: Vec<u16> = reached.map(|&(code, _)| code).collect();
-        codes.sort_unstable();
-        records[rec as usize].elsewhere = Some(codes);
+        let rec = &mut records[rec as usize];
+        let mut list = Vec::new();
+        for (code, key) in legal {
+            let slot = rec.moves.iter().position(|m| m.code == code);
+            if slot.is_some_and(|s| rec.whole.get(s) == Some(&true))
+                || (slot.is_none() && occurrences_of(key) == 0)
+            {
+                continue;
+            }
+            let reaching = games_at(key);
+            let games = match slot {
+                None => Some(reaching),
+                Some(s) => {
+                    let postings = rec.postings.as_deref().unwrap_or(&[]);
+                    let played = postings.iter().filter(|p| p.slot as usize == s);
+                    let mut played = played.map(|p| p.game);
+                    // Listed only when each game of the move reaches the position too.
+                    played
+                        .clone()
+                        .all(|g| reaching.binary_search(&g).is_ok())
+                        .then(|| {
+                            let played: Vec<u32> = played.by_ref().collect();
+                            let other = reaching.into_iter();
+                            other.filter(|g| played.binary_search(g).is_err()).collect()
+                        })
+                }
+            };
+            if games.as_ref().is_some_and(|g| g.is_empty()) && slot.is_none() {
+                continue;
+            }
+            let games = games.filter(|g| g.len() <= ELSEWHERE_GAMES);
+            list.push(Elsewhere { code, games });
+        }
+        rec.elsewhere = Some(list);
     }
     let mut is_t = Bits::new(n);
     for &i in in_t_low.iter().chain(&in_t_high) {
@@ -380,9 +427,9 @@ struct Ranges {
     /// (record, move slot, key): each move of a record whose every game went on to the
     /// position of that key, one ply later (with `plies` only).
     children: Vec<(u32, u8, u128)>,
-    /// (record, moves): the legal moves a record's games did not play and the keys of where
-    /// they lead, for the records of [`CLOSED_FROM`] games or more.
-    unplayed: Vec<(u32, Vec<(u16, u128)>)>,
+    /// (record, moves): a record's legal moves and the keys of where they lead, for the
+    /// records of [`CLOSED_FROM`] games or more.
+    legal: Vec<(u32, Vec<(u16, u128)>)>,
 }
 
 /// The position every game of a T record's move went on to, one ply later, by slot
@@ -435,7 +482,7 @@ fn build_ranges<'s>(
     let mut records = Vec::new();
     let mut in_t = Vec::new();
     let mut children = Vec::new();
-    let mut unplayed = Vec::new();
+    let mut legal = Vec::new();
     let mut group_occs: Vec<Occ> = Vec::new();
     let mut exact: Vec<(u128, u32)> = Vec::new();
     let ix = |p: u64| p as u32;
@@ -481,10 +528,9 @@ fn build_ranges<'s>(
                             }
                             if let Some(successors) = successors
                                 && rec.n_postings >= CLOSED_FROM
-                                && let Some(moves) =
-                                    unplayed_moves(occs, plies, g, &rec, successors)
+                                && let Some(moves) = legal_moves(occs, plies, g, &rec, successors)
                             {
-                                unplayed.push((at, moves));
+                                legal.push((at, moves));
                             }
                         }
                         records.push(rec);
@@ -499,14 +545,14 @@ fn build_ranges<'s>(
         records,
         in_t,
         children,
-        unplayed,
+        legal,
     }
 }
 
-/// The legal moves none of a record's games played, with the keys of the positions they
-/// lead to, from the first of a few of its games whose occurrences tell its position;
-/// `None` when none does, or a move played is not among the legal ones.
-fn unplayed_moves(
+/// A record's legal moves, with the keys of the positions they lead to, from the first of
+/// a few of its games whose occurrences tell its position; `None` when none does, or a
+/// move played is not among the legal ones.
+fn legal_moves(
     occs: &[Occ],
     plies: &[u16],
     group: &[(u128, u32)],
@@ -517,12 +563,11 @@ fn unplayed_moves(
         .iter()
         .take(4)
         .find_map(|&(_, o)| successors(occs, plies, o as usize))?;
-    let played = |code: u16| rec.moves.iter().any(|m| m.code == code);
     let known = |m: &super::record::MoveEntry| {
         m.code == crate::game::NO_MOVE || legal.iter().any(|l| l.0 == m.code)
     };
     if !rec.moves.iter().all(known) {
         return None;
     }
-    Some(legal.into_iter().filter(|l| !played(l.0)).collect())
+    Some(legal)
 }

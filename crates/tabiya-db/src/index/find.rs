@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use tabiya_store::{ReadTx, TableRef};
 
 use super::amend::Amendments;
-use super::record::{Posting, SEntry, TRecord};
+use super::record::{Elsewhere, Posting, SEntry, TRecord};
 use super::{
     BLOCKS, POSTINGS, RunDir, block_key, decode_external_postings, find_in_s_block,
     find_in_t_block, postings_key, prefix,
@@ -213,12 +213,15 @@ impl<'a> IndexReader<'a> {
 
     /// The totals of the positions some moves lead to (by code, from the position of key
     /// `key`), each as [`IndexReader::find`] would sum them, with no lookup in a run whose
-    /// record of the position says the move's games are the whole of where it leads
-    /// ([`TRecord::whole`]). `child` gives what to look up for a move elsewhere.
+    /// record of the position tells them: the move's games are the whole of where it leads
+    /// ([`TRecord::whole`]), or its record lists the few other games of the run that go
+    /// there, or says none does ([`TRecord::elsewhere`]; their results read from `facts`).
+    /// `child` gives what to look up for a move elsewhere.
     pub fn totals_after(
         &self,
         key: u128,
         codes: &[u16],
+        facts: &FactsReader,
         child: &mut LookUp<'_>,
     ) -> Result<Vec<Stats>> {
         let mut totals = vec![Stats::default(); codes.len()];
@@ -232,13 +235,36 @@ impl<'a> IndexReader<'a> {
                 let Some(rec) = self.t_record(r, key)? else {
                     continue;
                 };
-                for (slot, m) in rec.moves.iter().enumerate() {
-                    if rec.whole.get(slot) != Some(&true) {
+                for (i, &code) in codes.iter().enumerate() {
+                    let slot = rec.moves.iter().position(|m| m.code == code);
+                    let own = slot.map(|s| &rec.moves[s].stats);
+                    if slot.is_some_and(|s| rec.whole.get(s) == Some(&true)) {
+                        totals[i].merge(own.expect("played"));
+                        look[i][at] = false;
                         continue;
                     }
-                    if let Some(i) = codes.iter().position(|&c| c == m.code) {
-                        totals[i].merge(&m.stats);
-                        look[i][at] = false;
+                    let Some(list) = &rec.elsewhere else {
+                        continue;
+                    };
+                    match list.iter().find(|e| e.code == code) {
+                        // Played by none of the record's games, and no game of the run
+                        // goes where it leads.
+                        None if slot.is_none() => look[i][at] = false,
+                        None => {}
+                        Some(Elsewhere {
+                            games: Some(games), ..
+                        }) => {
+                            if let Some(own) = own {
+                                totals[i].merge(own);
+                            }
+                            for &g in games {
+                                if !self.amendments.is_removed(g) {
+                                    totals[i].add_game(&facts.get(g)?, 0);
+                                }
+                            }
+                            look[i][at] = false;
+                        }
+                        Some(_) => {}
                     }
                 }
             }

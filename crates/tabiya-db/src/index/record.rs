@@ -52,14 +52,14 @@ pub struct TRecord {
     /// Deletions and edits keep it true (they take games out of both sets alike, and patch
     /// the move's statistics); runs only grow by merges, which keep it where they can tell.
     pub whole: Vec<bool>,
-    /// The legal moves no game of the record played whose position some game of the run
-    /// reaches all the same, by another move order (their codes, sorted), when the build
-    /// could tell; `None` when it could not. A merge then knows that this run adds nothing
-    /// to a move it lacks and that is not listed here, and keeps that move whole if the
-    /// other parts say so. The record is *closed* when this is empty and every move played
-    /// is [`TRecord::whole`]: no game of the run reaches a position one legal move away but
-    /// by that move from here.
-    pub elsewhere: Option<Vec<u16>>,
+    /// Every legal move whose position some game of the run reaches other than by playing
+    /// that move here (by another move order, or a move played by no game of the record),
+    /// with those games when there are few, when the build could tell; `None` when it
+    /// could not. A legal move not listed is whole, or played by no game and leading where
+    /// no game of the run goes. The move's `reached` in the run is then its statistics and
+    /// the listed games', with no lookup, and a merge keeps a move whole when no part lists
+    /// it. The record is *closed* when the list is empty.
+    pub elsewhere: Option<Vec<Elsewhere>>,
     /// Number of games; the list itself is inline when short, else in the postings table.
     pub n_postings: u64,
     pub postings: Option<Vec<Posting>>,
@@ -75,6 +75,21 @@ impl TRecord {
         s
     }
 }
+
+/// A legal move of a [`TRecord`] whose position the run's games reach other than by that
+/// move from the record's position ([`TRecord::elsewhere`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Elsewhere {
+    pub code: u16,
+    /// Those games (sorted), when at most [`ELSEWHERE_GAMES`]; `None` when more. Each game
+    /// of the move reaches that position too (the build and merges list a move played by
+    /// the record's games only then; otherwise it is listed with `None`).
+    pub games: Option<Vec<u32>>,
+}
+
+/// The most games a record lists for a move reached elsewhere ([`Elsewhere::games`]):
+/// more, and the explorer looks the position up.
+pub const ELSEWHERE_GAMES: usize = 32;
 
 /// An S entry: a game reaching a rare position whose key starts with `prefix`.
 ///
@@ -213,11 +228,11 @@ fn first_of(
 /// Merges records of the same key (from different runs, or promoted S entries).
 ///
 /// `whole`: the parts are the position's complete records in every run merged (and the
-/// merged record is complete). A move is then still the whole of where it leads when each
-/// part says so of it, or does not play it and says no game of its run reaches where it
-/// leads ([`TRecord::elsewhere`]); the merged record's `elsewhere` is every part's, when
-/// every part has one. Otherwise no move keeps it. `rank`: a game's [`Rank`], for the merged
-/// lists of best and newest games.
+/// merged record is complete). A move is then still the whole of where it leads when no
+/// part lists it as reached elsewhere ([`TRecord::elsewhere`]: each part plays it whole, or
+/// not at all and its run does not go where it leads); the merged list is the parts'
+/// lists joined, when every part has one. Otherwise no move keeps a flag or a list.
+/// `rank`: a game's [`Rank`], for the merged lists of best and newest games.
 pub fn merge_records(
     key: u128,
     parts: Vec<TRecord>,
@@ -225,9 +240,8 @@ pub fn merge_records(
     whole: bool,
 ) -> TRecord {
     let mut moves: Vec<MoveEntry> = Vec::new();
-    // Each part: the moves it does not play whose position its run reaches, and its moves'
-    // codes with their flags.
-    type Said = (Option<Vec<u16>>, Vec<(u16, bool)>);
+    // Each part: its list of moves reached elsewhere, and its moves' codes with their flags.
+    type Said = (Option<Vec<Elsewhere>>, Vec<(u16, bool)>);
     let said: Vec<Said> = parts
         .iter()
         .map(|p| {
@@ -293,28 +307,25 @@ pub fn merge_records(
     } else {
         (Vec::new(), None)
     };
+    // A part plays the move whole, or does not play it and says its run does not go where
+    // it leads (a part with a list lists each move it plays that is not whole).
     let whole_of = |code: u16| {
         said.iter().all(
             |(elsewhere, flags)| match flags.iter().find(|f| f.0 == code) {
                 Some(&(_, w)) => w,
-                None => elsewhere.as_ref().is_some_and(|e| !e.contains(&code)),
+                None => elsewhere
+                    .as_ref()
+                    .is_some_and(|e| e.iter().all(|e| e.code != code)),
             },
         )
     };
     let (whole, elsewhere) = if whole {
         let w: Vec<bool> = moves.iter().map(|m| whole_of(m.code)).collect();
-        let elsewhere = said
-            .iter()
-            .map(|p| p.0.as_deref())
-            .collect::<Option<Vec<_>>>();
-        let elsewhere = elsewhere.map(|lists| {
-            let mut codes: Vec<u16> = lists.concat();
-            codes.retain(|&c| !moves.iter().any(|m| m.code == c));
-            codes.sort_unstable();
-            codes.dedup();
-            codes
-        });
-        (if w.contains(&true) { w } else { Vec::new() }, elsewhere)
+        let lists = said.into_iter().map(|p| p.0).collect::<Option<Vec<_>>>();
+        (
+            if w.contains(&true) { w } else { Vec::new() },
+            lists.map(join_elsewhere),
+        )
     } else {
         (Vec::new(), None)
     };
@@ -329,6 +340,31 @@ pub fn merge_records(
         n_postings: postings.len() as u64,
         postings: Some(postings),
     }
+}
+
+/// The lists of moves reached elsewhere of a position's records in runs merged into one:
+/// each move's games joined ([`Elsewhere::games`] `None` when any part's is, or when more
+/// than [`ELSEWHERE_GAMES`]).
+fn join_elsewhere(lists: Vec<Vec<Elsewhere>>) -> Vec<Elsewhere> {
+    let mut joined: Vec<Elsewhere> = Vec::new();
+    for e in lists.into_iter().flatten() {
+        match joined.iter_mut().find(|j| j.code == e.code) {
+            Some(j) => {
+                j.games = match (j.games.take(), e.games) {
+                    (Some(mut a), Some(b)) => {
+                        a.extend(b);
+                        a.sort_unstable();
+                        a.dedup();
+                        (a.len() <= ELSEWHERE_GAMES).then_some(a)
+                    }
+                    _ => None,
+                }
+            }
+            None => joined.push(e),
+        }
+    }
+    joined.sort_unstable_by_key(|e| e.code);
+    joined
 }
 
 fn encode_postings(postings: &[Posting], out: &mut Vec<u8>) {
@@ -366,11 +402,14 @@ const NEWEST: u8 = 2;
 /// A bit set of [`TRecord::whole`] follows the moves (a byte for each 8 moves).
 const WHOLE: u8 = 4;
 /// [`TRecord::elsewhere`] known and empty (written first as "closed": every move played
-/// whole too, which the [`WHOLE`] bits say on their own).
+/// whole, and no game going where another move leads).
 const CLOSED: u8 = 8;
-/// [`TRecord::elsewhere`] known and not empty: its count (a byte) and its codes follow the
-/// [`WHOLE`] bits.
+/// [`TRecord::elsewhere`] known and not empty: it follows the [`WHOLE`] bits (a count byte;
+/// each move's code, a byte of its games' count, 255 when not listed, and its games as
+/// varint differences).
 const ELSEWHERE: u8 = 16;
+/// [`Elsewhere::games`] not listed.
+const MANY: u8 = 255;
 
 /// Encodes a T record; long postings lists are returned separately for the postings table.
 pub fn encode_record(rec: &TRecord, out: &mut Vec<u8>) -> Option<Vec<u8>> {
@@ -415,11 +454,22 @@ pub fn encode_record(rec: &TRecord, out: &mut Vec<u8>) -> Option<Vec<u8>> {
         }
     }
     if flags & ELSEWHERE != 0 {
-        let codes = rec.elsewhere.as_deref().unwrap_or(&[]);
+        let moves = rec.elsewhere.as_deref().unwrap_or(&[]);
         // At most 218 legal moves in a chess position.
-        body.push(codes.len() as u8);
-        for c in codes {
-            body.extend_from_slice(&c.to_le_bytes());
+        body.push(moves.len() as u8);
+        for e in moves {
+            body.extend_from_slice(&e.code.to_le_bytes());
+            match &e.games {
+                Some(games) => {
+                    body.push(games.len() as u8);
+                    let mut last = 0u32;
+                    for &g in games {
+                        put_varint(&mut body, (g - last) as u64);
+                        last = g;
+                    }
+                }
+                None => body.push(MANY),
+            }
         }
     }
     put_varint(&mut body, rec.top.len() as u64);
@@ -490,10 +540,7 @@ pub fn decode_record(body: &[u8]) -> Result<TRecord, DecodeError> {
             .collect();
     }
     let elsewhere = if flags & ELSEWHERE != 0 {
-        let n = r.u8("moves reached elsewhere")?;
-        let codes = r.bytes(2 * n as usize, "moves reached elsewhere")?;
-        let codes = codes.chunks_exact(2);
-        Some(codes.map(|c| u16::from_le_bytes([c[0], c[1]])).collect())
+        Some(decode_elsewhere(&mut r)?)
     } else {
         (flags & CLOSED != 0).then(Vec::new)
     };
@@ -520,6 +567,40 @@ pub fn decode_record(body: &[u8]) -> Result<TRecord, DecodeError> {
         n_postings,
         postings,
     })
+}
+
+/// A record's [`TRecord::elsewhere`] (after its flag).
+fn decode_elsewhere(r: &mut Reader<'_>) -> Result<Vec<Elsewhere>, DecodeError> {
+    const WHAT: &str = "moves reached elsewhere";
+    let n = r.u8(WHAT)?;
+    let mut moves = Vec::with_capacity(n as usize);
+    for _ in 0..n {
+        let code = u16::from_le_bytes(r.array::<2>(WHAT)?);
+        let count = r.u8(WHAT)?;
+        let games = if count == MANY {
+            None
+        } else if count as usize > ELSEWHERE_GAMES {
+            return Err(DecodeError {
+                what: WHAT,
+                offset: r.pos(),
+                cause: None,
+            });
+        } else {
+            let mut games = Vec::with_capacity(count as usize);
+            let mut last = 0u32;
+            for _ in 0..count {
+                last = last.checked_add(r.varint_u32(WHAT)?).ok_or(DecodeError {
+                    what: WHAT,
+                    offset: r.pos(),
+                    cause: None,
+                })?;
+                games.push(last);
+            }
+            Some(games)
+        };
+        moves.push(Elsewhere { code, games });
+    }
+    Ok(moves)
 }
 
 /// A record's list of at most `most` games (its best or its newest).

@@ -1,6 +1,6 @@
 use super::build::{Built, sort_range};
 use super::encoder::{Emitted, RunEncoder};
-use super::record::{SEntry, TRecord};
+use super::record::{Elsewhere, SEntry, TRecord};
 use super::*;
 use crate::stats::{GameFacts, GameOutcome};
 
@@ -478,8 +478,12 @@ fn whole_moves_go_through_blocks_and_merges_keep_only_what_every_part_says() {
         merged.whole, want,
         "the second part may reach where 9 leads"
     );
+    let el = |code: u16, games: Option<&[u32]>| Elsewhere {
+        code,
+        games: games.map(<[u32]>::to_vec),
+    };
     // The second part's run reaches where 9 and 30 lead by other orders.
-    b.elsewhere = Some(vec![9, 30]);
+    b.elsewhere = Some(vec![el(9, Some(&[100])), el(30, Some(&[101]))]);
     let merged = record::merge_records(42, vec![a.clone(), b.clone()], &|g| dated(g).rank(), true);
     assert_eq!(
         merged.whole, want,
@@ -487,23 +491,44 @@ fn whole_moves_go_through_blocks_and_merges_keep_only_what_every_part_says() {
     );
     assert_eq!(merged.elsewhere, None, "the first part does not say");
     // Only where 30 leads (a move neither part plays).
-    b.elsewhere = Some(vec![30]);
+    b.elsewhere = Some(vec![el(30, Some(&[101]))]);
     let merged = record::merge_records(42, vec![a.clone(), b.clone()], &|g| dated(g).rank(), true);
     assert!(merged.whole.iter().all(|&w| w) && merged.moves.len() == 3);
     assert_eq!(merged.elsewhere, None, "the first part does not say");
-    a.elsewhere = Some(vec![31]);
+    a.elsewhere = Some(vec![el(31, None)]);
     let merged = record::merge_records(42, vec![a.clone(), b.clone()], &|g| dated(g).rank(), true);
     assert!(merged.whole.iter().all(|&w| w));
-    assert_eq!(merged.elsewhere, Some(vec![30, 31]), "both parts' lists");
-    // A move the other part plays leaves the merged list (it is among the moves), and is
-    // not whole.
-    b.elsewhere = Some(vec![9, 30]);
+    assert_eq!(
+        merged.elsewhere,
+        Some(vec![el(30, Some(&[101])), el(31, None)]),
+        "both parts' lists"
+    );
+    // The games of a move listed by both parts are joined; a move the other part plays
+    // stays listed, and is not whole.
+    b.elsewhere = Some(vec![el(9, Some(&[102, 104])), el(30, Some(&[101]))]);
+    a.elsewhere = Some(vec![el(30, Some(&[103])), el(31, None)]);
     let merged = record::merge_records(42, vec![a.clone(), b.clone()], &|g| dated(g).rank(), true);
-    assert_eq!(merged.elsewhere, Some(vec![30, 31]));
+    assert_eq!(
+        merged.elsewhere,
+        Some(vec![
+            el(9, Some(&[102, 104])),
+            el(30, Some(&[101, 103])),
+            el(31, None)
+        ])
+    );
     assert_eq!(
         merged.whole, want,
         "the second part reaches where 9 leads another way"
     );
+    // More games than a record lists: the move is listed without them.
+    let many_a: Vec<u32> = (200..220).collect();
+    let many_b: Vec<u32> = (300..320).collect();
+    let mut a2 = a.clone();
+    a2.elsewhere = Some(vec![el(30, Some(&many_a))]);
+    let mut b2 = b.clone();
+    b2.elsewhere = Some(vec![el(30, Some(&many_b))]);
+    let crowded = record::merge_records(42, vec![a2.clone(), b2], &|g| dated(g).rank(), true);
+    assert_eq!(crowded.elsewhere, Some(vec![el(30, None)]));
     let not_whole =
         record::merge_records(42, vec![a.clone(), b.clone()], &|g| dated(g).rank(), false);
     assert_eq!(
@@ -515,7 +540,7 @@ fn whole_moves_go_through_blocks_and_merges_keep_only_what_every_part_says() {
     a.elsewhere = Some(Vec::new());
     let closed = record::merge_records(42, vec![a.clone(), b.clone()], &|g| dated(g).rank(), true);
     assert_eq!(closed.elsewhere, Some(Vec::new()));
-    for rec in [&a, &merged, &closed] {
+    for rec in [&a, &a2, &merged, &crowded, &closed] {
         let emitted = encode_all(std::slice::from_ref(rec), &[]);
         let Emitted::TBlock(_, block) = &emitted[0] else {
             panic!("a T block first");

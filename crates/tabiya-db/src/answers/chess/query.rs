@@ -62,30 +62,30 @@ impl Snapshot<'_> {
 
     /// The games reaching the positions some moves of a chess position lead to, by result
     /// (each move's `reached`): the results of [`Snapshot::chess_totals`] of each, in the
-    /// moves' order. A run whose
-    /// record of the position says a move's games are all that reach where it leads answers
-    /// from the record: no lookup of that position in that run.
+    /// moves' order. A run whose record of the position tells where a move leads (its
+    /// games are all that go there, or the few others are listed) answers from the record:
+    /// no lookup of that position in that run.
     pub fn chess_reached(&self, pos: &Chess, moves: &[Move]) -> Result<Vec<Reached>> {
         let codes: Vec<u16> = moves.iter().map(move_code).collect();
-        let totals = self
-            .index
-            .totals_after(position_key(pos), &codes, &mut |i, in_run| {
-                let mut child = pos.clone();
-                child.play_unchecked(moves[i]);
-                let reach = Reach::of(&child);
-                let wanted = Wanted {
-                    key: position_key(&child),
-                    next: Next::Of(&child),
-                    reach: Some(&reach),
-                    all: false,
-                };
-                let found = self.index.find_in(&wanted, &self.facts, in_run)?;
-                let mut totals = crate::Stats::default();
-                for s in found.stats.values() {
-                    totals.merge(s);
-                }
-                Ok(totals)
-            })?;
+        let totals =
+            self.index
+                .totals_after(position_key(pos), &codes, &self.facts, &mut |i, in_run| {
+                    let mut child = pos.clone();
+                    child.play_unchecked(moves[i]);
+                    let reach = Reach::of(&child);
+                    let wanted = Wanted {
+                        key: position_key(&child),
+                        next: Next::Of(&child),
+                        reach: Some(&reach),
+                        all: false,
+                    };
+                    let found = self.index.find_in(&wanted, &self.facts, in_run)?;
+                    let mut totals = crate::Stats::default();
+                    for s in found.stats.values() {
+                        totals.merge(s);
+                    }
+                    Ok(totals)
+                })?;
         Ok(totals
             .into_iter()
             .map(|t| Reached {
