@@ -50,14 +50,14 @@ pub type RareSinks<'s, 'f> = [&'s mut (dyn FnMut(u32) + Send + 'f); 2];
 /// ([`super::successors::chess_successors`] for chess).
 pub type Successors = dyn Fn(&[Occ], &[u16], usize) -> Option<Vec<(u16, u128)>> + Sync;
 
-/// T records of at least this many games are told where their legal moves not played lead
-/// ([`TRecord::elsewhere`]: one of their games replayed from the occurrences, every legal
-/// move's position counted).
+/// T records of at least this many games list the legal moves whose positions the
+/// segment's games reach other ways ([`TRecord::elsewhere`]: one of their games replayed
+/// from the occurrences, every legal move's position found in the sort).
 const CLOSED_FROM: u64 = 16;
 
 /// [`build`] given the sketch of the occurrences' distinct keys (an import feeds it batch by
 /// batch, while other threads still parse), and how to tell a position's successors (with
-/// `plies`) to say where the records' legal moves not played lead ([`TRecord::elsewhere`]).
+/// `plies`) to list where the records' legal moves lead other ways ([`TRecord::elsewhere`]).
 pub fn build_sketched(
     occs: &[Occ],
     facts: &(dyn Fn(u32) -> GameFacts + Sync),
@@ -207,18 +207,20 @@ pub fn build_sketched(
             let games = match slot {
                 None => Some(reaching),
                 Some(s) => {
+                    // The postings are in game order.
                     let postings = rec.postings.as_deref().unwrap_or(&[]);
-                    let played = postings.iter().filter(|p| p.slot as usize == s);
-                    let mut played = played.map(|p| p.game);
-                    // Listed only when each game of the move reaches the position too.
-                    played
-                        .clone()
-                        .all(|g| reaching.binary_search(&g).is_ok())
-                        .then(|| {
-                            let played: Vec<u32> = played.by_ref().collect();
-                            let other = reaching.into_iter();
-                            other.filter(|g| played.binary_search(g).is_err()).collect()
-                        })
+                    let played: Vec<u32> = postings
+                        .iter()
+                        .filter(|p| p.slot as usize == s)
+                        .map(|p| p.game)
+                        .collect();
+                    let reached = |g: &u32| reaching.binary_search(g).is_ok();
+                    // Listed with its games only when each game of the move reaches the
+                    // position too (not so past the import's ply limit).
+                    played.iter().all(reached).then(|| {
+                        let other = reaching.iter().copied();
+                        other.filter(|g| played.binary_search(g).is_err()).collect()
+                    })
                 }
             };
             if games.as_ref().is_some_and(|g| g.is_empty()) && slot.is_none() {
