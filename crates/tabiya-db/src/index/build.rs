@@ -155,11 +155,13 @@ pub fn build_sketched(
     // position's whole in this run when the position has no more occurrences than it has
     // games (counted by the 48 sorted bits: another key sharing them only makes it no).
     let sorted = &packed;
-    let occurrences_of = |key: u128| {
+    // The sorted occurrences sharing a key's 48 bits.
+    let same_bits = |key: u128| -> &[u64] {
         let r = range_of(key);
         let bits = u64::from((key >> (128 - BITS - 32)) as u32);
         let range = &sorted[starts[r]..starts[r + 1]];
-        range.partition_point(|&v| v >> 32 <= bits) - range.partition_point(|&v| v >> 32 < bits)
+        &range[range.partition_point(|&v| v >> 32 < bits)
+            ..range.partition_point(|&v| v >> 32 <= bits)]
     };
     for (rec, slot, child) in children.into_iter().chain(
         high.children
@@ -167,20 +169,15 @@ pub fn build_sketched(
             .map(|(r, s, c)| (r + first_high, s, c)),
     ) {
         let rec = &mut records[rec as usize];
-        if occurrences_of(child) as u64 == rec.moves[slot as usize].stats.games() {
+        if same_bits(child).len() as u64 == rec.moves[slot as usize].stats.games() {
             rec.whole.resize(rec.moves.len(), false);
             rec.whole[slot as usize] = true;
         }
     }
     // Where the legal moves lead, reached other than by that move from here: each such
     // move with the games that do (by exact keys).
-    let games_at = |key: u128| -> Vec<u32> {
-        let r = range_of(key);
-        let bits = u64::from((key >> (128 - BITS - 32)) as u32);
-        let range = &sorted[starts[r]..starts[r + 1]];
-        let same =
-            range.partition_point(|&v| v >> 32 < bits)..range.partition_point(|&v| v >> 32 <= bits);
-        let mut games: Vec<u32> = range[same]
+    let games_at = |same: &[u64], key: u128| -> Vec<u32> {
+        let mut games: Vec<u32> = same
             .iter()
             .map(|&v| &occs[v as u32 as usize])
             .filter(|o| o.key == key)
@@ -198,12 +195,14 @@ pub fn build_sketched(
         let mut list = Vec::new();
         for (code, key) in legal {
             let slot = rec.moves.iter().position(|m| m.code == code);
-            if slot.is_some_and(|s| rec.whole.get(s) == Some(&true))
-                || (slot.is_none() && occurrences_of(key) == 0)
-            {
+            if slot.is_some_and(|s| rec.whole.get(s) == Some(&true)) {
                 continue;
             }
-            let reaching = games_at(key);
+            let same = same_bits(key);
+            if slot.is_none() && same.is_empty() {
+                continue;
+            }
+            let reaching = games_at(same, key);
             let games = match slot {
                 None => Some(reaching),
                 Some(s) => {
