@@ -66,6 +66,14 @@ pub struct TRecord {
 }
 
 impl TRecord {
+    /// Forgets what the record says of where its moves lead ([`TRecord::whole`],
+    /// [`TRecord::elsewhere`]): for a record written where that is not known (merged with
+    /// games from elsewhere, or assembled from streams that do not tell).
+    pub fn forget_where_moves_lead(&mut self) {
+        self.whole.clear();
+        self.elsewhere = None;
+    }
+
     #[cfg(test)]
     pub fn totals(&self) -> Stats {
         let mut s = Stats::default();

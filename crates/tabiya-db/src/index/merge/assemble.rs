@@ -112,15 +112,13 @@ pub(crate) fn assemble(
         } else {
             merge_records(key, with, &rank, false)
         };
-        rec.whole.clear();
-        rec.elsewhere = None;
+        rec.forget_where_moves_lead();
         rw.record(&rec)
     })?;
     marks.apply(&space, &mut rare, &mut adj)?;
     tree.write_below(u128::MAX, rw, &rank, &mut sketch, sketch_keys)?;
     if let Some(mut last) = tree.take(u128::MAX)?.pop() {
-        last.whole.clear();
-        last.elsewhere = None;
+        last.forget_where_moves_lead();
         rw.record(&last)?;
     }
     failed.check()?;
@@ -365,8 +363,7 @@ impl<'a> TreeParts<'a> {
             } else {
                 merge_records(k, recs, rank, false)
             };
-            rec.whole.clear();
-            rec.elsewhere = None;
+            rec.forget_where_moves_lead();
             rw.record(&rec)?;
         }
         Ok(())

@@ -618,8 +618,7 @@ impl<'a> Merge<'a> {
             if parts.len() == 1 {
                 let mut rec = parts.pop().expect("one part");
                 if !whole {
-                    rec.whole.clear();
-                    rec.elsewhere = None;
+                    rec.forget_where_moves_lead();
                 }
                 rw.record(&rec)?;
             } else {
