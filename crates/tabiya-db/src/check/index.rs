@@ -12,12 +12,15 @@
 //! later, to the same position; where that position has a complete T record in the run, the
 //! record must count as many games as the move.
 //!
+//! The lists of moves reached other ways ([`TRecord::elsewhere`]): [`super::elsewhere`].
+//!
 //! Three passes over the T blocks (count the games' claims, place them, then the
 //! statistics) and two over the S blocks keep the claims in flat arrays by game (five bytes
 //! each), and one pass over the stored games does the replays.
 
 use tabiya_store::{ReadTx, TableRef};
 
+use super::elsewhere::Lists;
 use super::tables::Games;
 use super::{CheckReport, note};
 use crate::facts::FactsReader;
@@ -210,6 +213,7 @@ pub(super) fn check(
     let mut codes: Vec<u16> = Vec::new();
     let mut record_run: Vec<u32> = Vec::new();
     let mut whole = Whole::default();
+    let mut lists = Lists::default();
     let mut two_runs = Vec::new();
     let mut in_run = |game_run: &mut Vec<u32>, run: u32, game: u32| {
         grow(game_run, game, NO_RUN);
@@ -230,6 +234,7 @@ pub(super) fn check(
                 .flags
                 .extend((0..rec.moves.len()).map(|i| rec.whole.get(i) == Some(&true)));
             record_run.push(run.id);
+            lists.note(run, rec, list);
             for p in list {
                 grow(&mut t_count, p.game, 0);
                 t_count[p.game as usize] += 1;
@@ -321,6 +326,9 @@ pub(super) fn check(
     // positions found in the index.
     let games = Games::new(db, read)?;
     let records = Records::new(read)?;
+    if db.kind() == Kind::Chess {
+        lists.find_positions(&records, &amend, report)?;
+    }
     let mut mover = vec![NO_MOVER; keys.len()];
     whole.record_games = vec![0; keys.len()];
     let mut stored = vec![false; ids as usize];
@@ -394,8 +402,15 @@ pub(super) fn check(
             &mut state,
             report,
         );
+        lists.game(
+            g,
+            game_run.get(g as usize).copied().unwrap_or(NO_RUN),
+            &occs,
+        );
     })?;
     whole_moves_problems(&runs, &keys, &record_run, &whole, report);
+    lists.problems(&amend, report);
+    drop(lists);
     report.games = game_count;
     report.positions_replayed = positions;
     report.deleted_games = crate::index::amend::load_removed(read)?.len() as u64;

@@ -5,6 +5,7 @@
 //! each covered game's material codes and pawn keys found in its shape segment's rows
 //! ([`shapes`]). What is wrong is said with where: the table, the key or game, the file.
 
+mod elsewhere;
 mod index;
 mod shapes;
 mod tables;

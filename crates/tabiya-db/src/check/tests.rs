@@ -3,7 +3,7 @@
 
 use super::check;
 use crate::codec::put_varint;
-use crate::index::record::{TRecord, decode_t_block, encode_record};
+use crate::index::record::{Elsewhere, TRecord, decode_t_block, encode_record};
 use crate::index::{BLOCKS, block_key, decode_s_block, sblock::encode_s_block};
 use crate::{Database, ImportOptions, ImportProgress, Kind};
 
@@ -199,6 +199,82 @@ fn a_sound_database_checks_and_a_lost_s_entry_a_wrong_top_game_or_changed_facts_
         "{:?}",
         r.problems
     );
+}
+
+#[test]
+fn a_record_wrong_about_where_its_moves_lead_other_ways_is_reported() {
+    let tmp = tempfile::tempdir().unwrap();
+    let whole_with_list = |r: &TRecord| r.elsewhere.is_some() && r.whole.contains(&true);
+
+    // A whole move said to be reached by another game too (the query would count it).
+    let dir = tmp.path().join("a");
+    morphy(&dir);
+    assert!(check(&dir).unwrap().ok());
+    let code = change_a_record(&dir, whole_with_list, |rec| {
+        let slot = rec.whole.iter().position(|&w| w).unwrap();
+        rec.whole[slot] = false;
+        let code = rec.moves[slot].code;
+        let list = rec.elsewhere.as_mut().unwrap();
+        list.push(Elsewhere {
+            code,
+            games: Some(vec![1]),
+        });
+        list.sort_by_key(|e| e.code);
+        code
+    });
+    assert_reported(&dir, |what| {
+        what.contains(&format!("says of move {code} that games [1] reach"))
+            && what.ends_with("the stored games say []")
+    });
+
+    // A move that is not legal there listed (code 0: a1 to a1).
+    let dir = tmp.path().join("b");
+    morphy(&dir);
+    change_a_record(
+        &dir,
+        |r| r.elsewhere.is_some(),
+        |rec| {
+            rec.elsewhere.as_mut().unwrap().insert(
+                0,
+                Elsewhere {
+                    code: 0,
+                    games: Some(Vec::new()),
+                },
+            )
+        },
+    );
+    assert_reported(&dir, |what| {
+        what.contains("lists move 0 as reached other ways; it is not a legal move")
+    });
+
+    // A move reached by other games no longer listed (the query would miss them).
+    let dir = tmp.path().join("c");
+    morphy(&dir);
+    let dropped = change_a_record(
+        &dir,
+        |r| {
+            r.elsewhere.as_ref().is_some_and(|l| {
+                l.iter()
+                    .any(|e| e.games.as_ref().is_some_and(|g| !g.is_empty()))
+            })
+        },
+        |rec| {
+            let list = rec.elsewhere.as_mut().unwrap();
+            let at = list
+                .iter()
+                .position(|e| e.games.as_ref().is_some_and(|g| !g.is_empty()))
+                .unwrap();
+            list.remove(at)
+        },
+    );
+    let games = dropped.games.unwrap();
+    assert_reported(&dir, |what| {
+        what.contains(&format!(
+            "says of move {} that no other game of its run reaches where it leads; the stored \
+             games say {games:?}",
+            dropped.code
+        ))
+    });
 }
 
 /// Morphy's games imported with the structure index kept.

@@ -4,8 +4,9 @@
 
 use shakmaty::Chess;
 
-use super::key::successor_keys;
+use super::key::{successor_keys, successors};
 use super::moves::decode_move_ep;
+use super::moves::move_code;
 use super::stored::{body_head, skip_tags};
 use super::walk::{Reach, count_positions};
 use crate::codec::{DecodeError, Reader};
@@ -73,4 +74,20 @@ pub fn successor_keys_in_record(data: &[u8], key: u128) -> Result<Option<Vec<u12
         .last()
         .filter(|o| o.key == key)
         .map(|_| successor_keys(&at)))
+}
+
+/// Every legal move (its code) of position `key` in a stored game (its first occurrence),
+/// with the key of the position it leads to; `None` when the game never reaches it.
+pub fn successors_in_record(
+    data: &[u8],
+    key: u128,
+) -> Result<Option<Vec<(u16, u128)>>, DecodeError> {
+    let (mut occs, mut plies) = (Vec::new(), Vec::new());
+    let at = replay_record_to(data, None, Some((key, None)), &mut occs, &mut plies)?;
+    Ok(occs.last().filter(|o| o.key == key).map(|_| {
+        successors(&at)
+            .into_iter()
+            .map(|(m, k)| (move_code(&m), k))
+            .collect()
+    }))
 }
