@@ -18,13 +18,13 @@ use crate::chess::replay::successors_in_record;
 use crate::game::{NO_MOVE, Occurrence};
 use crate::index::RunDir;
 use crate::index::amend::Amendments;
-use crate::index::record::{Elsewhere, Posting, TRecord};
+use crate::index::record::{ELSEWHERE_GAMES, Elsewhere, Posting, TRecord};
 use crate::records::Records;
 
 use super::CheckReport;
 
 /// Bits of a key's low word that [`Lists::filter`] keeps (a set bit: some child may have it).
-const FILTER_BITS: u32 = 24;
+const FILTER_BITS: u32 = 27;
 
 /// One record with a list, as the T blocks hold it.
 struct Listed {
@@ -49,7 +49,8 @@ pub(super) struct Lists {
     /// A bit per low bits of those keys: most positions of most games are none of them.
     filter: Vec<u64>,
     /// By (record, move): the games of its run that reach where the move leads elsewhere,
-    /// in the order replayed (by game id), once each.
+    /// in the order replayed (by game id), once each; no more than one past what a list
+    /// holds ([`ELSEWHERE_GAMES`]).
     reached: HashMap<(u32, u16), Vec<u32>>,
 }
 
@@ -130,7 +131,9 @@ impl Lists {
         if self.children.is_empty() {
             return;
         }
-        for o in occs {
+        // The game's (position, move) pairs, sorted once the game reaches a child.
+        let mut played: Vec<(u128, u16)> = Vec::new();
+        for (i, o) in occs.iter().enumerate() {
             let b = filter_bit(o.key);
             if (self.filter[b / 64] >> (b % 64)) & 1 == 0 {
                 continue;
@@ -143,12 +146,21 @@ impl Lists {
                 if l.run != run {
                     continue;
                 }
-                // A game that played the move from the record's position is the move's own.
-                if occs.iter().any(|p| p.key == l.key && p.code == code) {
+                // A game that played the move from the record's position is the move's own:
+                // most often just before, else anywhere in the game.
+                if i > 0 && occs[i - 1].key == l.key && occs[i - 1].code == code {
+                    continue;
+                }
+                if played.is_empty() {
+                    played.extend(occs.iter().map(|p| (p.key, p.code)));
+                    played.sort_unstable();
+                }
+                if played.binary_search(&(l.key, code)).is_ok() {
                     continue;
                 }
                 let games = self.reached.entry((r, code)).or_default();
-                if games.last() != Some(&g) {
+                // More than a list holds is all a comparison needs.
+                if games.last() != Some(&g) && games.len() <= ELSEWHERE_GAMES {
                     games.push(g);
                 }
             }
