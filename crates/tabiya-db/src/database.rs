@@ -233,6 +233,15 @@ impl Database {
         &self.store
     }
 
+    /// Reads the database into its store's page cache, up to the cache's bound, until
+    /// `stop` says so ([`crate::Snapshot::warm_cache_until`]): what a server does in the
+    /// background once it listens, so that the first answers of each position are read from
+    /// memory rather than from the file. Returns the bytes read.
+    pub fn warm_cache(&self, stop: &dyn Fn() -> bool) -> Result<u64> {
+        self.snapshot()?
+            .warm_cache_until(self.store.cache_bytes() as u64, stop)
+    }
+
     /// Number of games stored (as queries see it: see [`Database::pin_answers`]).
     pub fn game_count(&self) -> Result<u64> {
         Ok(self.answering_read()?.table(GAMES)?.len()?)

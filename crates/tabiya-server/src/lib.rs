@@ -41,6 +41,7 @@ mod repertoire;
 mod search;
 mod served;
 mod state;
+mod warm;
 mod write;
 
 use std::path::PathBuf;
@@ -99,6 +100,10 @@ pub struct Config {
     /// Verify every page's checksum of each database before serving it (refusing a damaged
     /// one): about half a second a million games.
     pub verify_pages: bool,
+    /// Read each database into its page cache in the background once the server listens
+    /// (up to the cache's bound), so that positions asked for the first time are answered
+    /// from memory, as after the server's first minutes.
+    pub warm_cache: bool,
 }
 
 impl Default for Config {
@@ -120,6 +125,7 @@ impl Default for Config {
             cors_origins: Vec::new(),
             limits: Limits::default(),
             verify_pages: true,
+            warm_cache: true,
         }
     }
 }
@@ -162,6 +168,7 @@ async fn serve(config: Config, ready: impl FnOnce(&str)) -> Result<(), Error> {
     }
     let app = router(Arc::clone(&state), &config);
     let shutdown = shutdown_signal()?;
+    let warming = config.warm_cache.then(|| warm::start(&state.dbs));
     ready(&url);
     listen::serve(
         listener,
@@ -171,6 +178,9 @@ async fn serve(config: Config, ready: impl FnOnce(&str)) -> Result<(), Error> {
         Duration::from_secs(10),
     )
     .await;
+    if let Some(w) = warming {
+        w.stop();
+    }
     admin::withdraw(&state);
     Ok(())
 }

@@ -93,6 +93,16 @@ impl Db {
         self.members.iter().map(|m| m.dir().to_path_buf()).collect()
     }
 
+    /// Reads each database into its page cache, up to the cache's bound, until `stop` says
+    /// so (`tabiya_db::Database::warm_cache`). Returns the bytes read.
+    pub fn warm_cache(&self, stop: &dyn Fn() -> bool) -> Result<u64> {
+        let mut bytes = 0;
+        for m in &self.members {
+            bytes += m.warm_cache(stop)?;
+        }
+        Ok(bytes)
+    }
+
     /// What the database holds and what it costs on disk.
     pub fn stats(&self) -> Result<DbStats> {
         Ok(tabiya_db::collect_stats(self.inner()?)?)

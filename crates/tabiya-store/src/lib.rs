@@ -90,6 +90,11 @@ impl Store {
         Store::open_with_cache(dir, Store::DEFAULT_CACHE)
     }
 
+    /// The bound of this store's page cache, in bytes.
+    pub fn cache_bytes(&self) -> usize {
+        self.cache_bytes
+    }
+
     /// Page cache of [`Store::open`]: enough for an import's write buffer and hot pages.
     pub const DEFAULT_CACHE: usize = 256 << 20;
 

@@ -69,6 +69,10 @@ pub struct ServeArgs {
     /// takes about half a second a million games; a damaged database is refused by it).
     #[arg(long)]
     pub no_verify: bool,
+    /// Do not read the databases into the page cache in the background once listening (the
+    /// cache then fills as positions are asked; its bound is the file's size, at most 4 GiB).
+    #[arg(long)]
+    pub no_warm: bool,
 }
 
 /// `NAME=PATH`, or `PATH` named by its last part.
@@ -138,6 +142,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         allow_hosts: args.allow_hosts,
         cors_origins: args.cors_origins,
         verify_pages: !args.no_verify,
+        warm_cache: !args.no_warm,
         timeout: seconds(args.timeout, "--timeout")?,
         limits: tabiya_server::Limits {
             header_timeout: seconds(args.header_timeout, "--header-timeout")?,

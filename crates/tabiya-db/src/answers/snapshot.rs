@@ -101,6 +101,14 @@ pub struct Snapshot<'a> {
     pub(crate) names: StoreNames,
 }
 
+impl Snapshot<'_> {
+    /// How many positions one move away this snapshot looked up for `reached` (the rest were
+    /// told by the records: [`crate::index::record::TRecord::whole`] and `elsewhere`).
+    pub fn reached_lookups(&self) -> u64 {
+        self.index.lookups.get()
+    }
+}
+
 impl Database {
     /// Opens a query snapshot.
     pub fn snapshot(&self) -> Result<Snapshot<'_>> {
@@ -311,23 +319,36 @@ impl<'a> Snapshot<'a> {
     }
 
     /// Reads the whole database once (the index's blocks and game lists, every game's facts,
-    /// the games, the names), so that the store's page cache holds it: where a long-running
+    /// the names, the games), so that the store's page cache holds it: where a long-running
     /// explorer gets to after its first queries, at once. Returns the bytes read. Answers are
     /// the same without it; only the first read of each page is slower.
     pub fn warm_cache(&self) -> Result<u64> {
+        self.warm_cache_until(u64::MAX, &|| false)
+    }
+
+    /// [`Snapshot::warm_cache`] until `budget` bytes are read (the store's cache holds no
+    /// more: [`Database::warm_cache`]) or `stop` says so (checked every few hundred
+    /// entries). What queries read most comes first: the index, then facts and names, the
+    /// games last.
+    pub fn warm_cache_until(&self, budget: u64, stop: &dyn Fn() -> bool) -> Result<u64> {
         let mut bytes = 0u64;
         let tables = [
             self.read.table(BLOCKS)?,
             self.read.table(POSTINGS)?,
             self.read.table(crate::facts::FACTS)?,
-            self.read.table(crate::GAMES)?,
             self.read.table(crate::names::NAMES)?,
+            self.read.table(crate::GAMES)?,
         ];
+        let mut entries = 0u32;
         for table in &tables {
             table.scan(&[], None, |k, v| {
                 bytes += (k.len() + v.len()) as u64;
-                true
+                entries = entries.wrapping_add(1);
+                bytes < budget && (!entries.is_multiple_of(256) || !stop())
             })?;
+            if bytes >= budget || stop() {
+                break;
+            }
         }
         Ok(bytes)
     }
@@ -411,6 +432,56 @@ mod tests {
             }
         }
         out
+    }
+
+    /// Warming reads every table whole, stops at a budget or when told to, and changes no
+    /// answer.
+    #[test]
+    fn warming_the_cache_reads_up_to_its_budget_and_stops_when_told() {
+        let (_dir, db) = twic_with(ImportOptions::default());
+        let snap = db.snapshot().unwrap();
+        let pos = snap
+            .chess_position(&shakmaty::Chess::default(), 15)
+            .unwrap();
+        let all = snap.warm_cache().unwrap();
+        // Every table's keys and values, counted by a scan of their own.
+        let mut counted = 0u64;
+        for t in [
+            crate::index::BLOCKS,
+            crate::index::POSTINGS,
+            crate::facts::FACTS,
+            crate::names::NAMES,
+            crate::GAMES,
+        ] {
+            snap.read
+                .table(t)
+                .unwrap()
+                .scan(&[], None, |k, v| {
+                    counted += (k.len() + v.len()) as u64;
+                    true
+                })
+                .unwrap();
+        }
+        assert_eq!(all, counted);
+        let part = snap.warm_cache_until(all / 3, &|| false).unwrap();
+        assert!(part >= all / 3 && part < all, "{part} of {all}");
+        let told = std::cell::Cell::new(0u32);
+        let stopped = snap
+            .warm_cache_until(u64::MAX, &|| {
+                told.set(told.get() + 1);
+                true
+            })
+            .unwrap();
+        assert!(stopped < all && told.get() >= 1, "{stopped} of {all}");
+        // The database's own bound: its cache holds the whole file here.
+        assert_eq!(db.warm_cache(&|| false).unwrap(), all);
+        let again = db.snapshot().unwrap();
+        assert_eq!(
+            again
+                .chess_position(&shakmaty::Chess::default(), 15)
+                .unwrap(),
+            pos
+        );
     }
 
     /// The runs' directories a handle keeps between snapshots (`Database::runs_of`) are the

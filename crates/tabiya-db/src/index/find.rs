@@ -128,6 +128,9 @@ pub(crate) struct IndexReader<'a> {
     /// Whether a record's [`TRecord::whole`] moves answer for the positions they lead to
     /// (tests turn it off to check that the lookups give the same).
     pub use_whole: bool,
+    /// The positions [`IndexReader::totals_after`] looked up so far, each once however many
+    /// runs it asked (what a benchmark reports beside its times).
+    pub lookups: std::cell::Cell<u64>,
 }
 
 /// A run's T record of the position, and what it already counted.
@@ -164,6 +167,7 @@ impl<'a> IndexReader<'a> {
             read_postings_up_to: READ_POSTINGS_UP_TO,
             use_complete: true,
             use_whole: true,
+            lookups: std::cell::Cell::new(0),
         })
     }
 
@@ -271,6 +275,7 @@ impl<'a> IndexReader<'a> {
         }
         for (i, runs) in look.iter().enumerate() {
             if runs.contains(&true) {
+                self.lookups.set(self.lookups.get() + 1);
                 let more = child(i, &|at| runs[at])?;
                 totals[i].merge(&more);
             }
