@@ -68,12 +68,7 @@ fn record_start(r: &mut Reader) -> Result<(Chess, usize), DecodeError> {
 /// The keys of the positions one legal move after position `key` in a stored game (its
 /// first occurrence), or `None` when the game never reaches it.
 pub fn successor_keys_in_record(data: &[u8], key: u128) -> Result<Option<Vec<u128>>, DecodeError> {
-    let (mut occs, mut plies) = (Vec::new(), Vec::new());
-    let at = replay_record_to(data, None, Some((key, None)), &mut occs, &mut plies)?;
-    Ok(occs
-        .last()
-        .filter(|o| o.key == key)
-        .map(|_| successor_keys(&at)))
+    Ok(position_in_record(data, key)?.map(|at| successor_keys(&at)))
 }
 
 /// Every legal move (its code) of position `key` in a stored game (its first occurrence),
@@ -82,12 +77,17 @@ pub fn successors_in_record(
     data: &[u8],
     key: u128,
 ) -> Result<Option<Vec<(u16, u128)>>, DecodeError> {
-    let (mut occs, mut plies) = (Vec::new(), Vec::new());
-    let at = replay_record_to(data, None, Some((key, None)), &mut occs, &mut plies)?;
-    Ok(occs.last().filter(|o| o.key == key).map(|_| {
+    Ok(position_in_record(data, key)?.map(|at| {
         successors(&at)
             .into_iter()
             .map(|(m, k)| (move_code(&m), k))
             .collect()
     }))
+}
+
+/// Position `key` as a stored game first reaches it, or `None` when it never does.
+fn position_in_record(data: &[u8], key: u128) -> Result<Option<Chess>, DecodeError> {
+    let (mut occs, mut plies) = (Vec::new(), Vec::new());
+    let at = replay_record_to(data, None, Some((key, None)), &mut occs, &mut plies)?;
+    Ok(occs.last().is_some_and(|o| o.key == key).then_some(at))
 }
