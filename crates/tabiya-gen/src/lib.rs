@@ -10,12 +10,14 @@
 //! board's, when the game ends in mate or stalemate). The same model and seed always give
 //! the same bytes, made on every core (blocks of games with their own random sequences).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::io::{self, Write};
 
-use shakmaty::san::SanPlus;
+use shakmaty::san::{San, SanPlus, Suffix};
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{Chess, Color, EnPassantMode, KnownOutcome, Move, Position};
+use shakmaty::{Chess, Color, EnPassantMode, KnownOutcome, Move, MoveList, Position};
 use tabiya_pgn::Game;
 
 /// A small, fast, deterministic random number generator (SplitMix64): its sequence never
@@ -259,22 +261,28 @@ pub fn generate_on(
     out.flush()
 }
 
+/// One game's PGN, appended to `out`. Each position's legal moves are generated once: they
+/// choose the next move off the book, say whether the move before gave mate (its SAN's `#`)
+/// and end the game in mate or stalemate; the SAN is written as the game is played.
 fn game_text(model: &Model, rng: &mut Rng, index: u64, out: &mut String) {
-    use std::fmt::Write as _;
     let target = pick(rng, &model.lengths).copied().unwrap_or(80).max(1) as usize;
     let mut pos = Chess::default();
-    let mut moves: Vec<Move> = Vec::with_capacity(target);
+    let mut movetext = MoveText::default();
+    let mut plies = 0;
+    // The legal moves of `pos`, when they have been needed.
+    let mut legal: Option<MoveList> = None;
     let mut in_tree = true;
-    while moves.len() < target {
-        let legal = pos.legal_moves();
-        if legal.is_empty() {
-            break;
-        }
-        let m = match in_tree.then(|| model.tree.get(&key(&pos))).flatten() {
+    while plies < target {
+        let book = in_tree.then(|| model.tree.get(&key(&pos))).flatten();
+        let m = match book {
             // Leave the book now and then, as players do.
             Some(book) if rng.below(100) >= 3 => weighted(rng, book),
             _ => {
                 in_tree = false;
+                let legal = legal.get_or_insert_with(|| pos.legal_moves());
+                if legal.is_empty() {
+                    break;
+                }
                 // Prefer captures and checks a little.
                 let mut best = legal[rng.below(legal.len() as u64) as usize];
                 for _ in 0..2 {
@@ -286,16 +294,37 @@ fn game_text(model: &Model, rng: &mut Rng, index: u64, out: &mut String) {
                 best
             }
         };
+        if plies % 2 == 0 {
+            movetext.number(plies / 2 + 1);
+        }
+        let san = San::from_move(&pos, m);
         pos.play_unchecked(m);
-        moves.push(m);
+        plies += 1;
+        // Only a check can be mate: the moves of a position in check are generated now (they
+        // are needed next anyway), the others' when the next move leaves the book.
+        let suffix = if pos.is_check() {
+            let replies = pos.legal_moves();
+            let mate = replies.is_empty();
+            legal = Some(replies);
+            Some(if mate {
+                Suffix::Checkmate
+            } else {
+                Suffix::Check
+            })
+        } else {
+            legal = None;
+            None
+        };
+        movetext.san(SanPlus { san, suffix });
     }
-    let result = if pos.is_checkmate() {
+    let no_moves = legal.unwrap_or_else(|| pos.legal_moves()).is_empty();
+    let result = if no_moves && pos.is_check() {
         if pos.turn() == Color::White {
             "0-1"
         } else {
             "1-0"
         }
-    } else if pos.is_stalemate() || pos.is_insufficient_material() {
+    } else if no_moves || pos.is_insufficient_material() {
         "1/2-1/2"
     } else {
         let total: u32 = model.results.iter().sum();
@@ -310,25 +339,28 @@ fn game_text(model: &Model, rng: &mut Rng, index: u64, out: &mut String) {
         }
         r
     };
-    let white = pick(rng, &model.players)
-        .cloned()
-        .unwrap_or_else(|| format!("Player {}", rng.below(10_000)));
-    let black = pick(rng, &model.players)
-        .cloned()
-        .unwrap_or_else(|| format!("Player {}", rng.below(10_000)));
-    let (event, site) = pick(rng, &model.events)
-        .cloned()
-        .unwrap_or_else(|| ("?".into(), "?".into()));
+    let white = pick(rng, &model.players).map(String::as_str);
+    let white = match white {
+        Some(w) => Cow::Borrowed(w),
+        None => Cow::Owned(format!("Player {}", rng.below(10_000))),
+    };
+    let black = pick(rng, &model.players).map(String::as_str);
+    let black = match black {
+        Some(b) => Cow::Borrowed(b),
+        None => Cow::Owned(format!("Player {}", rng.below(10_000))),
+    };
+    let (event, site) =
+        pick(rng, &model.events).map_or(("?", "?"), |(e, s)| (e.as_str(), s.as_str()));
     let year = pick(rng, &model.years).copied().unwrap_or(2000);
     let month = 1 + rng.below(12);
     let day = 1 + rng.below(28);
-    let _ = writeln!(out, "[Event \"{}\"]", event.replace('"', "'"));
-    let _ = writeln!(out, "[Site \"{}\"]", site.replace('"', "'"));
+    tag(out, "Event", event);
+    tag(out, "Site", site);
     let _ = writeln!(out, "[Date \"{year:04}.{month:02}.{day:02}\"]");
     let _ = writeln!(out, "[Round \"{}\"]", 1 + index % 13);
-    let _ = writeln!(out, "[White \"{}\"]", white.replace('"', "'"));
-    let _ = writeln!(out, "[Black \"{}\"]", black.replace('"', "'"));
-    let _ = writeln!(out, "[Result \"{result}\"]");
+    tag(out, "White", &white);
+    tag(out, "Black", &black);
+    tag(out, "Result", result);
     // Most real games carry ratings; some do not.
     if rng.below(10) < 9
         && let (Some(w), Some(b)) = (
@@ -340,28 +372,61 @@ fn game_text(model: &Model, rng: &mut Rng, index: u64, out: &mut String) {
         let _ = writeln!(out, "[BlackElo \"{b}\"]");
     }
     out.push('\n');
-    let mut p = Chess::default();
-    let mut line_len = 0;
-    let mut push = |tok: &str, out: &mut String| {
-        if line_len + tok.len() + 1 > 80 {
-            out.push('\n');
-            line_len = 0;
-        } else if line_len > 0 {
-            out.push(' ');
-            line_len += 1;
-        }
-        out.push_str(tok);
-        line_len += tok.len();
-    };
-    for (i, m) in moves.iter().enumerate() {
-        if i % 2 == 0 {
-            push(&format!("{}.", i / 2 + 1), out);
-        }
-        let san = SanPlus::from_move_and_play_unchecked(&mut p, *m);
-        push(&san.to_string(), out);
-    }
-    push(result, out);
+    movetext.token(result);
+    out.push_str(&movetext.text);
     out.push_str("\n\n");
+}
+
+/// A tag pair on its line, its value's double quotes made single.
+fn tag(out: &mut String, name: &str, value: &str) {
+    out.push('[');
+    out.push_str(name);
+    out.push_str(" \"");
+    if value.contains('"') {
+        out.push_str(&value.replace('"', "'"));
+    } else {
+        out.push_str(value);
+    }
+    out.push_str("\"]\n");
+}
+
+/// A game's moves as PGN movetext: tokens separated by a space, lines of at most 80 characters.
+#[derive(Default)]
+struct MoveText {
+    text: String,
+    line_len: usize,
+    /// The token being written (a move number or a SAN), before it is placed on a line.
+    token: String,
+}
+
+impl MoveText {
+    fn number(&mut self, n: usize) {
+        let mut token = std::mem::take(&mut self.token);
+        token.clear();
+        let _ = write!(token, "{n}.");
+        self.token(&token);
+        self.token = token;
+    }
+
+    fn san(&mut self, san: SanPlus) {
+        let mut token = std::mem::take(&mut self.token);
+        token.clear();
+        san.append_to_string(&mut token);
+        self.token(&token);
+        self.token = token;
+    }
+
+    fn token(&mut self, tok: &str) {
+        if self.line_len + tok.len() + 1 > 80 {
+            self.text.push('\n');
+            self.line_len = 0;
+        } else if self.line_len > 0 {
+            self.text.push(' ');
+            self.line_len += 1;
+        }
+        self.text.push_str(tok);
+        self.line_len += tok.len();
+    }
 }
 
 #[cfg(test)]
@@ -410,5 +475,60 @@ mod tests {
             })
             .count();
         assert!(book >= 45, "{book} of 50 games start with a book move");
+    }
+
+    /// The SAN suffixes and results the generator writes agree with the board: replaying each
+    /// game's movetext with shakmaty's SAN reader, `+` follows exactly the moves that give
+    /// check, `#` exactly those that give mate, and a game that ends in mate or stalemate has
+    /// the board's result. Long games of mostly random moves reach mates and stalemates.
+    #[test]
+    fn suffixes_and_results_agree_with_the_board() {
+        let mut m = Model::default();
+        m.learn_pgn(SAMPLE.as_bytes()).unwrap();
+        m.lengths = vec![400];
+        let mut text = Vec::new();
+        generate(&m, 400, 3, &mut text).unwrap();
+        let text = String::from_utf8(text).unwrap();
+        let (mut mates, mut stalemates, mut checks) = (0, 0, 0);
+        for game in text.split("\n\n[Event").map(|g| g.trim()) {
+            let (tags, movetext) = game.split_once("\n\n").unwrap();
+            let result = tags
+                .lines()
+                .find_map(|l| l.strip_prefix("[Result \""))
+                .unwrap()
+                .trim_end_matches("\"]");
+            let mut tokens: Vec<&str> = movetext.split_whitespace().collect();
+            assert_eq!(tokens.pop(), Some(result), "{movetext}");
+            let mut pos = Chess::default();
+            for tok in tokens.into_iter().filter(|t| !t.ends_with('.')) {
+                let san: SanPlus = tok.parse().unwrap();
+                pos.play_unchecked(san.san.to_move(&pos).unwrap());
+                let expected = if pos.is_checkmate() {
+                    Some(Suffix::Checkmate)
+                } else if pos.is_check() {
+                    Some(Suffix::Check)
+                } else {
+                    None
+                };
+                assert_eq!(san.suffix, expected, "{tok} in {movetext}");
+                checks += usize::from(expected.is_some());
+            }
+            if pos.is_checkmate() {
+                mates += 1;
+                let winner = if pos.turn() == Color::White {
+                    "0-1"
+                } else {
+                    "1-0"
+                };
+                assert_eq!(result, winner, "{movetext}");
+            } else if pos.is_stalemate() {
+                stalemates += 1;
+                assert_eq!(result, "1/2-1/2", "{movetext}");
+            }
+        }
+        assert!(
+            mates > 0 && stalemates > 0 && checks > 0,
+            "{mates} mates, {stalemates} stalemates, {checks} checks"
+        );
     }
 }
