@@ -261,9 +261,9 @@ pub fn generate_on(
     out.flush()
 }
 
-/// One game's PGN, appended to `out`. Each position's legal moves are generated once: they
-/// choose the next move off the book, say whether the move before gave mate (its SAN's `#`)
-/// and end the game in mate or stalemate; the SAN is written as the game is played.
+/// One game's PGN, appended to `out`. Each position's legal moves are generated at most
+/// once: they choose the next move off the book, say whether the move before gave mate (its
+/// SAN's `#`) and end the game in mate or stalemate; the SAN is written as the game is played.
 fn game_text(model: &Model, rng: &mut Rng, index: u64, out: &mut String) {
     let target = pick(rng, &model.lengths).copied().unwrap_or(80).max(1) as usize;
     let mut pos = Chess::default();
@@ -339,16 +339,8 @@ fn game_text(model: &Model, rng: &mut Rng, index: u64, out: &mut String) {
         }
         r
     };
-    let white = pick(rng, &model.players).map(String::as_str);
-    let white = match white {
-        Some(w) => Cow::Borrowed(w),
-        None => Cow::Owned(format!("Player {}", rng.below(10_000))),
-    };
-    let black = pick(rng, &model.players).map(String::as_str);
-    let black = match black {
-        Some(b) => Cow::Borrowed(b),
-        None => Cow::Owned(format!("Player {}", rng.below(10_000))),
-    };
+    let white = player(model, rng);
+    let black = player(model, rng);
     let (event, site) =
         pick(rng, &model.events).map_or(("?", "?"), |(e, s)| (e.as_str(), s.as_str()));
     let year = pick(rng, &model.years).copied().unwrap_or(2000);
@@ -377,6 +369,14 @@ fn game_text(model: &Model, rng: &mut Rng, index: u64, out: &mut String) {
     out.push_str("\n\n");
 }
 
+/// A player's name drawn from the model's, or a made-up one when it learned none.
+fn player<'a>(model: &'a Model, rng: &mut Rng) -> Cow<'a, str> {
+    match pick(rng, &model.players) {
+        Some(p) => Cow::Borrowed(p),
+        None => Cow::Owned(format!("Player {}", rng.below(10_000))),
+    }
+}
+
 /// A tag pair on its line, its value's double quotes made single.
 fn tag(out: &mut String, name: &str, value: &str) {
     out.push('[');
@@ -401,17 +401,20 @@ struct MoveText {
 
 impl MoveText {
     fn number(&mut self, n: usize) {
-        let mut token = std::mem::take(&mut self.token);
-        token.clear();
-        let _ = write!(token, "{n}.");
-        self.token(&token);
-        self.token = token;
+        self.written(|t| {
+            let _ = write!(t, "{n}.");
+        });
     }
 
     fn san(&mut self, san: SanPlus) {
+        self.written(|t| san.append_to_string(t));
+    }
+
+    /// Places the token that `write` writes (into a buffer kept between tokens).
+    fn written(&mut self, write: impl FnOnce(&mut String)) {
         let mut token = std::mem::take(&mut self.token);
         token.clear();
-        san.append_to_string(&mut token);
+        write(&mut token);
         self.token(&token);
         self.token = token;
     }
